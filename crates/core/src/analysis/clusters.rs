@@ -1,0 +1,72 @@
+//! Clusters by single linkage.
+
+/// The spread of a token set: the largest coordinate range, `max_c (max_i x_ic - min_i x_ic)`.
+pub fn spread(x: &[f64], n: usize, d: usize) -> f64 {
+    let mut best = 0.0f64;
+    for c in 0..d {
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for i in 0..n {
+            let v = x[i * d + c];
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if hi - lo > best {
+            best = hi - lo;
+        }
+    }
+    best
+}
+
+/// Single-linkage clusters of the tokens `x` (`n x d`): tokens closer than
+/// `tol_rel * spread(x)` (Euclidean distance) are linked; clusters are the connected groups.
+/// Returns `(count, labels)`, labels `0..count` numbered in order of first appearance.
+/// A set with zero spread is one cluster. Cost O(n^2 d).
+pub fn cluster_labels(x: &[f64], n: usize, d: usize, tol_rel: f64) -> (usize, Vec<u32>) {
+    let mut labels = vec![0u32; n];
+    let count = cluster_labels_into(x, n, d, tol_rel, &mut labels, &mut vec![0usize; n]);
+    (count, labels)
+}
+
+/// [`cluster_labels`] into caller buffers (`labels`, `parent`: `n` each); returns the count.
+pub fn cluster_labels_into(x: &[f64], n: usize, d: usize, tol_rel: f64, labels: &mut [u32], parent: &mut [usize]) -> usize {
+    let tol = tol_rel * spread(x, n, d);
+    let tol2 = tol * tol;
+    for (i, p) in parent.iter_mut().enumerate().take(n) {
+        *p = i;
+    }
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let mut dist2 = 0.0;
+            for c in 0..d {
+                let diff = x[i * d + c] - x[j * d + c];
+                dist2 += diff * diff;
+            }
+            if dist2 < tol2 || dist2 == 0.0 {
+                let (ri, rj) = (find(parent, i), find(parent, j));
+                if ri != rj {
+                    parent[ri.max(rj)] = ri.min(rj);
+                }
+            }
+        }
+    }
+    let mut count = 0u32;
+    const UNSET: u32 = u32::MAX;
+    labels[..n].iter_mut().for_each(|l| *l = UNSET);
+    for i in 0..n {
+        let r = find(parent, i);
+        if labels[r] == UNSET {
+            labels[r] = count;
+            count += 1;
+        }
+        labels[i] = labels[r];
+    }
+    count as usize
+}

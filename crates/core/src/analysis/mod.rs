@@ -1,0 +1,15 @@
+//! Analyzers: pure functions of a state (tokens `n x d` or attention `P` `n x n`, row-major).
+
+pub mod attention;
+pub mod clusters;
+pub mod energy;
+pub mod hull;
+pub mod metrics;
+pub mod pca;
+pub mod rank;
+
+pub use attention::{boolean_distance, leaders};
+pub use clusters::{cluster_labels, spread};
+pub use energy::interaction_energy;
+pub use metrics::{Metrics, MetricsScratch};
+pub use rank::effective_rank;

@@ -1,0 +1,176 @@
+//! The typed configuration of a particle run and its canonical text form
+//! `preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
+//!
+//! Keys, in canonical order after `preset`: `lab`, `model`, `n`, `d`, `seed`, `beta`, `dt`, `until`,
+//! `integrate_in`, `integrator`, `q`, `k`, `v`, `init`, `scale`, `points`, `cluster_tol`, and the
+//! view key `coords`. `version` is reserved (absent or `1`). See [`parse`] for the rules and
+//! [`Config::to_canonical_string`] for the canonical form.
+
+mod format;
+mod parse;
+mod presets;
+mod validate;
+
+pub use format::format_f64;
+pub use parse::parse;
+pub use presets::{Preset, PRESETS};
+
+use serde::Serialize;
+
+/// Which velocity field moves the tokens (science.md §1 and §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Model {
+    /// `dx_i/dt = sum_j P_ij V x_j` in R^d (science.md §1).
+    Euclidean,
+    /// Self-attention on the unit sphere, `P` row-stochastic (science.md §2, SA).
+    SphereSa,
+    /// Unnormalised self-attention on the sphere, `W_ij = e^{beta <Qx_i,Kx_j>} / n` (§2, USA).
+    SphereUsa,
+}
+
+/// The time-stepping scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Integrator {
+    /// Forward Euler (Euclidean only); in `z` it is the paper's reference scheme.
+    Euler,
+    /// Classical RK4; on the sphere, RK4 on the projected field, renormalised after the step.
+    Rk4,
+    /// The sphere papers' scheme: unprojected Euler step, then `x_i / |x_i|` (sphere only).
+    Retraction,
+}
+
+/// Raw tokens `x` or rescaled tokens `z = exp(-tV) x` (science.md §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Space {
+    /// Raw tokens.
+    X,
+    /// Rescaled tokens (Euclidean model only).
+    Z,
+}
+
+/// How the initial tokens are drawn from the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Init {
+    /// Uniform in the cube `[-scale, scale]^d`.
+    Cube,
+    /// Independent normal coordinates with standard deviation `scale`.
+    Gaussian,
+    /// Uniform on the sphere of radius `scale` (radius 1 for sphere models).
+    Sphere,
+    /// The explicit `points` (`n x d`).
+    Points,
+}
+
+/// A `d x d` matrix as written in a configuration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MatrixSpec {
+    /// `identity`: `I_d` (follows `d`).
+    Identity,
+    /// `-identity`: `-I_d`.
+    NegIdentity,
+    /// `psd`: the random-PSD construction from the seed (science.md §1): with `M` uniform in
+    /// `[-1, 1]^{d x d}`, `V = M M^T` and `Q = K = M^T`, so `Q^T K = M M^T`.
+    Psd,
+    /// Explicit entries, row-major, `rows x cols` as written.
+    Explicit { rows: usize, cols: usize, data: Vec<f64> },
+}
+
+/// Explicit initial tokens as written: `rows x cols`, row-major.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Points {
+    /// Number of rows written (must equal `n` when used).
+    pub rows: usize,
+    /// Number of entries per row (must equal `d` when used).
+    pub cols: usize,
+    /// The entries, row-major.
+    pub data: Vec<f64>,
+}
+
+/// One complete, validated particle-lab configuration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Config {
+    /// The preset the configuration starts from.
+    pub preset: Preset,
+    /// Velocity field.
+    pub model: Model,
+    /// Number of tokens, 1..=4096.
+    pub n: usize,
+    /// Token dimension, 1..=256.
+    pub d: usize,
+    /// PRNG seed.
+    pub seed: u32,
+    /// Inverse temperature `beta`, in (0, 1000].
+    pub beta: f64,
+    /// Time step, in (0, 1].
+    pub dt: f64,
+    /// Time at which the run stops, in [0, 1e6] (time units).
+    pub until: f64,
+    /// Variable integrated (Euclidean: x or z; sphere: x).
+    pub integrate_in: Space,
+    /// Time-stepping scheme.
+    pub integrator: Integrator,
+    /// Query matrix `Q` (`d x d`).
+    pub q: MatrixSpec,
+    /// Key matrix `K` (`d x d`).
+    pub k: MatrixSpec,
+    /// Value matrix `V` (`d x d`).
+    pub v: MatrixSpec,
+    /// Initial distribution.
+    pub init: Init,
+    /// Scale of the initial distribution, in (0, 1e6].
+    pub scale: f64,
+    /// Explicit initial tokens (`n x d`, row-major), used only when `init = points`.
+    pub points: Option<Points>,
+    /// Single-linkage tolerance for `clusters`, relative to the token spread, in (0, 1).
+    pub cluster_tol: f64,
+    /// View key: coordinates shown and analysed (x or z). Never changes the numbers.
+    pub coords: Space,
+}
+
+/// A configuration error: which key is wrong and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfigError {
+    /// The offending key (or the text of an unknown key).
+    pub key: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl ConfigError {
+    pub(crate) fn new(key: &str, message: impl Into<String>) -> Self {
+        ConfigError { key: key.to_string(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Default for Config {
+    /// The default preset, `polytope`.
+    fn default() -> Self {
+        Preset::Polytope.config()
+    }
+}
+
+impl std::str::FromStr for Config {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        parse(s)
+    }
+}
+
+impl std::fmt::Display for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_canonical_string())
+    }
+}

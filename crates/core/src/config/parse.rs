@@ -1,0 +1,245 @@
+//! Parsing a configuration string. Never panics; every error names a key.
+
+use super::presets::{Preset, PRESETS};
+use super::validate::validate;
+use super::{Config, ConfigError, Init, Integrator, MatrixSpec, Model, Points, Space};
+
+/// Longest configuration text accepted, in bytes.
+pub const MAX_CONFIG_LEN: usize = 4 << 20;
+
+/// The keys a particle configuration may contain, in canonical order.
+pub const KEYS: [&str; 20] = [
+    "version", "preset", "lab", "model", "n", "d", "seed", "beta", "dt", "until", "integrate_in",
+    "integrator", "q", "k", "v", "init", "scale", "points", "cluster_tol", "coords",
+];
+
+/// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
+/// percent-encoded). `preset=` fills every key first, whatever its position; the other keys
+/// override it. An empty string gives the default preset (`polytope`). The result is validated
+/// (ranges, shapes, combinations); the error names the offending key and what is allowed.
+pub fn parse(text: &str) -> Result<Config, ConfigError> {
+    if text.len() > MAX_CONFIG_LEN {
+        return Err(ConfigError::new(
+            "config",
+            format!("the configuration is {} bytes long; at most {} are allowed", text.len(), MAX_CONFIG_LEN),
+        ));
+    }
+    let text = text.strip_prefix('#').or_else(|| text.strip_prefix('?')).unwrap_or(text);
+    let mut pairs: Vec<(&'static str, String)> = Vec::new();
+    for segment in text.split('&').filter(|s| !s.is_empty()) {
+        let (raw_key, raw_value) = match segment.split_once('=') {
+            Some(kv) => kv,
+            None => {
+                return Err(ConfigError::new(
+                    &shorten(segment),
+                    "expected key=value (pairs separated by &)",
+                ))
+            }
+        };
+        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&shorten(raw_key), m))?;
+        let key = match KEYS.iter().find(|k| **k == key_text) {
+            Some(k) => *k,
+            None => {
+                return Err(ConfigError::new(
+                    &shorten(&key_text),
+                    format!("unknown key; allowed keys: {}", KEYS.join(", ")),
+                ))
+            }
+        };
+        if pairs.iter().any(|(k, _)| *k == key) {
+            return Err(ConfigError::new(key, "appears more than once"));
+        }
+        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(key, m))?;
+        pairs.push((key, value));
+    }
+    let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
+        None => Preset::Polytope,
+        Some((_, name)) => Preset::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.name()).collect();
+            ConfigError::new("preset", format!("unknown preset {:?}; allowed: {}", shorten(name), names.join(", ")))
+        })?,
+    };
+    let mut c = preset.config();
+    for (key, value) in &pairs {
+        apply(&mut c, key, value)?;
+    }
+    validate(&c)?;
+    Ok(c)
+}
+
+fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigError> {
+    match key {
+        "version" => {
+            if value != "1" {
+                return Err(ConfigError::new(key, "only version 1 exists"));
+            }
+        }
+        "preset" => {}
+        "lab" => {
+            if value != "particles" {
+                return Err(ConfigError::new(key, "allowed: particles"));
+            }
+        }
+        "model" => {
+            c.model = match value {
+                "euclidean" => Model::Euclidean,
+                "sphere-sa" => Model::SphereSa,
+                "sphere-usa" => Model::SphereUsa,
+                _ => return Err(choice(key, value, "euclidean, sphere-sa, sphere-usa")),
+            }
+        }
+        "n" => c.n = parse_int(key, value)?,
+        "d" => c.d = parse_int(key, value)?,
+        "seed" => {
+            c.seed = value
+                .parse::<u32>()
+                .map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))?
+        }
+        "beta" => c.beta = parse_float(key, value)?,
+        "dt" => c.dt = parse_float(key, value)?,
+        "until" => c.until = parse_float(key, value)?,
+        "integrate_in" | "coords" => {
+            let s = match value {
+                "x" => Space::X,
+                "z" => Space::Z,
+                _ => return Err(choice(key, value, "x, z")),
+            };
+            if key == "coords" {
+                c.coords = s
+            } else {
+                c.integrate_in = s
+            }
+        }
+        "integrator" => {
+            c.integrator = match value {
+                "euler" => Integrator::Euler,
+                "rk4" => Integrator::Rk4,
+                "retraction" => Integrator::Retraction,
+                _ => return Err(choice(key, value, "euler, rk4, retraction")),
+            }
+        }
+        "q" => c.q = parse_matrix(key, value)?,
+        "k" => c.k = parse_matrix(key, value)?,
+        "v" => c.v = parse_matrix(key, value)?,
+        "init" => {
+            c.init = match value {
+                "cube" => Init::Cube,
+                "gaussian" => Init::Gaussian,
+                "sphere" => Init::Sphere,
+                "points" => Init::Points,
+                _ => return Err(choice(key, value, "cube, gaussian, sphere, points")),
+            }
+        }
+        "scale" => c.scale = parse_float(key, value)?,
+        "points" => {
+            c.points = if value.is_empty() {
+                None
+            } else {
+                let (rows, cols, data) = parse_rows(key, value)?;
+                Some(Points { rows, cols, data })
+            };
+        }
+        "cluster_tol" => c.cluster_tol = parse_float(key, value)?,
+        _ => return Err(ConfigError::new(key, "unknown key")),
+    }
+    Ok(())
+}
+
+fn choice(key: &str, value: &str, allowed: &str) -> ConfigError {
+    ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed))
+}
+
+fn parse_int(key: &str, value: &str) -> Result<usize, ConfigError> {
+    value
+        .parse::<u32>()
+        .map(|v| v as usize)
+        .map_err(|_| ConfigError::new(key, format!("{:?} is not a whole number", shorten(value))))
+}
+
+/// A finite decimal number.
+pub(crate) fn parse_float(key: &str, value: &str) -> Result<f64, ConfigError> {
+    let ok_chars = !value.is_empty()
+        && value.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    match value.parse::<f64>() {
+        Ok(x) if ok_chars && x.is_finite() => Ok(x),
+        _ => Err(ConfigError::new(key, format!("{:?} is not a finite number", shorten(value)))),
+    }
+}
+
+/// Rows separated by `;`, entries by `,`; returns `(rows, cols, data)`.
+pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f64>), ConfigError> {
+    let mut data = Vec::new();
+    let mut cols = None;
+    let mut rows = 0;
+    for (r, row) in value.split(';').enumerate() {
+        let mut count = 0;
+        for entry in row.split(',') {
+            let x = parse_float(key, entry.trim()).map_err(|_| {
+                ConfigError::new(key, format!("row {} has {:?}, which is not a finite number", r + 1, shorten(entry)))
+            })?;
+            data.push(x);
+            count += 1;
+        }
+        match cols {
+            None => cols = Some(count),
+            Some(c) if c != count => {
+                return Err(ConfigError::new(
+                    key,
+                    format!("row {} has {} entries but row 1 has {}; every row needs the same number", r + 1, count, c),
+                ))
+            }
+            _ => {}
+        }
+        rows += 1;
+    }
+    Ok((rows, cols.unwrap_or(0), data))
+}
+
+fn parse_matrix(key: &str, value: &str) -> Result<MatrixSpec, ConfigError> {
+    match value {
+        "identity" | "I" => Ok(MatrixSpec::Identity),
+        "-identity" | "-I" => Ok(MatrixSpec::NegIdentity),
+        "psd" => Ok(MatrixSpec::Psd),
+        "" => Err(ConfigError::new(key, "empty; write identity, -identity, psd, or rows like 1,0;0,1")),
+        _ => {
+            let (rows, cols, data) = parse_rows(key, value)?;
+            Ok(MatrixSpec::Explicit { rows, cols, data })
+        }
+    }
+}
+
+/// Decodes `%XX` escapes (and nothing else) as UTF-8.
+fn percent_decode(s: &str) -> Result<String, String> {
+    if !s.contains('%') {
+        return Ok(s.to_string());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                }
+                None => return Err("a % escape must be followed by two hex digits".into()),
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "percent escapes do not form UTF-8 text".into())
+}
+
+/// A short, printable excerpt of user text for messages.
+fn shorten(s: &str) -> String {
+    let clean: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
+    if s.chars().count() > 40 {
+        format!("{}…", clean)
+    } else {
+        clean
+    }
+}

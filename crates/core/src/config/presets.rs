@@ -1,0 +1,188 @@
+//! The presets: each reproduces one experiment of science.md and names its source result.
+
+use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Space};
+use serde::Serialize;
+
+/// A named starting configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// V = I, n = 20, d = 2: clusters at the vertices of a polytope (science.md §1).
+    Polytope,
+    /// V = I, n = 40, d = 3 (science.md §1).
+    Polytope3d,
+    /// The paper's 2-D V with a simple top eigenvalue: tokens end on parallel lines (§1).
+    Hyperplanes,
+    /// V = diag(1, 1, -0.5): a polytope in the first two coordinates, a line in the third (§1).
+    PolytopeLine,
+    /// d = 1, integrated in x: every token follows one of at most two leaders (§1).
+    Leaders,
+    /// Q^T K = V = M M^T with M uniform in [-1, 1]^{d x d} from the seed (§1).
+    RandomPsd,
+    /// V = -I in x: all tokens collapse to 0, slowly (§1).
+    Collapse,
+    /// SA on the sphere, beta = 1: one cluster quickly (§2).
+    SphereSa,
+    /// SA on the sphere, beta = 4: several clusters that persist (§2).
+    SphereSaClusters,
+    /// USA on the sphere, beta = 1 (§2).
+    SphereUsa,
+    /// SA, beta = 4, the 5 points of science.md §2: two clusters that last for hundreds of time units.
+    Metastability,
+}
+
+/// All presets, in the order the page lists them.
+pub const PRESETS: [Preset; 11] = [
+    Preset::Polytope,
+    Preset::Polytope3d,
+    Preset::Hyperplanes,
+    Preset::PolytopeLine,
+    Preset::Leaders,
+    Preset::RandomPsd,
+    Preset::Collapse,
+    Preset::SphereSa,
+    Preset::SphereSaClusters,
+    Preset::SphereUsa,
+    Preset::Metastability,
+];
+
+/// The hyperplanes experiment's V (science.md §1; eigenvalues 1.348 and -0.068).
+pub const PAPER_V_2D: [f64; 4] = [0.64709742, 0.81911926, 0.61210449, 0.63263484];
+
+/// The metastability experiment's initial points (science.md §2).
+pub const METASTABILITY_POINTS: [f64; 10] = [
+    0.99806638, 0.06215705, 0.97712061, 0.21268594, -0.24578194, 0.96932515, -0.97354734,
+    0.2284854, -0.99892629, -0.04632772,
+];
+
+impl Preset {
+    /// The preset's name in configuration strings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Polytope => "polytope",
+            Preset::Polytope3d => "polytope-3d",
+            Preset::Hyperplanes => "hyperplanes",
+            Preset::PolytopeLine => "polytope-line",
+            Preset::Leaders => "leaders",
+            Preset::RandomPsd => "random-psd",
+            Preset::Collapse => "collapse",
+            Preset::SphereSa => "sphere-sa",
+            Preset::SphereSaClusters => "sphere-sa-clusters",
+            Preset::SphereUsa => "sphere-usa",
+            Preset::Metastability => "metastability",
+        }
+    }
+
+    /// The preset named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Preset> {
+        PRESETS.iter().copied().find(|p| p.name() == name)
+    }
+
+    /// What the preset demonstrates, in one sentence (shown in the page's status line).
+    pub fn description(self) -> &'static str {
+        match self {
+            Preset::Polytope => "With V = I the rescaled tokens z cluster at the vertices of a convex polytope inside their initial hull (Geshkovski et al. 2023).",
+            Preset::Polytope3d => "In 3-D with V = I the rescaled tokens gather at the vertices of a polytope (Geshkovski et al. 2023).",
+            Preset::Hyperplanes => "When V's top eigenvalue is real, positive and simple, the rescaled tokens end on at most three parallel lines with normal psi1 (Geshkovski et al. 2023).",
+            Preset::PolytopeLine => "V = diag(1, 1, -0.5): the first two coordinates of z form a polytope while the third diverges in z and stays bounded in x (Geshkovski et al. 2023).",
+            Preset::Leaders => "In 1-D every token ends up attending to a leader, the initial maximum or minimum, and P becomes Boolean (Geshkovski et al. 2023).",
+            Preset::RandomPsd => "A random positive semi-definite Q^T K = V = M M^T drawn from the seed still makes the rescaled tokens cluster (Geshkovski et al. 2023).",
+            Preset::Collapse => "With V = -I all tokens shrink to the origin, slowly, about like t^(-1/2) (Geshkovski et al. 2023).",
+            Preset::SphereSa => "Self-attention on the sphere at small beta gathers all tokens into one cluster quickly (Geshkovski et al. 2023, arXiv 2312.10794).",
+            Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that persist for a long time before merging (arXiv 2312.10794).",
+            Preset::SphereUsa => "Unnormalised self-attention (USA) on the sphere also increases the interaction energy and clusters the tokens (arXiv 2312.10794).",
+            Preset::Metastability => "Five tokens form two clusters within a few time units that persist for hundreds: dynamic metastability (arXiv 2410.06833).",
+        }
+    }
+
+    /// The preset's full configuration.
+    pub fn config(self) -> Config {
+        let base = Config {
+            preset: self,
+            model: Model::Euclidean,
+            n: 20,
+            d: 2,
+            seed: 1,
+            beta: 1.0,
+            dt: 0.1,
+            until: 20.0,
+            integrate_in: Space::Z,
+            integrator: Integrator::Euler,
+            q: MatrixSpec::Identity,
+            k: MatrixSpec::Identity,
+            v: MatrixSpec::Identity,
+            init: Init::Cube,
+            scale: 5.0,
+            points: None,
+            cluster_tol: 1e-3,
+            coords: Space::Z,
+        };
+        let sphere = |model, n, beta, dt, until| Config {
+            model,
+            n,
+            d: 3,
+            beta,
+            dt,
+            until,
+            integrate_in: Space::X,
+            integrator: Integrator::Retraction,
+            init: Init::Sphere,
+            scale: 1.0,
+            coords: Space::X,
+            ..base.clone()
+        };
+        match self {
+            Preset::Polytope => base,
+            Preset::Polytope3d => Config { n: 40, d: 3, ..base },
+            Preset::Hyperplanes => Config {
+                n: 40,
+                until: 15.0,
+                v: MatrixSpec::Explicit { rows: 2, cols: 2, data: PAPER_V_2D.to_vec() },
+                ..base
+            },
+            Preset::PolytopeLine => Config {
+                n: 30,
+                d: 3,
+                until: 15.0,
+                v: MatrixSpec::Explicit {
+                    rows: 3,
+                    cols: 3,
+                    data: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.5],
+                },
+                ..base
+            },
+            Preset::Leaders => Config {
+                n: 40,
+                d: 1,
+                until: 10.0,
+                integrate_in: Space::X,
+                scale: 1.0,
+                coords: Space::X,
+                ..base
+            },
+            Preset::RandomPsd => Config {
+                q: MatrixSpec::Psd,
+                k: MatrixSpec::Psd,
+                v: MatrixSpec::Psd,
+                ..base
+            },
+            Preset::Collapse => Config {
+                integrate_in: Space::X,
+                integrator: Integrator::Rk4,
+                v: MatrixSpec::NegIdentity,
+                coords: Space::X,
+                ..base
+            },
+            Preset::SphereSa => sphere(Model::SphereSa, 64, 1.0, 0.1, 15.0),
+            Preset::SphereSaClusters => sphere(Model::SphereSa, 64, 4.0, 0.1, 30.0),
+            Preset::SphereUsa => sphere(Model::SphereUsa, 32, 1.0, 0.01, 10.0),
+            Preset::Metastability => Config {
+                n: 5,
+                d: 2,
+                init: Init::Points,
+                points: Some(Points { rows: 5, cols: 2, data: METASTABILITY_POINTS.to_vec() }),
+                ..sphere(Model::SphereSa, 5, 4.0, 0.1, 400.0)
+            },
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Velocity fields of the particle models (science.md §1 and §2) and the attention matrix `P`.
+//!
+//! One [`Field`] evaluates, for a state (`n x d`, row-major), either the velocity of every token
+//! or the attention matrix. Scores are `s_ij = <Q y_i, K y_j>` and each row of `P` is computed as
+//! `exp(c (s_ij - max_k s_ik)) / sum`, so `P` stays finite however large the scores grow
+//! (science.md, "Overflow"). The Euclidean model in `z` keeps the growth of `exp(tV) = e^s M`
+//! apart: `y = M z` and `c = beta e^{2s}`; when `c` itself overflows, the hardmax limit is used
+//! (uniform over the row's maximal scores). Nothing here allocates after [`Field::new`].
+
+mod rows;
+
+use crate::config::{Config, Model, Space};
+use crate::init::Matrices;
+use crate::linalg::{apply_rows, expm_scaled_into, matmul};
+
+pub use rows::RowWeights;
+
+/// What went wrong when a state cannot be stepped (the run pauses with this message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// A sentence for the user: what overflowed and what to change.
+    pub message: String,
+}
+
+/// `exp(tV) = e^s M` cached for one time value.
+#[derive(Clone, Debug)]
+struct ExpSlot {
+    t_bits: u64,
+    m: Vec<f64>,
+    s: f64,
+    valid: bool,
+}
+
+/// The velocity field of one configuration, with its scratch memory.
+#[derive(Clone, Debug)]
+pub struct Field {
+    model: Model,
+    space: Space,
+    n: usize,
+    d: usize,
+    beta: f64,
+    q: Vec<f64>,
+    k: Vec<f64>,
+    v: Vec<f64>,
+    /// Queries `Q y_i` (`n x d`).
+    a: Vec<f64>,
+    /// Keys `K y_j` (`n x d`).
+    b: Vec<f64>,
+    /// Values `V y_j` (`n x d`), with `y` the integrated variable (x, or z in the z model).
+    w: Vec<f64>,
+    /// One row of unnormalised weights (`n`).
+    e: Vec<f64>,
+    qm: Vec<f64>,
+    km: Vec<f64>,
+    w1: Vec<f64>,
+    w2: Vec<f64>,
+    slots: [ExpSlot; 3],
+    next_slot: usize,
+    /// Score factor `c` of the prepared state; infinite means hardmax.
+    c: f64,
+}
+
+impl Field {
+    /// The field of a validated configuration with resolved matrices.
+    pub fn new(config: &Config, m: &Matrices) -> Field {
+        let (n, d) = (config.n, config.d);
+        let slot = ExpSlot { t_bits: 0, m: vec![0.0; d * d], s: 0.0, valid: false };
+        Field {
+            model: config.model,
+            space: config.integrate_in,
+            n,
+            d,
+            beta: config.beta,
+            q: m.q.clone(),
+            k: m.k.clone(),
+            v: m.v.clone(),
+            a: vec![0.0; n * d],
+            b: vec![0.0; n * d],
+            w: vec![0.0; n * d],
+            e: vec![0.0; n],
+            qm: vec![0.0; d * d],
+            km: vec![0.0; d * d],
+            w1: vec![0.0; d * d],
+            w2: vec![0.0; d * d],
+            slots: [slot.clone(), slot.clone(), slot],
+            next_slot: 0,
+            c: config.beta,
+        }
+    }
+
+    /// `exp(tV) = e^s M` for the z model: returns the slot index holding `(M, s)`.
+    fn expm_slot(&mut self, t: f64) -> usize {
+        let bits = t.to_bits();
+        if let Some(i) = self.slots.iter().position(|s| s.valid && s.t_bits == bits) {
+            return i;
+        }
+        let i = self.next_slot;
+        self.next_slot = (i + 1) % self.slots.len();
+        let slot = &mut self.slots[i];
+        slot.s = expm_scaled_into(&self.v, self.d, t, &mut slot.m, &mut self.w1, &mut self.w2);
+        slot.t_bits = bits;
+        slot.valid = true;
+        i
+    }
+
+    /// Computes queries, keys and values of `state` at time `t` and the score factor.
+    fn prepare(&mut self, t: f64, state: &[f64]) -> Result<(), Divergence> {
+        let (n, d) = (self.n, self.d);
+        if self.model == Model::Euclidean && self.space == Space::Z {
+            let i = self.expm_slot(t);
+            let (m, s) = (&self.slots[i].m, self.slots[i].s);
+            matmul(&self.q, m, d, &mut self.qm);
+            matmul(&self.k, m, d, &mut self.km);
+            apply_rows(&self.qm, state, n, d, &mut self.a);
+            apply_rows(&self.km, state, n, d, &mut self.b);
+            // c = beta e^{2s}; infinite (hardmax) once e^{2s} overflows.
+            self.c = self.beta * crate::exp::exp(2.0 * s);
+        } else {
+            apply_rows(&self.q, state, n, d, &mut self.a);
+            apply_rows(&self.k, state, n, d, &mut self.b);
+            self.c = self.beta;
+        }
+        apply_rows(&self.v, state, n, d, &mut self.w);
+        let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
+        if !finite(&self.a) || !finite(&self.b) || !finite(&self.w) {
+            return Err(Divergence {
+                message: "the queries, keys or values Q x, K x, V x overflowed (tokens too large for f64); use a smaller dt or beta, integrate in z, or stop earlier".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn row(&mut self, i: usize) -> Result<RowWeights, Divergence> {
+        rows::row_weights(&self.a, &self.b, self.n, self.d, i, self.c, &mut self.e)
+    }
+
+    /// Writes the velocity of every token of `state` at time `t` into `out` (`n x d`).
+    ///
+    /// Euclidean x: `sum_j P_ij V x_j`; Euclidean z: `sum_j P_ij V (z_j - z_i)` (science.md §1);
+    /// SA: `sum_j P_ij V x_j`, USA: `sum_j W_ij V x_j` (§2), projected onto the tangent space
+    /// `Pi_{x_i}` when `projected` (the ODE; the retraction scheme uses the unprojected sum).
+    pub fn velocity(&mut self, t: f64, state: &[f64], out: &mut [f64], projected: bool) -> Result<(), Divergence> {
+        self.prepare(t, state)?;
+        let (n, d) = (self.n, self.d);
+        let relative = self.model == Model::Euclidean && self.space == Space::Z;
+        for i in 0..n {
+            let rw = self.row(i)?;
+            // Row factor: 1/sum for P; e^{beta m_i} / (n sum) ... for USA the weights are
+            // W_ij = e^{beta m_i} e^{beta (s_ij - m_i)} / n.
+            let factor = match self.model {
+                Model::SphereUsa => {
+                    let g = crate::exp::exp(self.beta * rw.max_score);
+                    if !g.is_finite() {
+                        return Err(Divergence {
+                            message: format!(
+                                "the USA weights W = exp(beta <Qx_i, Kx_j>) / n overflowed (beta x score = {:.4e}); use a smaller beta",
+                                self.beta * rw.max_score
+                            ),
+                        });
+                    }
+                    g / n as f64
+                }
+                _ => 1.0 / rw.sum,
+            };
+            let oi = &mut out[i * d..(i + 1) * d];
+            oi.iter_mut().for_each(|o| *o = 0.0);
+            let wi_start = i * d;
+            for j in 0..n {
+                let e = self.e[j];
+                if e == 0.0 {
+                    continue;
+                }
+                let wj = &self.w[j * d..(j + 1) * d];
+                if relative {
+                    for c in 0..d {
+                        oi[c] += e * (wj[c] - self.w[wi_start + c]);
+                    }
+                } else {
+                    for c in 0..d {
+                        oi[c] += e * wj[c];
+                    }
+                }
+            }
+            oi.iter_mut().for_each(|o| *o *= factor);
+            if projected && self.model != Model::Euclidean {
+                let xi = &state[i * d..(i + 1) * d];
+                let mut dot = 0.0;
+                for c in 0..d {
+                    dot += xi[c] * oi[c];
+                }
+                for c in 0..d {
+                    oi[c] -= dot * xi[c];
+                }
+            }
+        }
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(Divergence { message: "the velocity overflowed; use a smaller dt or beta".into() });
+        }
+        Ok(())
+    }
+
+    /// Writes the attention matrix `P` of `state` at time `t` into `out` (`n x n`, row-major,
+    /// row-stochastic). For USA this is `W` row-normalised, which equals the softmax `P`.
+    pub fn attention(&mut self, t: f64, state: &[f64], out: &mut [f64]) -> Result<(), Divergence> {
+        self.prepare(t, state)?;
+        let n = self.n;
+        for i in 0..n {
+            let rw = self.row(i)?;
+            let inv = 1.0 / rw.sum;
+            for j in 0..n {
+                out[i * n + j] = self.e[j] * inv;
+            }
+        }
+        Ok(())
+    }
+
+    /// The rescaling `exp(tV) = e^s M` at time `t` (`M` into `out`, `d x d`); returns `s`.
+    /// With `negate`, `exp(-tV)` instead.
+    pub fn exp_tv(&mut self, t: f64, negate: bool, out: &mut [f64]) -> f64 {
+        let tt = if negate { -t } else { t };
+        expm_scaled_into(&self.v, self.d, tt, out, &mut self.w1, &mut self.w2)
+    }
+}

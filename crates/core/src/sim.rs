@@ -1,0 +1,184 @@
+//! A running simulation: the state, the clock, and the status shown to the user.
+
+use crate::config::{Config, Model, Space};
+use crate::init::{self, Matrices};
+use crate::integrate::{self, Scratch};
+use crate::linalg::apply_rows;
+use crate::model::{Divergence, Field};
+
+/// Where a run stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// More steps can be taken.
+    Running,
+    /// `t` reached the configuration's `until`.
+    Finished,
+    /// A step overflowed; the state is the last good one. The message says what and what to change.
+    Diverged(String),
+}
+
+/// The particle simulation of one configuration.
+///
+/// Holds the integrated variable (x, or z = exp(-tV) x for the Euclidean model with
+/// `integrate_in = z`), `n x d` row-major, and the step count; `t = step * dt`.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    config: Config,
+    field: Field,
+    matrices: Matrices,
+    state: Vec<f64>,
+    backup: Vec<f64>,
+    scratch: Scratch,
+    step: u64,
+    until_steps: u64,
+    status: Status,
+    view_m: Vec<f64>,
+}
+
+impl Simulation {
+    /// Builds the run of a validated configuration at `t = 0`.
+    pub fn new(config: &Config) -> Simulation {
+        let m = init::matrices(config);
+        let state = init::tokens(config);
+        let len = state.len();
+        let d = config.d;
+        Simulation {
+            config: config.clone(),
+            field: Field::new(config, &m),
+            matrices: m,
+            backup: state.clone(),
+            state,
+            scratch: Scratch::new(len),
+            step: 0,
+            until_steps: steps_for(config.until, config.dt),
+            status: if config.until > 0.0 { Status::Running } else { Status::Finished },
+            view_m: vec![0.0; d * d],
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The resolved `Q, K, V` (`d x d` each).
+    pub fn matrices(&self) -> &Matrices {
+        &self.matrices
+    }
+
+    /// Number of tokens.
+    pub fn n(&self) -> usize {
+        self.config.n
+    }
+
+    /// Token dimension.
+    pub fn d(&self) -> usize {
+        self.config.d
+    }
+
+    /// Steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.step
+    }
+
+    /// The step at which the run stops: `round(until / dt)`.
+    pub fn until_steps(&self) -> u64 {
+        self.until_steps
+    }
+
+    /// Current time `step * dt` (time units).
+    pub fn t(&self) -> f64 {
+        self.step as f64 * self.config.dt
+    }
+
+    /// Where the run stands.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The integrated variable (`n x d`, row-major): z for the Euclidean model integrated in z,
+    /// otherwise x.
+    pub fn state(&self) -> &[f64] {
+        &self.state
+    }
+
+    /// Takes one step regardless of `until`. On overflow the state is restored to the last good
+    /// one and the status becomes [`Status::Diverged`]. Allocates nothing.
+    pub fn step(&mut self) -> Result<(), Divergence> {
+        if let Status::Diverged(m) = &self.status {
+            return Err(Divergence { message: m.clone() });
+        }
+        self.backup.copy_from_slice(&self.state);
+        let c = &self.config;
+        let sphere = c.model != Model::Euclidean;
+        let result = integrate::step(c.integrator, sphere, &mut self.field, &mut self.state, self.step, c.dt, c.d, &mut self.scratch)
+            .and_then(|()| {
+                if self.state.iter().all(|x| x.is_finite()) {
+                    Ok(())
+                } else {
+                    Err(Divergence {
+                        message: "the tokens overflowed the f64 range; use a smaller dt or beta, integrate in z, or stop earlier".into(),
+                    })
+                }
+            });
+        match result {
+            Ok(()) => {
+                self.step += 1;
+                self.status = if self.step >= self.until_steps { Status::Finished } else { Status::Running };
+                Ok(())
+            }
+            Err(e) => {
+                self.state.copy_from_slice(&self.backup);
+                let message = format!("Paused at t = {}: {}.", crate::config::format_f64(self.t()), e.message);
+                self.status = Status::Diverged(message.clone());
+                Err(Divergence { message })
+            }
+        }
+    }
+
+    /// Takes up to `k` steps, stopping at `until` or at a divergence; returns the steps taken.
+    pub fn advance(&mut self, k: u64) -> u64 {
+        let mut taken = 0;
+        while taken < k && self.status == Status::Running {
+            if self.step().is_err() {
+                break;
+            }
+            taken += 1;
+        }
+        taken
+    }
+
+    /// Writes the tokens in coordinates `coords` into `out` (`n x d`): x, or the rescaled
+    /// z = exp(-tV) x (Euclidean model; science.md §1). Converting z to x multiplies by
+    /// `exp(tV)`, which may be infinite far out in time: such entries come out as ±inf.
+    pub fn tokens_in(&mut self, coords: Space, out: &mut [f64]) {
+        let (n, d) = (self.n(), self.d());
+        let have = if self.config.model == Model::Euclidean { self.config.integrate_in } else { Space::X };
+        if have == coords || self.config.model != Model::Euclidean {
+            out.copy_from_slice(&self.state);
+            return;
+        }
+        let t = self.t();
+        // x = exp(tV) z = e^s M z, or z = exp(-tV) x.
+        let s = self.field.exp_tv(t, coords == Space::Z, &mut self.view_m);
+        apply_rows(&self.view_m, &self.state, n, d, out);
+        let g = crate::exp::exp(s);
+        out.iter_mut().for_each(|x| *x *= g);
+    }
+
+    /// Writes the attention matrix `P(t)` into `out` (`n x n`, row-major).
+    pub fn attention(&mut self, out: &mut [f64]) -> Result<(), Divergence> {
+        let t = self.t();
+        self.field.attention(t, &self.state, out)
+    }
+}
+
+/// `round(until / dt)`: `--until` and preset times converted to whole steps.
+pub fn steps_for(until: f64, dt: f64) -> u64 {
+    let s = (until / dt).round();
+    if s <= 0.0 {
+        0
+    } else {
+        s as u64
+    }
+}

@@ -1,0 +1,241 @@
+//! Static file server for `www/`: axum + tower-http's `ServeDir` on 127.0.0.1.
+//!
+//! Every response carries `Cache-Control: no-cache` (browsers revalidate, so a reload picks up
+//! a rebuild), and `.wasm` / `.js` / `.mjs` get `application/wasm` / `text/javascript` whatever
+//! the MIME table of the day says (browsers refuse streaming wasm compilation and module scripts
+//! otherwise). `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+
+use anyhow::{Context, Result};
+use axum::extract::Request;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::HeaderValue;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::Router;
+use tokio::sync::oneshot;
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::util::repo_root;
+use crate::{toolchain, wasm};
+
+/// Port `serve` tries first when none is given.
+pub const DEFAULT_PORT: u16 = 8080;
+
+/// Which port to listen on.
+#[derive(Clone, Copy, Debug)]
+pub enum PortChoice {
+    /// This port or fail.
+    Exactly(u16),
+    /// This port if free, else any free port.
+    Prefer(u16),
+    /// Any free port (port 0).
+    Any,
+}
+
+/// Bind a listener on 127.0.0.1 according to `choice`.
+pub fn bind(choice: PortChoice) -> Result<TcpListener> {
+    let on = |port| TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    let listener = match choice {
+        PortChoice::Exactly(port) => {
+            on(port).with_context(|| format!("cannot listen on 127.0.0.1:{port}"))?
+        }
+        PortChoice::Prefer(port) => on(port)
+            .or_else(|_| on(0))
+            .context("cannot listen on 127.0.0.1")?,
+        PortChoice::Any => on(0).context("cannot listen on 127.0.0.1")?,
+    };
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}
+
+/// The router serving the files under `dir` (with `index.html` for folders).
+pub fn router(dir: &Path) -> Router {
+    Router::new()
+        .fallback_service(ServeDir::new(dir))
+        .layer(middleware::from_fn(fix_content_type))
+        .layer(SetResponseHeaderLayer::overriding(
+            CACHE_CONTROL,
+            HeaderValue::from_static("no-cache"),
+        ))
+}
+
+/// MIME type we insist on for a request path, by extension.
+fn content_type_for(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.')?.1;
+    match ext {
+        "wasm" => Some("application/wasm"),
+        "js" | "mjs" => Some("text/javascript"),
+        _ => None,
+    }
+}
+
+/// Middleware: set the Content-Type of successful `.wasm` / `.js` responses.
+async fn fix_content_type(req: Request, next: Next) -> Response {
+    let wanted = content_type_for(req.uri().path());
+    let mut response = next.run(req).await;
+    if let Some(mime) = wanted.filter(|_| response.status().is_success()) {
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static(mime));
+    }
+    response
+}
+
+/// Base URL (with trailing slash) of a server listening on `listener`.
+fn url_of(listener: &TcpListener) -> Result<String> {
+    Ok(format!(
+        "http://127.0.0.1:{}/",
+        listener.local_addr()?.port()
+    ))
+}
+
+/// Serve `dir` on `listener` until `shutdown` resolves (runs its own tokio runtime).
+fn serve_blocking(
+    dir: PathBuf,
+    listener: TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the tokio runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        axum::serve(listener, router(&dir))
+            .with_graceful_shutdown(shutdown)
+            .await
+    })?;
+    Ok(())
+}
+
+/// A server running on a background thread; stops when dropped.
+pub struct RunningServer {
+    /// Base URL with trailing slash, e.g. `http://127.0.0.1:41234/`.
+    pub url: String,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Start serving `dir` in the background on a port chosen by `choice`; returns once listening.
+pub fn spawn(dir: &Path, choice: PortChoice) -> Result<RunningServer> {
+    let listener = bind(choice)?;
+    let url = url_of(&listener)?;
+    let (stop, stopped) = oneshot::channel::<()>();
+    let dir = dir.to_path_buf();
+    let thread = std::thread::Builder::new()
+        .name("static-server".into())
+        .spawn(move || {
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            if let Err(err) = serve_blocking(dir, listener, shutdown) {
+                eprintln!("xtask: static server stopped: {err:#}");
+            }
+        })?;
+    Ok(RunningServer {
+        url,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
+
+/// `cargo xtask serve`: ensure the toolchain, build the wasm, then serve `www/` until killed.
+pub fn serve_command(port: Option<u16>) -> Result<()> {
+    let root = repo_root();
+    toolchain::ensure_wasm_target()?;
+    toolchain::ensure_wasm_bindgen_cli(&root)?;
+    wasm::build(&root)?;
+
+    let www = root.join("www");
+    if !www.join("index.html").is_file() {
+        eprintln!(
+            "xtask: warning: {} does not exist yet",
+            www.join("index.html").display()
+        );
+    }
+    let choice = port.map_or(PortChoice::Prefer(DEFAULT_PORT), PortChoice::Exactly);
+    let listener = bind(choice)?;
+    println!("Serving the playground at {}", url_of(&listener)?);
+    serve_blocking(www, listener, std::future::pending())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// Send a plain HTTP/1.1 GET and return the whole response as text (headers lower-cased).
+    fn get(url: &str, path: &str) -> String {
+        let addr = url.trim_start_matches("http://").trim_end_matches('/');
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        format!("{}\r\n\r\n{body}", head.to_ascii_lowercase())
+    }
+
+    #[test]
+    fn serves_files_with_mime_types_and_no_cache() {
+        let dir = std::env::temp_dir().join(format!("xtask-server-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("pkg")).unwrap();
+        std::fs::write(dir.join("index.html"), "<!doctype html><title>hi</title>").unwrap();
+        std::fs::write(dir.join("pkg/m.js"), "export {};").unwrap();
+        std::fs::write(dir.join("pkg/m_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+
+        let server = spawn(&dir, PortChoice::Any).unwrap();
+        assert!(server.url.starts_with("http://127.0.0.1:") && server.url.ends_with('/'));
+
+        let index = get(&server.url, "/");
+        assert!(index.starts_with("http/1.1 200"), "{index}");
+        assert!(index.contains("content-type: text/html"), "{index}");
+        assert!(index.contains("cache-control: no-cache"), "{index}");
+        assert!(index.contains("<title>hi</title>"));
+
+        let wasm = get(&server.url, "/pkg/m_bg.wasm");
+        assert!(
+            wasm.contains("content-type: application/wasm\r\n"),
+            "{wasm}"
+        );
+        let js = get(&server.url, "/pkg/m.js");
+        assert!(js.contains("content-type: text/javascript\r\n"), "{js}");
+
+        let missing = get(&server.url, "/nope.js");
+        assert!(missing.starts_with("http/1.1 404"), "{missing}");
+
+        drop(server);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn content_types_by_extension() {
+        assert_eq!(
+            content_type_for("/pkg/attn_web_bg.wasm"),
+            Some("application/wasm")
+        );
+        assert_eq!(content_type_for("/main.mjs"), Some("text/javascript"));
+        assert_eq!(content_type_for("/index.html"), None);
+        assert_eq!(content_type_for("/"), None);
+    }
+}
