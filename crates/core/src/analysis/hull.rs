@@ -17,17 +17,21 @@ pub fn hull_2d(pts: &[f64]) -> Vec<usize> {
         (pts[2 * a] - pts[2 * o]) * (pts[2 * b + 1] - pts[2 * o + 1]) - (pts[2 * a + 1] - pts[2 * o + 1]) * (pts[2 * b] - pts[2 * o])
     };
     let mut h: Vec<usize> = Vec::with_capacity(2 * m);
-    for &p in idx.iter().chain(idx.iter().rev().skip(1)) {
-        let lower_len = h.len();
-        let _ = lower_len;
+    // Lower hull, then upper hull; the upper pass never pops into the lower one.
+    for &p in &idx {
         while h.len() >= 2 && cross(h[h.len() - 2], h[h.len() - 1], p) <= 0.0 {
             h.pop();
         }
         h.push(p);
     }
+    let lower_len = h.len() + 1;
+    for &p in idx.iter().rev().skip(1) {
+        while h.len() >= lower_len && cross(h[h.len() - 2], h[h.len() - 1], p) <= 0.0 {
+            h.pop();
+        }
+        h.push(p);
+    }
     h.pop();
-    // The chain above runs lower then upper; remove a possible duplicate start.
-    h.dedup();
     h
 }
 

@@ -13,7 +13,7 @@ mod validate;
 
 pub use format::format_f64;
 pub use parse::parse;
-pub use presets::{Preset, PRESETS};
+pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
 
 use serde::Serialize;
 

@@ -31,17 +31,20 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
             Some(kv) => kv,
             None => {
                 return Err(ConfigError::new(
-                    &shorten(segment),
+                    &shorten_key(segment),
                     "expected key=value (pairs separated by &)",
                 ))
             }
         };
-        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&shorten(raw_key), m))?;
+        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&shorten_key(raw_key), m))?;
         let key = match KEYS.iter().find(|k| **k == key_text) {
             Some(k) => *k,
+            None if key_text.is_empty() => {
+                return Err(ConfigError::new("(empty key)", "each pair needs a key before '='"))
+            }
             None => {
                 return Err(ConfigError::new(
-                    &shorten(&key_text),
+                    &shorten_key(&key_text),
                     format!("unknown key; allowed keys: {}", KEYS.join(", ")),
                 ))
             }
@@ -241,5 +244,14 @@ fn shorten(s: &str) -> String {
         format!("{}…", clean)
     } else {
         clean
+    }
+}
+
+fn shorten_key(s: &str) -> String {
+    let k = shorten(s);
+    if k.is_empty() {
+        "(unreadable key)".into()
+    } else {
+        k
     }
 }

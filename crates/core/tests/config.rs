@@ -1,0 +1,142 @@
+//! The configuration string: presets, canonical round trip, and malformed input.
+
+use attn_core::config::{parse, Config, MatrixSpec, Preset, PRESETS};
+use attn_core::rng::Rng;
+
+#[test]
+fn every_preset_round_trips_and_is_canonical() {
+    for p in PRESETS {
+        let c = p.config();
+        let s = c.to_canonical_string();
+        assert_eq!(s, format!("preset={}", p.name()));
+        assert_eq!(parse(&s).unwrap(), c);
+        assert!(!p.description().is_empty());
+    }
+}
+
+#[test]
+fn empty_string_is_the_polytope_preset() {
+    assert_eq!(parse("").unwrap(), Preset::Polytope.config());
+    assert_eq!(parse("#").unwrap(), Config::default());
+}
+
+#[test]
+fn keys_override_the_preset_in_any_order() {
+    let a = parse("n=30&preset=polytope-3d&seed=9").unwrap();
+    assert_eq!((a.n, a.d, a.seed), (30, 3, 9));
+    assert_eq!(a.to_canonical_string(), "preset=polytope-3d&n=30&seed=9");
+    let b = parse("preset=hyperplanes&v=1,0;0,2&dt=0.05&coords=x").unwrap();
+    assert_eq!(b.to_canonical_string(), "preset=hyperplanes&dt=0.05&v=1,0;0,2&coords=x");
+    assert_eq!(parse(&b.to_canonical_string()).unwrap(), b);
+}
+
+#[test]
+fn floats_use_shortest_round_trip_text() {
+    let c = parse("beta=0.1&dt=0.3&scale=1e-7&until=123456.78").unwrap();
+    let s = c.to_canonical_string();
+    assert!(s.contains("beta=0.1") && s.contains("dt=0.3") && s.contains("scale=1e-7"), "{}", s);
+    assert_eq!(parse(&s).unwrap(), c);
+}
+
+#[test]
+fn percent_encoded_values_decode() {
+    let c = parse("preset=polytope&v=1%2C0%3B0%2C1").unwrap();
+    assert_eq!(c.v, MatrixSpec::Explicit { rows: 2, cols: 2, data: vec![1.0, 0.0, 0.0, 1.0] });
+}
+
+/// Each malformed string and the key its error must name.
+const MALFORMED: &[(&str, &str)] = &[
+    ("preset=hyperplanes&d=3", "v"),
+    ("bogus=1", "bogus"),
+    ("preset=nope", "preset"),
+    ("n=0", "n"),
+    ("n=4097", "n"),
+    ("n=-3", "n"),
+    ("n=2.5", "n"),
+    ("d=0", "d"),
+    ("d=257", "d"),
+    ("dt=0", "dt"),
+    ("dt=1.5", "dt"),
+    ("dt=NaN", "dt"),
+    ("dt=inf", "dt"),
+    ("beta=-1", "beta"),
+    ("beta=abc", "beta"),
+    ("seed=4294967296", "seed"),
+    ("seed=-1", "seed"),
+    ("until=-1", "until"),
+    ("until=1e6&dt=1e-5", "until"),
+    ("model=quantum", "model"),
+    ("model=sphere-sa", "integrate_in"),
+    ("model=sphere-sa&integrate_in=x&coords=x", "integrator"),
+    ("preset=sphere-sa&integrator=euler", "integrator"),
+    ("integrator=retraction", "integrator"),
+    ("integrator=leapfrog", "integrator"),
+    ("q=1,2;3", "q"),
+    ("k=1,2,3;4,5,6", "k"),
+    ("v=", "v"),
+    ("v=1,x;0,1", "v"),
+    ("v=1e400,0;0,1", "v"),
+    ("init=points", "points"),
+    ("init=points&points=1,2;3,4", "points"),
+    ("init=ball", "init"),
+    ("scale=0", "scale"),
+    ("cluster_tol=1", "cluster_tol"),
+    ("coords=w", "coords"),
+    ("preset=sphere-sa&coords=z", "coords"),
+    ("n=3&n=4", "n"),
+    ("version=2", "version"),
+    ("lab=depth", "lab"),
+    ("nokey", "nokey"),
+    ("v=%zz", "v"),
+    ("preset=metastability&points=0,0;1,0;0,1;1,1;-1,0", "points"),
+];
+
+#[test]
+fn malformed_strings_name_the_key() {
+    for (text, key) in MALFORMED {
+        match parse(text) {
+            Ok(c) => panic!("{:?} parsed as {}", text, c),
+            Err(e) => {
+                assert_eq!(&e.key, key, "{:?} gave {}", text, e);
+                assert!(!e.message.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn random_strings_and_mutations_never_panic() {
+    let mut rng = Rng::new(11, 0);
+    let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789=&;,.-+eE%#?_ \u{0}\u{7f}é∞".chars().collect();
+    let seeds: Vec<String> = PRESETS.iter().map(|p| p.config().to_canonical_string() + "&n=7&v=1,2;3,4&seed=3").collect();
+    for i in 0..20_000 {
+        let s: String = if i % 2 == 0 {
+            let len = (rng.next_u64() % 60) as usize;
+            (0..len).map(|_| alphabet[(rng.next_u64() % alphabet.len() as u64) as usize]).collect()
+        } else {
+            let mut chars: Vec<char> = seeds[(rng.next_u64() % seeds.len() as u64) as usize].chars().collect();
+            for _ in 0..1 + rng.next_u64() % 4 {
+                let pos = (rng.next_u64() % (chars.len() as u64 + 1)) as usize;
+                let c = alphabet[(rng.next_u64() % alphabet.len() as u64) as usize];
+                match rng.next_u64() % 3 {
+                    0 if pos < chars.len() => {
+                        chars.remove(pos);
+                    }
+                    1 if pos < chars.len() => chars[pos] = c,
+                    _ => chars.insert(pos, c),
+                }
+            }
+            chars.into_iter().collect()
+        };
+        match parse(&s) {
+            Ok(c) => assert_eq!(parse(&c.to_canonical_string()).as_ref(), Ok(&c), "round trip of {:?}", s),
+            Err(e) => assert!(!e.key.is_empty() && !e.message.is_empty(), "{:?}", s),
+        }
+    }
+}
+
+#[test]
+fn a_huge_string_is_refused_quickly() {
+    let s = "n=1&".repeat(2_000_000);
+    assert_eq!(parse(&s).unwrap_err().key, "config");
+}
