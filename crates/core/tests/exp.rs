@@ -43,7 +43,7 @@ fn subnormal_results_are_close() {
 #[test]
 fn special_values_overflow_and_underflow() {
     assert_eq!(exp(0.0), 1.0);
-    assert_eq!(exp(1.0), std::f64::consts::E);
+    assert!(ulp_diff(exp(1.0), std::f64::consts::E) <= 1);
     assert!(exp(f64::NAN).is_nan());
     assert_eq!(exp(f64::INFINITY), f64::INFINITY);
     assert_eq!(exp(f64::NEG_INFINITY), 0.0);

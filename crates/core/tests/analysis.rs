@@ -1,0 +1,72 @@
+//! Analyzers on small known inputs.
+
+use attn_core::analysis::pca::pca_axes;
+use attn_core::analysis::{boolean_distance, cluster_labels, effective_rank, interaction_energy, leaders, spread};
+
+#[test]
+fn boolean_distance_and_leaders_of_known_matrices() {
+    let p = [0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0];
+    assert_eq!(boolean_distance(&p, 3), 0.0);
+    assert_eq!(leaders(&p, 3), vec![1]);
+    let q = [0.7, 0.3, 0.0, 0.2, 0.8, 0.0, 0.0, 0.4, 0.6];
+    assert!((boolean_distance(&q, 3) - 0.4).abs() < 1e-15);
+    assert_eq!(leaders(&q, 3), vec![0, 1, 2]);
+}
+
+#[test]
+fn effective_rank_of_identity_uniform_and_rank_one() {
+    let n = 8;
+    let mut eye = vec![0.0; n * n];
+    for i in 0..n {
+        eye[i * n + i] = 1.0;
+    }
+    assert!((effective_rank(&eye, n) - n as f64).abs() < 1e-9);
+    let uniform = vec![1.0 / n as f64; n * n];
+    assert!((effective_rank(&uniform, n) - 1.0).abs() < 1e-9);
+    // Large n is downsampled and stays bounded by 256.
+    let big = 600;
+    let mut eye_big = vec![0.0; big * big];
+    for i in 0..big {
+        eye_big[i * big + i] = 1.0;
+    }
+    let r = effective_rank(&eye_big, big);
+    assert!(r >= 1.0 && r <= 256.0 + 1e-9, "{}", r);
+}
+
+#[test]
+fn single_linkage_clusters() {
+    // Two groups on a line, spread 10: tol 0.05 links points closer than 0.5.
+    let x = [0.0, 0.3, 0.6, 10.0, 9.8];
+    let (count, labels) = cluster_labels(&x, 5, 1, 0.05);
+    assert_eq!(count, 2);
+    assert_eq!(labels, vec![0, 0, 0, 1, 1]);
+    assert_eq!(spread(&x, 5, 1), 10.0);
+    // Zero spread: one cluster.
+    assert_eq!(cluster_labels(&[1.0, 1.0, 1.0, 1.0], 2, 2, 1e-3).0, 1);
+}
+
+#[test]
+fn energy_of_one_cluster_is_the_maximum() {
+    let x = [1.0, 0.0, 1.0, 0.0, 1.0, 0.0];
+    for beta in [0.5, 1.0, 4.0] {
+        let e = interaction_energy(&x, 3, 2, beta);
+        assert!((e - beta.exp() / (2.0 * beta)).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn pca_axes_are_unit_ordered_and_sign_fixed() {
+    // Points spread along (1, 1, 0, 0) mostly, then (0, 0, 1, 0).
+    let mut x = Vec::new();
+    for i in 0..50 {
+        let a = i as f64 - 25.0;
+        let b = if i % 2 == 0 { 1.0 } else { -1.0 };
+        x.extend_from_slice(&[a, a, b, 0.01 * b]);
+    }
+    let axes = pca_axes(&x, 50, 4, 2);
+    let s = 0.5f64.sqrt();
+    assert!((axes[0] - s).abs() < 1e-3 && (axes[1] - s).abs() < 1e-3, "{:?}", axes);
+    let norm2: f64 = axes[4..8].iter().map(|v| v * v).sum();
+    assert!((norm2 - 1.0).abs() < 1e-12);
+    assert!(axes[6].abs() > 0.99 && axes[6] > 0.0);
+}
