@@ -1,5 +1,6 @@
 //! `attn`: run any playground configuration headless and print its frames as JSON or CSV.
 
+mod bench;
 mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -20,6 +21,12 @@ enum Command {
     Run(RunArgs),
     /// List the presets with what each demonstrates.
     Presets,
+    /// Time the native stepper (ms per step) over a grid of n, d and integrators.
+    Bench {
+        /// Minimum seconds measured per case.
+        #[arg(long, default_value_t = 0.3)]
+        min_seconds: f64,
+    },
 }
 
 /// Output formats.
@@ -55,6 +62,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(&args, &mut std::io::stdout().lock()),
+        Command::Bench { min_seconds } => bench::run(min_seconds),
         Command::Presets => {
             for p in attn_core::config::PRESETS {
                 println!("{:<20} {}", p.name(), p.description());

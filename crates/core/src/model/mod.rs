@@ -11,7 +11,7 @@ mod rows;
 
 use crate::config::{Config, Model, Space};
 use crate::init::Matrices;
-use crate::linalg::{apply_rows, expm_scaled_into, matmul};
+use crate::linalg::{apply_rows, expm_scaled_into};
 
 pub use rows::RowWeights;
 
@@ -48,10 +48,13 @@ pub struct Field {
     b: Vec<f64>,
     /// Values `V y_j` (`n x d`), with `y` the integrated variable (x, or z in the z model).
     w: Vec<f64>,
+    /// `M z` in the z model (`n x d`).
+    y: Vec<f64>,
+    /// Whether Q, K are the identity (their products are then skipped: same bits, less work).
+    q_is_identity: bool,
+    k_is_identity: bool,
     /// One row of unnormalised weights (`n`).
     e: Vec<f64>,
-    qm: Vec<f64>,
-    km: Vec<f64>,
     w1: Vec<f64>,
     w2: Vec<f64>,
     slots: [ExpSlot; 3],
@@ -78,8 +81,9 @@ impl Field {
             b: vec![0.0; n * d],
             w: vec![0.0; n * d],
             e: vec![0.0; n],
-            qm: vec![0.0; d * d],
-            km: vec![0.0; d * d],
+            y: vec![0.0; n * d],
+            q_is_identity: crate::linalg::is_identity(&m.q, d),
+            k_is_identity: crate::linalg::is_identity(&m.k, d),
             w1: vec![0.0; d * d],
             w2: vec![0.0; d * d],
             slots: [slot.clone(), slot.clone(), slot],
@@ -109,15 +113,15 @@ impl Field {
         if self.model == Model::Euclidean && self.space == Space::Z {
             let i = self.expm_slot(t);
             let (m, s) = (&self.slots[i].m, self.slots[i].s);
-            matmul(&self.q, m, d, &mut self.qm);
-            matmul(&self.k, m, d, &mut self.km);
-            apply_rows(&self.qm, state, n, d, &mut self.a);
-            apply_rows(&self.km, state, n, d, &mut self.b);
+            // y = M z, then queries Q y and keys K y.
+            apply_rows(m, state, n, d, &mut self.y);
+            project(&self.q, self.q_is_identity, &self.y, n, d, &mut self.a);
+            project(&self.k, self.k_is_identity, &self.y, n, d, &mut self.b);
             // c = beta e^{2s}; infinite (hardmax) once e^{2s} overflows.
             self.c = self.beta * crate::exp::exp(2.0 * s);
         } else {
-            apply_rows(&self.q, state, n, d, &mut self.a);
-            apply_rows(&self.k, state, n, d, &mut self.b);
+            project(&self.q, self.q_is_identity, state, n, d, &mut self.a);
+            project(&self.k, self.k_is_identity, state, n, d, &mut self.b);
             self.c = self.beta;
         }
         apply_rows(&self.v, state, n, d, &mut self.w);
@@ -219,5 +223,15 @@ impl Field {
     pub fn exp_tv(&mut self, t: f64, negate: bool, out: &mut [f64]) -> f64 {
         let tt = if negate { -t } else { t };
         expm_scaled_into(&self.v, self.d, tt, out, &mut self.w1, &mut self.w2)
+    }
+}
+
+/// `out_i = A x_i` for every token, or a copy when `A` is the identity (identical bits: each
+/// product would add exact zeros to `1 * x_ic`).
+fn project(a: &[f64], identity: bool, x: &[f64], n: usize, d: usize, out: &mut [f64]) {
+    if identity {
+        out.copy_from_slice(&x[..n * d]);
+    } else {
+        apply_rows(a, x, n, d, out);
     }
 }
