@@ -67,8 +67,9 @@ export async function launch(options = {}) {
  * Open the playground at `ATTN_URL#hash` in a fresh page and wait until the frontend reports
  * ready (`window.__attnReady === true`: wasm loaded and first frame drawn).
  *
- * The page gets an `errors` array collecting console errors, uncaught page errors and failed
- * requests, from before navigation on; check it with `assertNoErrors(page)`.
+ * The page gets an `errors` array collecting console errors, uncaught page errors, failed
+ * requests and HTTP error responses (but the browser's /favicon.ico probe), from before
+ * navigation on; check it with `assertNoErrors(page)`.
  *
  * @param {import('playwright-core').Browser} browser
  * @param {string} [hash] fragment, with or without a leading '#'
@@ -80,12 +81,21 @@ export async function openPage(browser, hash = '', options = {}) {
   const page = await browser.newPage({ viewport });
   page.errors = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error') page.errors.push(`console.error: ${msg.text()}`);
+    // HTTP errors are recorded with their URL by the 'response' handler below.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) {
+      page.errors.push(`console.error: ${msg.text()}`);
+    }
   });
   page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));
   page.on('requestfailed', (req) =>
     page.errors.push(`requestfailed: ${req.url()} (${req.failure()?.errorText})`),
   );
+  page.on('response', (res) => {
+    // The browser's own favicon probe is not the page's doing.
+    if (res.status() >= 400 && !res.url().endsWith('/favicon.ico')) {
+      page.errors.push(`HTTP ${res.status()}: ${res.url()}`);
+    }
+  });
 
   const url = `${ATTN_URL}#${String(hash).replace(/^#/, '')}`;
   await page.goto(url);

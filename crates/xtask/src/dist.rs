@@ -26,6 +26,14 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
         );
     }
     if out.exists() {
+        // Replace only an earlier dist output (or an empty folder), never anything else.
+        let empty = std::fs::read_dir(&out)?.next().is_none();
+        if !empty && !out.join("index.html").is_file() {
+            bail!(
+                "--out {} exists and is not an earlier dist output (no index.html); not replacing it",
+                out.display()
+            );
+        }
         std::fs::remove_dir_all(&out)
             .with_context(|| format!("cannot remove {}", out.display()))?;
     }

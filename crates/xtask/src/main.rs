@@ -25,6 +25,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(
     name = "cargo xtask",
+    bin_name = "cargo xtask",
     about = "Build, serve and test the attention-dynamics playground"
 )]
 struct Cli {

@@ -56,7 +56,7 @@ pub fn run(options: Options) -> Result<()> {
         cargo()
             .args(["test", "--workspace", "--release"])
             .current_dir(&root),
-        "Rust tests (cargo test --workspace --release); browser tests were not run",
+        "Rust tests",
     )?;
 
     if options.no_browser {
