@@ -42,11 +42,11 @@ pub struct Field {
     q: Vec<f64>,
     k: Vec<f64>,
     v: Vec<f64>,
-    /// Queries `Q y_i` (`n x d`).
+    /// Queries `Q y_i`, coordinate-major (`d x n`; see `rows`).
     a: Vec<f64>,
-    /// Keys `K y_j` (`n x d`).
+    /// Keys `K y_j`, coordinate-major (`d x n`).
     b: Vec<f64>,
-    /// Values `V y_j` (`n x d`), with `y` the integrated variable (x, or z in the z model).
+    /// Values `V y_j`, coordinate-major (`d x n`), `y` the integrated variable (x, or z).
     w: Vec<f64>,
     /// `M z` in the z model (`n x d`).
     y: Vec<f64>,
@@ -115,16 +115,16 @@ impl Field {
             let (m, s) = (&self.slots[i].m, self.slots[i].s);
             // y = M z, then queries Q y and keys K y.
             apply_rows(m, state, n, d, &mut self.y);
-            project(&self.q, self.q_is_identity, &self.y, n, d, &mut self.a);
-            project(&self.k, self.k_is_identity, &self.y, n, d, &mut self.b);
+            project_soa(&self.q, self.q_is_identity, &self.y, n, d, &mut self.a);
+            project_soa(&self.k, self.k_is_identity, &self.y, n, d, &mut self.b);
             // c = beta e^{2s}; infinite (hardmax) once e^{2s} overflows.
             self.c = self.beta * crate::exp::exp(2.0 * s);
         } else {
-            project(&self.q, self.q_is_identity, state, n, d, &mut self.a);
-            project(&self.k, self.k_is_identity, state, n, d, &mut self.b);
+            project_soa(&self.q, self.q_is_identity, state, n, d, &mut self.a);
+            project_soa(&self.k, self.k_is_identity, state, n, d, &mut self.b);
             self.c = self.beta;
         }
-        apply_rows(&self.v, state, n, d, &mut self.w);
+        project_soa(&self.v, false, state, n, d, &mut self.w);
         let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
         if !finite(&self.a) || !finite(&self.b) || !finite(&self.w) {
             return Err(Divergence {
@@ -167,23 +167,13 @@ impl Field {
                 _ => 1.0 / rw.sum,
             };
             let oi = &mut out[i * d..(i + 1) * d];
-            oi.iter_mut().for_each(|o| *o = 0.0);
-            let wi_start = i * d;
-            for j in 0..n {
-                let e = self.e[j];
-                if e == 0.0 {
-                    continue;
-                }
-                let wj = &self.w[j * d..(j + 1) * d];
-                if relative {
-                    for c in 0..d {
-                        oi[c] += e * (wj[c] - self.w[wi_start + c]);
-                    }
+            for (c, o) in oi.iter_mut().enumerate() {
+                let wc = &self.w[c * n..(c + 1) * n];
+                *o = if relative {
+                    rows::weighted_sum_relative(&self.e, wc, wc[i], n)
                 } else {
-                    for c in 0..d {
-                        oi[c] += e * wj[c];
-                    }
-                }
+                    rows::weighted_sum(&self.e, wc, n)
+                };
             }
             oi.iter_mut().for_each(|o| *o *= factor);
             if projected && self.model != Model::Euclidean {
@@ -226,12 +216,23 @@ impl Field {
     }
 }
 
-/// `out_i = A x_i` for every token, or a copy when `A` is the identity (identical bits: each
-/// product would add exact zeros to `1 * x_ic`).
-fn project(a: &[f64], identity: bool, x: &[f64], n: usize, d: usize, out: &mut [f64]) {
-    if identity {
-        out.copy_from_slice(&x[..n * d]);
-    } else {
-        apply_rows(a, x, n, d, out);
+/// `A x_i` for every token `x_i` of `x` (`n x d`, row-major), written coordinate-major:
+/// `out[r * n + i] = sum_c A_rc x_ic` (`c` in increasing order). When `identity`, a transposed
+/// copy (identical bits: each product would add exact zeros to `1 * x_ir`).
+fn project_soa(a: &[f64], identity: bool, x: &[f64], n: usize, d: usize, out: &mut [f64]) {
+    for i in 0..n {
+        let xi = &x[i * d..(i + 1) * d];
+        for r in 0..d {
+            out[r * n + i] = if identity {
+                xi[r]
+            } else {
+                let row = &a[r * d..(r + 1) * d];
+                let mut s = row[0] * xi[0];
+                for c in 1..d {
+                    s += row[c] * xi[c];
+                }
+                s
+            };
+        }
     }
 }

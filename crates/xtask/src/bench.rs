@@ -1,0 +1,33 @@
+//! `cargo xtask bench`: the stepper's speed natively (`attn bench`) and in wasm under Node
+//! (`bench/wasm_bench.mjs`), same grid and same configurations, printed as two tables.
+//! A benchmark that prints numbers, never a timed test.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::Result;
+
+use crate::util::{self, cargo, phase, target_dir};
+use crate::wasm;
+
+/// Build both targets and print both tables; `min_seconds` is the time measured per case.
+pub fn run(root: &Path, min_seconds: f64) -> Result<()> {
+    wasm::build(root)?;
+    phase("build attn CLI (cargo build --release -p attn-cli)");
+    util::run(cargo().args(["build", "--release", "-p", "attn-cli"]).current_dir(root), "CLI build")?;
+    let secs = format!("{min_seconds}");
+    phase("native: attn bench");
+    util::run(
+        Command::new(target_dir().join("release").join("attn")).args(["bench", "--min-seconds", &secs]),
+        "native bench",
+    )?;
+    phase("wasm under Node: crates/xtask/bench/wasm_bench.mjs");
+    util::run(
+        Command::new("node")
+            .arg(root.join("crates/xtask/bench/wasm_bench.mjs"))
+            .arg(root.join("www/pkg"))
+            .arg(&secs)
+            .current_dir(root),
+        "wasm bench",
+    )
+}
