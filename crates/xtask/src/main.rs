@@ -3,12 +3,14 @@
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
 //! - `test [--no-browser] [--no-install]`: install, build, `cargo test`, then the browser tests.
+//! - `bench [--min-seconds S]`: native and wasm-under-Node ms per step.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
 //!
 //! Each concern lives in its own module: [`toolchain`] (installs), [`wasm`] (wasm build),
 //! [`server`] (static file server), [`test`] (test pipeline), [`dist`] (static bundle),
 //! and [`util`] (paths and running commands).
 
+mod bench;
 mod dist;
 mod server;
 mod test;
@@ -51,6 +53,13 @@ enum Command {
         #[arg(long)]
         no_install: bool,
     },
+    /// Time the stepper natively and in wasm under Node (ms per step, Euler and RK4,
+    /// n in {64, 256, 1024}, d in {2, 3, 128}).
+    Bench {
+        /// Seconds measured per case.
+        #[arg(long, default_value_t = 0.3)]
+        min_seconds: f64,
+    },
     /// Build the wasm and copy www/ (including pkg/) into a folder for static hosting.
     Dist {
         /// Output folder (default: dist/ at the repository root).
@@ -71,6 +80,7 @@ fn main() -> ExitCode {
             no_install,
         }),
         Command::Dist { out } => dist::run(out),
+        Command::Bench { min_seconds } => bench::run(&util::repo_root(), min_seconds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
