@@ -1,0 +1,568 @@
+//! The metrics chart: a history of the core's `Metrics` over time and its drawing with plotters
+//! onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
+
+use attn_core::analysis::Metrics;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use serde::Serialize;
+use std::ops::Range;
+use web_sys::HtmlCanvasElement;
+
+/// Most samples kept; beyond this every other sample is dropped (the chart stays cheap).
+pub const MAX_SAMPLES: usize = 4000;
+
+/// Metrics sampled over time (one entry per `Stepper::metrics` call at a new step).
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    /// Time of each sample (time units).
+    pub t: Vec<f64>,
+    /// Step of each sample.
+    pub step: Vec<u64>,
+    /// Number of clusters.
+    pub clusters: Vec<f64>,
+    /// Boolean distance `max |P - round P|`.
+    pub boolean_distance: Vec<f64>,
+    /// Effective rank of `P`.
+    pub effective_rank: Vec<f64>,
+    /// Interaction energy, NaN when it is not defined.
+    pub energy: Vec<f64>,
+}
+
+/// One sample of the history (what the hover readout shows).
+#[derive(Clone, Debug, Serialize)]
+pub struct Sample {
+    /// Time (time units).
+    pub t: f64,
+    /// Step.
+    pub step: u64,
+    /// Number of clusters.
+    pub clusters: f64,
+    /// Boolean distance.
+    pub boolean_distance: f64,
+    /// Effective rank.
+    pub effective_rank: f64,
+    /// Interaction energy (`None` when not defined).
+    pub energy: Option<f64>,
+}
+
+impl History {
+    /// Records the metrics of step `step` at time `t`; a sample at an already recorded step
+    /// replaces it. Keeps at most [`MAX_SAMPLES`] samples by dropping every other one.
+    pub fn push(&mut self, step: u64, t: f64, m: &Metrics) {
+        if self.step.last() == Some(&step) {
+            self.pop();
+        }
+        if self.step.last().is_some_and(|&s| s > step) {
+            *self = History::default();
+        }
+        self.t.push(t);
+        self.step.push(step);
+        self.clusters.push(m.clusters as f64);
+        self.boolean_distance.push(m.boolean_distance);
+        self.effective_rank.push(m.effective_rank);
+        self.energy.push(m.energy.unwrap_or(f64::NAN));
+        if self.t.len() > MAX_SAMPLES {
+            self.decimate();
+        }
+    }
+
+    fn pop(&mut self) {
+        self.t.pop();
+        self.step.pop();
+        self.clusters.pop();
+        self.boolean_distance.pop();
+        self.effective_rank.pop();
+        self.energy.pop();
+    }
+
+    fn decimate(&mut self) {
+        let last = self.t.len() - 1;
+        let keep = |v: &mut Vec<f64>| {
+            let mut i = 0;
+            v.retain(|_| {
+                let k = i % 2 == 0 || i == last;
+                i += 1;
+                k
+            });
+        };
+        keep(&mut self.t);
+        keep(&mut self.clusters);
+        keep(&mut self.boolean_distance);
+        keep(&mut self.effective_rank);
+        keep(&mut self.energy);
+        let mut i = 0;
+        self.step.retain(|_| {
+            let k = i % 2 == 0 || i == last;
+            i += 1;
+            k
+        });
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// The sample closest in time to `t`, if any.
+    pub fn nearest(&self, t: f64) -> Option<Sample> {
+        if self.t.is_empty() || t.is_nan() {
+            return None;
+        }
+        let i = self.t.partition_point(|&x| x < t);
+        let i = if i == 0 {
+            0
+        } else if i >= self.t.len() {
+            self.t.len() - 1
+        } else if (self.t[i] - t).abs() < (t - self.t[i - 1]).abs() {
+            i
+        } else {
+            i - 1
+        };
+        Some(Sample {
+            t: self.t[i],
+            step: self.step[i],
+            clusters: self.clusters[i],
+            boolean_distance: self.boolean_distance[i],
+            effective_rank: self.effective_rank[i],
+            energy: Some(self.energy[i]).filter(|e| !e.is_nan()),
+        })
+    }
+}
+
+/// Where the chart's panels are on the canvas, in CSS pixels, so the page can map the mouse to
+/// a time: `t = t0 + (x - x0) / (x1 - x0) * (t1 - t0)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Layout {
+    /// Left edge of the plot areas (CSS px from the canvas's left edge).
+    pub x0: f64,
+    /// Right edge of the plot areas (CSS px).
+    pub x1: f64,
+    /// Time at `x0` (time units).
+    pub t0: f64,
+    /// Time at `x1` (time units).
+    pub t1: f64,
+    /// The panels from top to bottom.
+    pub panels: Vec<PanelLayout>,
+}
+
+/// One panel's plot area.
+#[derive(Clone, Debug, Serialize)]
+pub struct PanelLayout {
+    /// Metric shown: `clusters`, `boolean_distance`, `effective_rank` or `energy`.
+    pub name: &'static str,
+    /// Top edge of the plot area (CSS px).
+    pub y0: f64,
+    /// Bottom edge of the plot area (CSS px).
+    pub y1: f64,
+    /// Bottom of the value range shown (NaN when the panel shows no data).
+    pub v0: f64,
+    /// Top of the value range shown.
+    pub v1: f64,
+}
+
+struct Theme {
+    bg: RGBColor,
+    fg: RGBColor,
+    muted: RGBColor,
+    grid: RGBColor,
+    series: [RGBColor; 4],
+}
+
+fn theme(dark: bool) -> Theme {
+    if dark {
+        Theme {
+            bg: RGBColor(0x1b, 0x1f, 0x24),
+            fg: RGBColor(0xe6, 0xe6, 0xe6),
+            muted: RGBColor(0xa0, 0xa6, 0xad),
+            grid: RGBColor(0x33, 0x39, 0x40),
+            // Okabe-Ito, light variants for a dark background.
+            series: [
+                RGBColor(0x56, 0xb4, 0xe9),
+                RGBColor(0xe6, 0x9f, 0x00),
+                RGBColor(0x00, 0xc0, 0x8b),
+                RGBColor(0xcc, 0x79, 0xa7),
+            ],
+        }
+    } else {
+        Theme {
+            bg: RGBColor(0xff, 0xff, 0xff),
+            fg: RGBColor(0x1f, 0x23, 0x28),
+            muted: RGBColor(0x5c, 0x63, 0x6a),
+            grid: RGBColor(0xe4, 0xe6, 0xe9),
+            // Okabe-Ito.
+            series: [
+                RGBColor(0x00, 0x72, 0xb2),
+                RGBColor(0xd5, 0x5e, 0x00),
+                RGBColor(0x00, 0x9e, 0x73),
+                RGBColor(0xcc, 0x79, 0xa7),
+            ],
+        }
+    }
+}
+
+/// Shortest readable label of a tick value.
+fn tick(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let a = v.abs();
+    if !(1e-3..1e5).contains(&a) {
+        return format!("{:.0e}", v);
+    }
+    let s = format!("{:.3}", v);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// Readout of a value in a panel title.
+fn readout(v: f64) -> String {
+    if v.is_nan() {
+        "–".into()
+    } else if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e5) {
+        format!("{:.2e}", v)
+    } else {
+        let s = format!("{:.4}", v);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("chart: {:?}", e)
+}
+
+struct PanelSpec<'a> {
+    name: &'static str,
+    title: String,
+    t: &'a [f64],
+    y: &'a [f64],
+    colour: RGBColor,
+    show_x: bool,
+    /// Tick label of a value.
+    y_fmt: &'a dyn Fn(&f64) -> String,
+    /// Value drawn for a sample (e.g. zero lifted to the floor of a log axis).
+    clamp: &'a dyn Fn(f64) -> f64,
+}
+
+struct Geometry {
+    dpr: f64,
+    font: f64,
+    y_label: u32,
+    x_label: u32,
+    title_h: u32,
+    margin_r: u32,
+}
+
+/// Draws one panel with value axis `y_range`; returns its plot area's pixel ranges.
+fn panel<Y>(
+    area: &DrawingArea<CanvasBackend, Shift>,
+    g: &Geometry,
+    th: &Theme,
+    spec: &PanelSpec,
+    x_range: Range<f64>,
+    y_range: Y,
+) -> Result<(Range<i32>, Range<i32>), String>
+where
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let font = ("sans-serif", g.font).into_font().color(&th.fg);
+    let mut chart = ChartBuilder::on(area)
+        .margin_top(g.title_h)
+        .margin_right(g.margin_r)
+        .margin_bottom(if spec.show_x {
+            0
+        } else {
+            (g.font * 0.6) as u32
+        })
+        .x_label_area_size(if spec.show_x { g.x_label } else { 0 })
+        .y_label_area_size(g.y_label)
+        .build_cartesian_2d(x_range, y_range)
+        .map_err(err)?;
+    let lw = (g.dpr.round() as u32).max(1);
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(4)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(spec.y_fmt)
+        .label_style(font.clone())
+        .axis_style(th.muted.stroke_width(lw))
+        .bold_line_style(th.grid.stroke_width(lw))
+        .light_line_style(TRANSPARENT)
+        .x_desc(if spec.show_x { "t (time units)" } else { "" })
+        .axis_desc_style(font.clone())
+        .draw()
+        .map_err(err)?;
+    let style = spec
+        .colour
+        .stroke_width((2.0 * g.dpr).round().max(1.0) as u32);
+    // Split the series where values are not finite (e.g. rank of an overflowed P).
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    for (&t, &y) in spec.t.iter().zip(spec.y) {
+        if y.is_finite() {
+            run.push((t, (spec.clamp)(y)));
+        } else if !run.is_empty() {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    for r in &runs {
+        chart
+            .draw_series(LineSeries::new(r.iter().copied(), style))
+            .map_err(err)?;
+    }
+    if let Some(&(t, y)) = runs.last().and_then(|r| r.last()) {
+        let radius = (3.0 * g.dpr).round() as i32;
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                (t, y),
+                radius,
+                spec.colour.filled(),
+            )))
+            .map_err(err)?;
+    }
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let (ax, ay) = area.get_pixel_range();
+    let title = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
+    area.draw_text(
+        &spec.title,
+        &title,
+        (
+            xr.start - ax.start,
+            (g.font * 0.35) as i32 + (yr.start - ay.start) - g.title_h as i32,
+        ),
+    )
+    .map_err(err)?;
+    Ok((xr, yr))
+}
+
+/// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
+/// four stacked panels — clusters, Boolean distance (log scale), effective rank, interaction
+/// energy (or a note that it is defined only for sphere models with Q = K = V = I) — over
+/// `t` in `[0, t_max]`.
+pub fn draw(
+    canvas: HtmlCanvasElement,
+    h: &History,
+    t_max: f64,
+    dpr: f64,
+    dark: bool,
+    energy_defined: bool,
+) -> Result<Layout, String> {
+    let dpr = if dpr.is_finite() && dpr > 0.0 {
+        dpr.clamp(0.5, 4.0)
+    } else {
+        1.0
+    };
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or("chart: the canvas has no 2d context")?;
+    let root = backend.into_drawing_area();
+    let th = theme(dark);
+    root.fill(&th.bg).map_err(err)?;
+    let (w, hgt) = root.dim_in_pixel();
+    if w < 40 || hgt < 40 {
+        return Ok(Layout {
+            x0: 0.0,
+            x1: 0.0,
+            t0: 0.0,
+            t1: 0.0,
+            panels: vec![],
+        });
+    }
+    let font = 12.0 * dpr;
+    let g = Geometry {
+        dpr,
+        font,
+        y_label: (46.0 * dpr) as u32,
+        x_label: (34.0 * dpr) as u32,
+        title_h: (font * 1.6) as u32,
+        margin_r: (12.0 * dpr) as u32,
+    };
+    let t1 = if t_max.is_finite() && t_max > 0.0 {
+        t_max
+    } else {
+        1.0
+    };
+    let x = 0.0..t1;
+    let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
+    // Four panels of equal plot height; the last one also holds the time axis labels.
+    let ph = (hgt.saturating_sub(g.x_label) / 4) as i32;
+    let (a0, rest) = root.split_vertically(ph);
+    let (a1, rest) = rest.split_vertically(ph);
+    let (a2, a3) = rest.split_vertically(ph);
+    let areas = [a0, a1, a2, a3];
+    let mut panels = Vec::new();
+    let px = |r: &Range<i32>| (r.start as f64 / dpr, r.end as f64 / dpr);
+
+    // Clusters: whole numbers from 0 to the largest seen (at least 2).
+    let cmax = h.clusters.iter().copied().fold(1.0f64, f64::max);
+    let spec = PanelSpec {
+        name: "clusters",
+        title: format!("clusters: {}", readout(last(&h.clusters))),
+        t: &h.t,
+        y: &h.clusters,
+        colour: th.series[0],
+        show_x: false,
+        y_fmt: &|v| {
+            if v.fract() == 0.0 {
+                format!("{}", *v as i64)
+            } else {
+                String::new()
+            }
+        },
+        clamp: &|v| v,
+    };
+    let c_top = (cmax * 1.1).ceil().max(2.0);
+    let (xr, yr) = panel(&areas[0], &g, &th, &spec, x.clone(), 0.0..c_top)?;
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: spec.name,
+        y0,
+        y1,
+        v0: 0.0,
+        v1: c_top,
+    });
+    let xr_all = xr;
+
+    // Boolean distance on a log scale: 0.5 at most; exact zeros drawn at the floor 1e-16.
+    const FLOOR: f64 = 1e-16;
+    let spec = PanelSpec {
+        name: "boolean_distance",
+        title: format!(
+            "Boolean distance max|P − round P|: {}",
+            readout(last(&h.boolean_distance))
+        ),
+        t: &h.t,
+        y: &h.boolean_distance,
+        colour: th.series[1],
+        show_x: false,
+        y_fmt: &|v| format!("1e{}", v.log10().round() as i32),
+        clamp: &|v| v.max(FLOOR),
+    };
+    let (_, yr) = panel(
+        &areas[1],
+        &g,
+        &th,
+        &spec,
+        x.clone(),
+        (FLOOR..1.0).log_scale(),
+    )?;
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: spec.name,
+        y0,
+        y1,
+        v0: FLOOR,
+        v1: 1.0,
+    });
+
+    // Effective rank: from 1 to the largest seen.
+    let rmax = h
+        .effective_rank
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(2.0f64, f64::max);
+    let r_top = rmax * 1.08;
+    let spec = PanelSpec {
+        name: "effective_rank",
+        title: format!("effective rank of P: {}", readout(last(&h.effective_rank))),
+        t: &h.t,
+        y: &h.effective_rank,
+        colour: th.series[2],
+        show_x: false,
+        y_fmt: &|v| tick(*v),
+        clamp: &|v| v,
+    };
+    let (_, yr) = panel(&areas[2], &g, &th, &spec, x.clone(), 0.0..r_top)?;
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: spec.name,
+        y0,
+        y1,
+        v0: 0.0,
+        v1: r_top,
+    });
+
+    // Interaction energy, or the note saying when it is defined.
+    let (lo, hi) = h
+        .energy
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    let has_energy = energy_defined && lo.is_finite();
+    let (e0, e1) = if has_energy {
+        let pad = ((hi - lo) * 0.08).max(1e-9 * hi.abs().max(1.0));
+        (lo - pad, hi + pad)
+    } else {
+        (0.0, 1.0)
+    };
+    let spec = PanelSpec {
+        name: "energy",
+        title: if energy_defined {
+            format!("interaction energy E_β: {}", readout(last(&h.energy)))
+        } else {
+            "interaction energy E_β".to_string()
+        },
+        t: if has_energy { &h.t } else { &[] },
+        y: if has_energy { &h.energy } else { &[] },
+        colour: th.series[3],
+        show_x: true,
+        y_fmt: &|v| if has_energy { tick(*v) } else { String::new() },
+        clamp: &|v| v,
+    };
+    let (_, yr) = panel(&areas[3], &g, &th, &spec, x.clone(), e0..e1)?;
+    if !energy_defined {
+        let note = ("sans-serif", g.font).into_font().color(&th.muted).pos(
+            plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Center,
+                plotters::style::text_anchor::VPos::Center,
+            ),
+        );
+        let (ax, ay) = areas[3].get_pixel_range();
+        let cx = (xr_all.start + xr_all.end) / 2 - ax.start;
+        let cy = (yr.start + yr.end) / 2 - ay.start;
+        let narrow = ((xr_all.end - xr_all.start) as f64) < 340.0 * dpr;
+        if narrow {
+            let dy = (g.font * 0.7) as i32;
+            areas[3]
+                .draw_text("defined for sphere models", &note, (cx, cy - dy))
+                .map_err(err)?;
+            areas[3]
+                .draw_text("with Q = K = V = I", &note, (cx, cy + dy))
+                .map_err(err)?;
+        } else {
+            areas[3]
+                .draw_text(
+                    "defined for sphere models with Q = K = V = I",
+                    &note,
+                    (cx, cy),
+                )
+                .map_err(err)?;
+        }
+    }
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: spec.name,
+        y0,
+        y1,
+        v0: if has_energy { e0 } else { f64::NAN },
+        v1: if has_energy { e1 } else { f64::NAN },
+    });
+    root.present().map_err(err)?;
+    let (x0, x1) = px(&xr_all);
+    Ok(Layout {
+        x0,
+        x1,
+        t0: 0.0,
+        t1,
+        panels,
+    })
+}

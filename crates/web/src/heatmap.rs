@@ -1,0 +1,113 @@
+//! Pixels of the attention heatmap: `P` mapped to viridis, downsampled for large `n`.
+//! Pure drawing code (no science): the values come from the core's `Simulation::attention`.
+
+/// Viridis at 0, 1/8, ..., 1 (matplotlib's colour-blind-safe sequential map), as RGB.
+const VIRIDIS: [[u8; 3]; 9] = [
+    [0x44, 0x01, 0x54],
+    [0x47, 0x2c, 0x7a],
+    [0x3b, 0x51, 0x8b],
+    [0x2c, 0x71, 0x8e],
+    [0x21, 0x90, 0x8d],
+    [0x27, 0xad, 0x81],
+    [0x5c, 0xc8, 0x63],
+    [0xaa, 0xdc, 0x32],
+    [0xfd, 0xe7, 0x25],
+];
+
+/// Viridis colour of `v` in [0, 1] (clamped; NaN maps to 0), linear between the stops.
+pub fn viridis(v: f64) -> [u8; 3] {
+    let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+    let x = v * (VIRIDIS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = x - i as f64;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    let mix = |c: usize| (a[c] as f64 + (b[c] as f64 - a[c] as f64) * f).round() as u8;
+    [mix(0), mix(1), mix(2)]
+}
+
+/// Side (pixels) of the heatmap image of an `n x n` matrix with at most `max_side` pixels per
+/// side: `ceil(n / b)` with block size `b = ceil(n / max_side)`.
+pub fn side(n: usize, max_side: usize) -> (usize, usize) {
+    let max_side = max_side.max(1);
+    let block = n.div_ceil(max_side).max(1);
+    (n.div_ceil(block), block)
+}
+
+/// Largest finite entry of `p` (1 when there is none or it is not positive).
+pub fn finite_max(p: &[f64]) -> f64 {
+    let m = p
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(0.0f64, f64::max);
+    if m > 0.0 {
+        m
+    } else {
+        1.0
+    }
+}
+
+/// RGBA pixels (`side x side x 4`, row-major, opaque) of `p` (`n x n`, row-major): each pixel
+/// shows the largest entry of its `block x block` block, coloured `viridis(value / scale)`.
+pub fn rgba(p: &[f64], n: usize, max_side: usize, scale: f64) -> Vec<u8> {
+    let (side, block) = side(n, max_side);
+    let mut out = vec![0u8; side * side * 4];
+    if p.len() < n * n {
+        return out;
+    }
+    let inv = if scale > 0.0 && scale.is_finite() {
+        1.0 / scale
+    } else {
+        1.0
+    };
+    for r in 0..side {
+        let rows = r * block..((r + 1) * block).min(n);
+        for c in 0..side {
+            let cols = c * block..((c + 1) * block).min(n);
+            let mut m = f64::NEG_INFINITY;
+            for i in rows.clone() {
+                for &x in &p[i * n + cols.start..i * n + cols.end] {
+                    if x > m {
+                        m = x;
+                    }
+                }
+            }
+            let [cr, cg, cb] = viridis(m * inv);
+            let o = (r * side + c) * 4;
+            out[o] = cr;
+            out[o + 1] = cg;
+            out[o + 2] = cb;
+            out[o + 3] = 255;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palette_ends_are_viridis_ends() {
+        assert_eq!(viridis(0.0), [0x44, 0x01, 0x54]);
+        assert_eq!(viridis(1.0), [0xfd, 0xe7, 0x25]);
+        assert_eq!(viridis(f64::NAN), viridis(0.0));
+        assert_eq!(viridis(7.0), viridis(1.0));
+    }
+
+    #[test]
+    fn large_matrices_are_downsampled_to_at_most_max_side() {
+        assert_eq!(side(20, 512), (20, 1));
+        assert_eq!(side(4096, 512), (512, 8));
+        assert_eq!(side(1000, 512), (500, 2));
+        let n = 1000;
+        let mut p = vec![0.0; n * n];
+        p[999 * n + 3] = 1.0;
+        let px = rgba(&p, n, 512, 1.0);
+        assert_eq!(px.len(), 500 * 500 * 4);
+        // The block holding (999, 3) shows the max, 1.0 -> the bright end.
+        let o = (499 * 500 + 1) * 4;
+        assert_eq!(&px[o..o + 3], &viridis(1.0));
+        assert_eq!(&px[0..3], &viridis(0.0));
+    }
+}

@@ -1,0 +1,98 @@
+// Colours shared by the canvases: a colour-blind-safe categorical palette (Okabe-Ito) for
+// clusters, and the page theme read from the CSS custom properties (light or dark).
+
+/** Okabe-Ito without black: orange, sky blue, bluish green, yellow, blue, vermillion, purple. */
+export const CATEGORICAL = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
+
+const dark = matchMedia('(prefers-color-scheme: dark)');
+let cached = null;
+dark.addEventListener('change', () => {
+  cached = null;
+});
+
+/** Whether the dark theme is active. */
+export function isDark() {
+  return dark.matches;
+}
+
+/** Calls `fn` when the colour scheme changes. */
+export function onThemeChange(fn) {
+  dark.addEventListener('change', fn);
+}
+
+/** The theme colours: { bg, panel, fg, muted, border, accent, neutral }. */
+export function theme() {
+  if (cached) return cached;
+  const css = getComputedStyle(document.documentElement);
+  const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+  cached = {
+    bg: v('--bg', '#f4f5f7'),
+    panel: v('--panel', '#ffffff'),
+    fg: v('--fg', '#1f2328'),
+    muted: v('--muted', '#5c636a'),
+    border: v('--border', '#d8dce0'),
+    accent: v('--accent', '#0072b2'),
+    neutral: dark.matches ? '#8a9099' : '#9aa0a6',
+    outline: dark.matches ? 'rgba(0,0,0,0.55)' : 'rgba(0,0,0,0.45)',
+  };
+  return cached;
+}
+
+/**
+ * Colour of each token from cluster labels: clusters with two or more tokens get the categorical
+ * colours in order of first appearance; singletons (and tokens without a label) are neutral.
+ * @param {Uint32Array|null} labels
+ * @param {number} n
+ * @returns {string[]}
+ */
+export function clusterColours(labels, n) {
+  const th = theme();
+  const out = new Array(n).fill(th.neutral);
+  if (!labels || labels.length !== n) return out;
+  const size = new Map();
+  for (const l of labels) size.set(l, (size.get(l) || 0) + 1);
+  const slot = new Map();
+  for (let i = 0; i < n; i++) {
+    const l = labels[i];
+    if (size.get(l) < 2) continue;
+    if (!slot.has(l)) slot.set(l, slot.size);
+    out[i] = CATEGORICAL[slot.get(l) % CATEGORICAL.length];
+  }
+  return out;
+}
+
+/** Sets a canvas's backing size to its CSS size times devicePixelRatio; returns { w, h, dpr } (CSS px). */
+export function fitCanvas(canvas) {
+  const dpr = window.devicePixelRatio || 1;
+  const rect = canvas.getBoundingClientRect();
+  const w = Math.max(1, Math.round(rect.width));
+  const h = Math.max(1, Math.round(rect.height));
+  const W = Math.round(w * dpr);
+  const H = Math.round(h * dpr);
+  if (canvas.width !== W) canvas.width = W;
+  if (canvas.height !== H) canvas.height = H;
+  return { w, h, dpr };
+}
+
+/** "Nice" tick values covering [lo, hi] (about `count` of them). */
+export function niceTicks(lo, hi, count = 5) {
+  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
+  const raw = (hi - lo) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const norm = raw / mag;
+  const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+    out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    if (out.length > 50) break;
+  }
+  return out;
+}
+
+/** Short label for a tick value. */
+export function tickLabel(v) {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e5 || a < 1e-3) return v.toExponential(0);
+  return String(Number(v.toPrecision(4)));
+}

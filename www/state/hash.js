@@ -1,0 +1,63 @@
+// The configuration <-> the URL hash.
+//
+// The hash holds the same `key=value&...` string as the CLI's --config. Reading splits it into
+// ordered [key, value] pairs with percent escapes decoded (a malformed escape is kept as written,
+// so the core's parser reports it against its key). Writing uses history.replaceState so that
+// configuration changes do not flood the history.
+
+/** Decodes `%XX` escapes; returns the text unchanged when they are malformed. */
+function decode(text) {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Escapes only what would break the `key=value&...` structure (and whitespace). */
+export function encodeValue(text) {
+  return String(text).replace(/[%&=#\s]/g, (c) => encodeURIComponent(c));
+}
+
+/**
+ * Splits a configuration string into [key, value] pairs (decoded, in order).
+ * A segment without `=` keeps an undefined value so the caller can still report it.
+ * @param {string} text `key=value&...`, with or without a leading '#'
+ * @returns {Array<[string, string|undefined]>}
+ */
+export function splitConfig(text) {
+  const body = String(text).replace(/^[#?]/, '');
+  const pairs = [];
+  for (const segment of body.split('&')) {
+    if (segment === '') continue;
+    const eq = segment.indexOf('=');
+    if (eq < 0) pairs.push([decode(segment), undefined]);
+    else pairs.push([decode(segment.slice(0, eq)), decode(segment.slice(eq + 1))]);
+  }
+  return pairs;
+}
+
+/**
+ * Joins [key, value] pairs into a configuration string, `preset` first.
+ * @param {Array<[string, string|undefined]>} pairs
+ */
+export function joinConfig(pairs) {
+  const sorted = [...pairs].sort((a, b) => (a[0] === 'preset' ? -1 : 0) - (b[0] === 'preset' ? -1 : 0));
+  return sorted
+    .map(([k, v]) => (v === undefined ? encodeValue(k) : `${encodeValue(k)}=${encodeValue(v)}`))
+    .join('&');
+}
+
+/** The configuration text in the address bar's hash (without '#'). */
+export function readHash() {
+  return location.hash.replace(/^#/, '');
+}
+
+/** Puts `text` in the hash without adding a history entry (no-op when already there). */
+export function writeHash(text) {
+  if (readHash() === text) return;
+  const url = new URL(location.href);
+  url.hash = text;
+  history.replaceState(history.state, '', url.href);
+}
