@@ -546,7 +546,7 @@ function refreshText() {
   const energy = s.energy_defined()
     ? 'Energy E_β = 1/(2βn²) Σᵢⱼ e^(β⟨xᵢ, xⱼ⟩), which the flow increases.'
     : 'Energy: defined for sphere models with Q = K = V = I.';
-  $('chart-caption').textContent = `Clusters: single-linkage groups (distance < cluster_tol × spread) in ${coords}. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 1e-16). Effective rank of P: exp of the entropy of its normalised singular values. ${energy} Hover for values.`;
+  $('chart-caption').textContent = `Clusters: single-linkage groups (distance < cluster_tol × the spread of the initial tokens) in ${coords}. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 1e-16). Effective rank of P: exp of the entropy of its normalised singular values. ${energy} Hover for values.`;
 }
 
 // ---- hover ------------------------------------------------------------------------------

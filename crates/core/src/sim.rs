@@ -33,6 +33,7 @@ pub struct Simulation {
     until_steps: u64,
     status: Status,
     view_m: Vec<f64>,
+    initial_spread: f64,
 }
 
 impl Simulation {
@@ -53,6 +54,7 @@ impl Simulation {
             until_steps: steps_for(config.until, config.dt),
             status: if config.until > 0.0 { Status::Running } else { Status::Finished },
             view_m: vec![0.0; d * d],
+            initial_spread: crate::analysis::spread(&init::tokens(config), config.n, d),
         }
     }
 
@@ -89,6 +91,12 @@ impl Simulation {
     /// Current time `step * dt` (time units).
     pub fn t(&self) -> f64 {
         self.step as f64 * self.config.dt
+    }
+
+    /// The spread (largest coordinate range) of the initial tokens, where x = z: the length
+    /// scale of the `clusters` metric.
+    pub fn initial_spread(&self) -> f64 {
+        self.initial_spread
     }
 
     /// Where the run stands.

@@ -117,3 +117,18 @@ fn metastability_two_clusters_persist() {
     assert_eq!(at_300, 2, "clusters at t = 300");
     assert_eq!(labels_10, labels_300);
 }
+
+/// The clusters metric uses the initial spread as its length scale, so a collapse into one
+/// cluster is counted as one (sphere-sa at T = 15), and the metastable pair as two.
+#[test]
+fn clusters_metric_counts_collapsed_tokens_as_one() {
+    use attn_core::analysis::{Metrics, MetricsScratch};
+    let mut s = sim("preset=sphere-sa");
+    run(&mut s, 150);
+    let m = Metrics::compute(&mut s, &mut MetricsScratch::default()).unwrap();
+    assert_eq!(m.clusters, 1);
+    let mut s = sim("preset=metastability&cluster_tol=0.05");
+    run(&mut s, 300);
+    let m = Metrics::compute(&mut s, &mut MetricsScratch::default()).unwrap();
+    assert_eq!(m.clusters, 2);
+}

@@ -18,19 +18,20 @@ pub fn spread(x: &[f64], n: usize, d: usize) -> f64 {
     best
 }
 
-/// Single-linkage clusters of the tokens `x` (`n x d`): tokens closer than
-/// `tol_rel * spread(x)` (Euclidean distance) are linked; clusters are the connected groups.
-/// Returns `(count, labels)`, labels `0..count` numbered in order of first appearance.
-/// A set with zero spread is one cluster. Cost O(n^2 d).
+/// Single-linkage clusters of the tokens `x` (`n x d`) relative to their own spread: tokens
+/// closer than `tol_rel * spread(x)` are linked. See [`cluster_labels_into`].
 pub fn cluster_labels(x: &[f64], n: usize, d: usize, tol_rel: f64) -> (usize, Vec<u32>) {
     let mut labels = vec![0u32; n];
-    let count = cluster_labels_into(x, n, d, tol_rel, &mut labels, &mut vec![0usize; n]);
+    let tol = tol_rel * spread(x, n, d);
+    let count = cluster_labels_into(x, n, d, tol, &mut labels, &mut vec![0usize; n]);
     (count, labels)
 }
 
-/// [`cluster_labels`] into caller buffers (`labels`, `parent`: `n` each); returns the count.
-pub fn cluster_labels_into(x: &[f64], n: usize, d: usize, tol_rel: f64, labels: &mut [u32], parent: &mut [usize]) -> usize {
-    let tol = tol_rel * spread(x, n, d);
+/// Single-linkage clusters: tokens closer than `tol` (Euclidean distance, same units as `x`)
+/// or exactly equal are linked; clusters are the connected groups. Writes labels `0..count`
+/// (in order of first appearance) into `labels`, uses `parent` (`n`) as scratch, and returns
+/// the count. Cost O(n^2 d).
+pub fn cluster_labels_into(x: &[f64], n: usize, d: usize, tol: f64, labels: &mut [u32], parent: &mut [usize]) -> usize {
     let tol2 = tol * tol;
     for (i, p) in parent.iter_mut().enumerate().take(n) {
         *p = i;

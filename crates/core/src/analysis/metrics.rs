@@ -9,7 +9,8 @@ use serde::Serialize;
 /// The metrics of one state (the CLI's `metrics` object and the page's chart).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
-    /// Number of single-linkage clusters in the displayed coordinates (`cluster_tol`).
+    /// Number of single-linkage clusters of the displayed tokens at distance
+    /// `cluster_tol * ` the spread of the initial tokens (science.md §1, check 4).
     pub clusters: usize,
     /// `max |P - round P|`.
     pub boolean_distance: f64,
@@ -52,7 +53,8 @@ impl Metrics {
         sim.attention(&mut scratch.p).map_err(|e| e.message)?;
         let coords = sim.config().coords;
         sim.tokens_in(coords, &mut scratch.tokens);
-        let clusters = cluster_labels_into(&scratch.tokens, n, d, sim.config().cluster_tol, &mut scratch.labels, &mut scratch.parent);
+        let tol = sim.config().cluster_tol * sim.initial_spread();
+        let clusters = cluster_labels_into(&scratch.tokens, n, d, tol, &mut scratch.labels, &mut scratch.parent);
         let energy = if energy_defined(sim) {
             Some(interaction_energy(sim.state(), n, d, sim.config().beta))
         } else {
