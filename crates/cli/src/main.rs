@@ -2,6 +2,8 @@
 
 mod bench;
 mod run;
+mod sweep;
+mod train;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -21,6 +23,10 @@ enum Command {
     Run(RunArgs),
     /// List the presets with what each demonstrates.
     Presets,
+    /// Train the scan-and-snap model (training lab) and print per-iteration loss, entropy and the final c_n.
+    Train(train::TrainArgs),
+    /// Sweep eta_z and ratio over seeds and print the final entropy's mean and std per cell.
+    Sweep(sweep::SweepArgs),
     /// Time the native stepper (ms per step) over a grid of n, d and integrators.
     Bench {
         /// Minimum seconds measured per case.
@@ -63,9 +69,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(&args, &mut std::io::stdout().lock()),
         Command::Bench { min_seconds } => bench::run(min_seconds),
+        Command::Train(args) => train::run(&args, &mut std::io::stdout().lock()),
+        Command::Sweep(args) => sweep::run(&args, &mut std::io::stdout().lock()),
         Command::Presets => {
             for p in attn_core::config::PRESETS {
                 println!("{:<20} {}", p.name(), p.description());
+            }
+            for p in attn_core::training::TRAINING_PRESETS {
+                println!("{:<20} {} (lab=training)", p.name(), p.description());
             }
             Ok(())
         }

@@ -17,10 +17,12 @@ pub mod config;
 pub mod exp;
 pub mod init;
 pub mod integrate;
+pub mod lab;
 pub mod linalg;
 pub mod model;
 pub mod rng;
 pub mod sim;
+pub mod training;
 
 pub use config::{parse, Config, ConfigError};
 pub use sim::{Simulation, Status};

@@ -13,6 +13,7 @@ mod validate;
 
 pub use format::format_f64;
 pub use parse::parse;
+pub(crate) use parse::{parse_float, percent_decode, shorten, MAX_CONFIG_LEN};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
 
 use serde::Serialize;

@@ -212,7 +212,7 @@ fn parse_matrix(key: &str, value: &str) -> Result<MatrixSpec, ConfigError> {
 }
 
 /// Decodes `%XX` escapes (and nothing else) as UTF-8.
-fn percent_decode(s: &str) -> Result<String, String> {
+pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
     if !s.contains('%') {
         return Ok(s.to_string());
     }
@@ -238,7 +238,7 @@ fn percent_decode(s: &str) -> Result<String, String> {
 }
 
 /// A short, printable excerpt of user text for messages.
-fn shorten(s: &str) -> String {
+pub(crate) fn shorten(s: &str) -> String {
     let clean: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
     if s.chars().count() > 40 {
         format!("{}…", clean)

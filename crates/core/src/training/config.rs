@@ -1,0 +1,512 @@
+//! The typed configuration of a training-lab run (science.md §5) and its canonical text form
+//! `lab=training&preset=NAME&key=value&...`.
+//!
+//! Keys, in canonical order after `lab` and `preset` (ranges are inclusive unless marked open):
+//!
+//! | key | meaning | allowed | `scan-snap` |
+//! |---|---|---|---|
+//! | `queries` | number of query tokens | 1..=32 | 2 |
+//! | `next_per_query` | classes (next tokens) per query token | 1..=32 | 1 |
+//! | `commons` | global common tokens (weight 1, shared by all classes) | 0..=256 | 10 |
+//! | `commons_per_query` | common tokens of each query token (weight 1, shared by its classes) | 0..=64 | 0 |
+//! | `distinct` | distinct tokens per class | 1..=64 | 10 |
+//! | `weight_lo`, `weight_hi` | distinct-token weights `linspace(weight_lo, weight_hi, distinct)` | (0, 1e6] each | 0.1, 1 |
+//! | `weights_init` | initial `Y`, `Z`: `zero`, or `uniform` U(-1/sqrt(M), 1/sqrt(M)) from the seed | zero, uniform | zero |
+//! | `eta_z` | learning rate of `Z` | (0, 100] | 1 |
+//! | `ratio` | `r = eta_Y / eta_Z` | (0, 1000] | 1 |
+//! | `momentum` | SGD momentum `mu` (PyTorch convention) | [0, 1) | 0.9 |
+//! | `batch` | sequences per iteration | 1..=4096 | 128 |
+//! | `seq_len` | tokens per sequence (`seq_len - 1` context tokens + the query) | 2..=4096 | 128 |
+//! | `iterations` | SGD iterations of a run | 0..=20000 | 100 |
+//! | `seed` | PRNG seed (data and uniform initialisation) | 0..=4294967295 | 1 |
+//! | `query_row` | the query whose row of `Z` (and whose classes' `c`) is recorded every iteration: synthetic, the index among query tokens (0..queries); text, a token id (0..M) | see left | 0 |
+//! | `snap_tol` | threshold of the snap criterion on `max |Δc|` per iteration | (0, 1) | 0.001 |
+//! | `vocab` | vocabulary cap for `text` | 2..=512 | 200 |
+//! | `text` | a user's text (percent-encoded); non-empty switches from synthetic data to the text (see [`super::text`]); the synthetic keys are then unused | at most 20000 bytes | empty |
+//!
+//! Combined limits: the synthetic vocabulary `M = commons + queries * commons_per_query +
+//! K * distinct + queries + K` (`K = queries * next_per_query` classes) is at most 512 (error on
+//! `queries`); `batch * (seq_len - 1) <= 2^22` context tokens per iteration (error on `batch`); the
+//! per-iteration record `(iterations + 1) * M * (1 + K_q)` numbers, `K_q` the classes of the query
+//! row, is at most 2^22 (error on `iterations`); with `text`, `K * M <= 2^21` (`K` the distinct
+//! (query, next) pairs; error on `text`). `version` is reserved (absent or `1`).
+
+use super::text::{Corpus, MAX_TEXT_BYTES};
+use crate::config::{format_f64, parse_float, percent_decode, shorten, ConfigError, MAX_CONFIG_LEN};
+use serde::Serialize;
+
+/// Largest vocabulary size `M`.
+pub const MAX_M: usize = 512;
+/// Largest number of numbers in the per-iteration record of a run.
+pub const MAX_RECORD: usize = 1 << 22;
+/// Largest `K x M` (classes times vocabulary: the size of the `c_n` matrix).
+pub const MAX_CLASS_ENTRIES: usize = 1 << 21;
+/// Largest number of context tokens drawn per iteration (`batch * (seq_len - 1)`).
+pub const MAX_TOKENS_PER_ITERATION: usize = 1 << 22;
+
+/// How `Y` and `Z` start (science.md §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeightsInit {
+    /// `Y = Z = 0`: the first loss is exactly `ln M` and attention starts uniform.
+    Zero,
+    /// Every entry of `Y`, then of `Z`, i.i.d. uniform in `[-1/sqrt(M), 1/sqrt(M))` from the seed.
+    Uniform,
+}
+
+/// A named starting configuration of the training lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TrainingPreset {
+    /// The paper's Fig. 4 run: 2 query tokens with one next token each (M = 34), zero
+    /// initialisation, eta_Z = eta_Y = 1, momentum 0.9, batch 128, seq_len 128, 100 iterations.
+    ScanSnap,
+    /// The paper's sweep setting: one query token serving two next tokens (M = 33), uniform
+    /// initialisation; otherwise as `scan-snap`.
+    ScanSnapSweep,
+}
+
+/// All training presets, in the order the page lists them.
+pub const TRAINING_PRESETS: [TrainingPreset; 2] = [TrainingPreset::ScanSnap, TrainingPreset::ScanSnapSweep];
+
+impl TrainingPreset {
+    /// The preset's name in configuration strings.
+    pub fn name(self) -> &'static str {
+        match self {
+            TrainingPreset::ScanSnap => "scan-snap",
+            TrainingPreset::ScanSnapSweep => "scan-snap-sweep",
+        }
+    }
+
+    /// The preset named `name`, if any.
+    pub fn from_name(name: &str) -> Option<TrainingPreset> {
+        TRAINING_PRESETS.iter().copied().find(|p| p.name() == name)
+    }
+
+    /// What the preset demonstrates, in one sentence.
+    pub fn description(self) -> &'static str {
+        match self {
+            TrainingPreset::ScanSnap => "Attention starts uniform, scans from the common tokens to the distinct tokens of each class, then snaps: it freezes at a mixture (Tian et al. 2023, Fig. 4).",
+            TrainingPreset::ScanSnapSweep => "One query token serves two next tokens: a larger eta_Z gives sparser final attention, a larger eta_Y / eta_Z freezes it earlier (Tian et al. 2023).",
+        }
+    }
+
+    /// The preset's full configuration.
+    pub fn config(self) -> TrainingConfig {
+        let base = TrainingConfig {
+            preset: self,
+            queries: 2,
+            next_per_query: 1,
+            commons: 10,
+            commons_per_query: 0,
+            distinct: 10,
+            weight_lo: 0.1,
+            weight_hi: 1.0,
+            weights_init: WeightsInit::Zero,
+            eta_z: 1.0,
+            ratio: 1.0,
+            momentum: 0.9,
+            batch: 128,
+            seq_len: 128,
+            iterations: 100,
+            seed: 1,
+            query_row: 0,
+            snap_tol: 1e-3,
+            vocab: 200,
+            text: String::new(),
+        };
+        match self {
+            TrainingPreset::ScanSnap => base,
+            TrainingPreset::ScanSnapSweep => TrainingConfig {
+                queries: 1,
+                next_per_query: 2,
+                weights_init: WeightsInit::Uniform,
+                ..base
+            },
+        }
+    }
+}
+
+/// One complete, validated training-lab configuration (science.md §5). See the module
+/// documentation for every key's meaning and range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrainingConfig {
+    /// The preset the configuration starts from.
+    pub preset: TrainingPreset,
+    /// Number of query tokens, 1..=32.
+    pub queries: usize,
+    /// Classes (next tokens) per query token, 1..=32.
+    pub next_per_query: usize,
+    /// Global common tokens, 0..=256.
+    pub commons: usize,
+    /// Common tokens of each query token, 0..=64.
+    pub commons_per_query: usize,
+    /// Distinct tokens per class, 1..=64.
+    pub distinct: usize,
+    /// Weight of a class's first distinct token, in (0, 1e6].
+    pub weight_lo: f64,
+    /// Weight of a class's last distinct token, in (0, 1e6].
+    pub weight_hi: f64,
+    /// Initial `Y`, `Z`.
+    pub weights_init: WeightsInit,
+    /// Learning rate of `Z`, in (0, 100].
+    pub eta_z: f64,
+    /// `eta_Y / eta_Z`, in (0, 1000].
+    pub ratio: f64,
+    /// SGD momentum, in [0, 1).
+    pub momentum: f64,
+    /// Sequences per iteration, 1..=4096.
+    pub batch: usize,
+    /// Tokens per sequence (context `seq_len - 1` plus the query), 2..=4096.
+    pub seq_len: usize,
+    /// Iterations of a run, 0..=20000.
+    pub iterations: usize,
+    /// PRNG seed.
+    pub seed: u32,
+    /// The recorded query row: index among query tokens (synthetic) or token id (text).
+    pub query_row: usize,
+    /// Snap threshold on `max |Δc|` per iteration, in (0, 1).
+    pub snap_tol: f64,
+    /// Vocabulary cap for `text`, 2..=512.
+    pub vocab: usize,
+    /// The user's text; empty for the synthetic data.
+    pub text: String,
+}
+
+impl Default for TrainingConfig {
+    /// The `scan-snap` preset.
+    fn default() -> Self {
+        TrainingPreset::ScanSnap.config()
+    }
+}
+
+impl std::str::FromStr for TrainingConfig {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        parse(s)
+    }
+}
+
+impl std::fmt::Display for TrainingConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_canonical_string())
+    }
+}
+
+/// The keys a training configuration may contain, in canonical order.
+pub const TRAINING_KEYS: [&str; 22] = [
+    "version", "lab", "preset", "queries", "next_per_query", "commons", "commons_per_query", "distinct",
+    "weight_lo", "weight_hi", "weights_init", "eta_z", "ratio", "momentum", "batch", "seq_len",
+    "iterations", "seed", "query_row", "snap_tol", "vocab", "text",
+];
+
+/// Parses `key=value&...` into a validated training configuration (an optional leading `#` or
+/// `?` is ignored; values may be percent-encoded). `lab` must be absent or `training`;
+/// `preset=` (default `scan-snap`) fills every key first, whatever its position; the other keys
+/// override it. Refuses, never clamps; the error names the offending key and what is allowed.
+pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
+    if text.len() > MAX_CONFIG_LEN {
+        return Err(ConfigError::new(
+            "config",
+            format!("the configuration is {} bytes long; at most {} are allowed", text.len(), MAX_CONFIG_LEN),
+        ));
+    }
+    let text = text.strip_prefix('#').or_else(|| text.strip_prefix('?')).unwrap_or(text);
+    let mut pairs: Vec<(&'static str, String)> = Vec::new();
+    for segment in text.split('&').filter(|s| !s.is_empty()) {
+        let Some((raw_key, raw_value)) = segment.split_once('=') else {
+            return Err(ConfigError::new(&key_excerpt(segment), "expected key=value (pairs separated by &)"));
+        };
+        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&key_excerpt(raw_key), m))?;
+        let key = match TRAINING_KEYS.iter().find(|k| **k == key_text) {
+            Some(k) => *k,
+            None if key_text.is_empty() => return Err(ConfigError::new("(empty key)", "each pair needs a key before '='")),
+            None => {
+                return Err(ConfigError::new(
+                    &key_excerpt(&key_text),
+                    format!("unknown key for lab=training; allowed keys: {}", TRAINING_KEYS.join(", ")),
+                ))
+            }
+        };
+        if pairs.iter().any(|(k, _)| *k == key) {
+            return Err(ConfigError::new(key, "appears more than once"));
+        }
+        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(key, m))?;
+        pairs.push((key, value));
+    }
+    let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
+        None => TrainingPreset::ScanSnap,
+        Some((_, name)) => TrainingPreset::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = TRAINING_PRESETS.iter().map(|p| p.name()).collect();
+            ConfigError::new("preset", format!("unknown training preset {:?}; allowed: {}", shorten(name), names.join(", ")))
+        })?,
+    };
+    let mut c = preset.config();
+    for (key, value) in &pairs {
+        apply(&mut c, key, value)?;
+    }
+    c.validate()?;
+    Ok(c)
+}
+
+fn key_excerpt(s: &str) -> String {
+    let k = shorten(s);
+    if k.is_empty() {
+        "(unreadable key)".into()
+    } else {
+        k
+    }
+}
+
+fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {
+    match value.parse::<u64>() {
+        Ok(v) if v >= lo as u64 && v <= hi as u64 => Ok(v as usize),
+        Ok(v) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi))),
+        Err(_) => Err(ConfigError::new(key, format!("{:?} is not a whole number; allowed: {}..={}", shorten(value), lo, hi))),
+    }
+}
+
+fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &str) -> Result<f64, ConfigError> {
+    let x = parse_float(key, value)?;
+    if ok(x) {
+        Ok(x)
+    } else {
+        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
+    }
+}
+
+fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
+    match key {
+        "version" => {
+            if value != "1" {
+                return Err(ConfigError::new(key, "only version 1 exists"));
+            }
+        }
+        "preset" => {}
+        "lab" => {
+            if value != "training" {
+                return Err(ConfigError::new(key, format!("{:?} is not allowed here; a training configuration has lab=training", shorten(value))));
+            }
+        }
+        "queries" => c.queries = count(key, value, 1, 32)?,
+        "next_per_query" => c.next_per_query = count(key, value, 1, 32)?,
+        "commons" => c.commons = count(key, value, 0, 256)?,
+        "commons_per_query" => c.commons_per_query = count(key, value, 0, 64)?,
+        "distinct" => c.distinct = count(key, value, 1, 64)?,
+        "weight_lo" => c.weight_lo = float(key, value, |x| x > 0.0 && x <= 1e6, "0 < weight_lo <= 1e6")?,
+        "weight_hi" => c.weight_hi = float(key, value, |x| x > 0.0 && x <= 1e6, "0 < weight_hi <= 1e6")?,
+        "weights_init" => {
+            c.weights_init = match value {
+                "zero" => WeightsInit::Zero,
+                "uniform" => WeightsInit::Uniform,
+                _ => return Err(ConfigError::new(key, format!("{:?} is not allowed; allowed: zero, uniform", shorten(value)))),
+            }
+        }
+        "eta_z" => c.eta_z = float(key, value, |x| x > 0.0 && x <= 100.0, "0 < eta_z <= 100")?,
+        "ratio" => c.ratio = float(key, value, |x| x > 0.0 && x <= 1000.0, "0 < ratio <= 1000")?,
+        "momentum" => c.momentum = float(key, value, |x| (0.0..1.0).contains(&x), "0 <= momentum < 1")?,
+        "batch" => c.batch = count(key, value, 1, 4096)?,
+        "seq_len" => c.seq_len = count(key, value, 2, 4096)?,
+        "iterations" => c.iterations = count(key, value, 0, 20_000)?,
+        "seed" => {
+            c.seed = value
+                .parse::<u32>()
+                .map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))?
+        }
+        "query_row" => c.query_row = count(key, value, 0, MAX_M - 1)?,
+        "snap_tol" => c.snap_tol = float(key, value, |x| x > 0.0 && x < 1.0, "0 < snap_tol < 1")?,
+        "vocab" => c.vocab = count(key, value, 2, MAX_M)?,
+        "text" => {
+            if value.len() > MAX_TEXT_BYTES {
+                return Err(ConfigError::new(key, format!("{} bytes long; at most {} are allowed", value.len(), MAX_TEXT_BYTES)));
+            }
+            c.text = value.to_string();
+        }
+        _ => return Err(ConfigError::new(key, "unknown key")),
+    }
+    Ok(())
+}
+
+/// Percent-encodes everything but ASCII letters, digits and `-._~` (so `&`, `=`, `%`, `#`,
+/// spaces and non-ASCII text survive a URL and parse back unchanged).
+pub(crate) fn encode_value(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{:02X}", b));
+        }
+    }
+    out
+}
+
+impl TrainingConfig {
+    /// Number of classes `K` of the synthetic data (`queries * next_per_query`).
+    pub fn synthetic_classes(&self) -> usize {
+        self.queries * self.next_per_query
+    }
+
+    /// Vocabulary size `M` of the synthetic layout (science.md §5): global commons, per-query
+    /// commons, distinct blocks, query tokens, next tokens.
+    pub fn synthetic_m(&self) -> usize {
+        let k = self.synthetic_classes();
+        self.commons + self.queries * self.commons_per_query + k * self.distinct + self.queries + k
+    }
+
+    /// Whether the run trains on `text` rather than the synthetic data.
+    pub fn uses_text(&self) -> bool {
+        !self.text.is_empty()
+    }
+
+    /// Checks every range and combination (see the module documentation).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let c = self;
+        let check_count = |key: &str, v: usize, lo: usize, hi: usize| {
+            if v < lo || v > hi {
+                Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi)))
+            } else {
+                Ok(())
+            }
+        };
+        check_count("queries", c.queries, 1, 32)?;
+        check_count("next_per_query", c.next_per_query, 1, 32)?;
+        check_count("commons", c.commons, 0, 256)?;
+        check_count("commons_per_query", c.commons_per_query, 0, 64)?;
+        check_count("distinct", c.distinct, 1, 64)?;
+        check_count("batch", c.batch, 1, 4096)?;
+        check_count("seq_len", c.seq_len, 2, 4096)?;
+        check_count("iterations", c.iterations, 0, 20_000)?;
+        check_count("vocab", c.vocab, 2, MAX_M)?;
+        let in_range = |key: &str, x: f64, ok: bool, allowed: &str| {
+            if ok && x.is_finite() {
+                Ok(())
+            } else {
+                Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
+            }
+        };
+        in_range("weight_lo", c.weight_lo, c.weight_lo > 0.0 && c.weight_lo <= 1e6, "0 < weight_lo <= 1e6")?;
+        in_range("weight_hi", c.weight_hi, c.weight_hi > 0.0 && c.weight_hi <= 1e6, "0 < weight_hi <= 1e6")?;
+        in_range("eta_z", c.eta_z, c.eta_z > 0.0 && c.eta_z <= 100.0, "0 < eta_z <= 100")?;
+        in_range("ratio", c.ratio, c.ratio > 0.0 && c.ratio <= 1000.0, "0 < ratio <= 1000")?;
+        in_range("momentum", c.momentum, (0.0..1.0).contains(&c.momentum), "0 <= momentum < 1")?;
+        in_range("snap_tol", c.snap_tol, c.snap_tol > 0.0 && c.snap_tol < 1.0, "0 < snap_tol < 1")?;
+        if c.batch * (c.seq_len - 1) > MAX_TOKENS_PER_ITERATION {
+            return Err(ConfigError::new(
+                "batch",
+                format!("batch * (seq_len - 1) = {} context tokens per iteration; at most {} are allowed", c.batch * (c.seq_len - 1), MAX_TOKENS_PER_ITERATION),
+            ));
+        }
+        if c.text.len() > MAX_TEXT_BYTES {
+            return Err(ConfigError::new("text", format!("{} bytes long; at most {} are allowed", c.text.len(), MAX_TEXT_BYTES)));
+        }
+        let (m, k_q) = if c.uses_text() {
+            let corpus = Corpus::new(&c.text, c.vocab);
+            if corpus.sequences() < 1 {
+                return Err(ConfigError::new(
+                    "text",
+                    format!("has {} tokens; at least 3 are needed (a context token, a query and a next token)", corpus.ids.len()),
+                ));
+            }
+            if c.query_row >= corpus.m() {
+                return Err(ConfigError::new(
+                    "query_row",
+                    format!("{} is out of range; with this text allowed: 0..={} (a token id; the vocabulary has {} tokens)", c.query_row, corpus.m() - 1, corpus.m()),
+                ));
+            }
+            let k = corpus.class_count();
+            if k * corpus.m() > MAX_CLASS_ENTRIES {
+                return Err(ConfigError::new(
+                    "text",
+                    format!("has {} classes (distinct word pairs) over a vocabulary of {}: K x M = {} exceeds {}; shorten the text or lower vocab", k, corpus.m(), k * corpus.m(), MAX_CLASS_ENTRIES),
+                ));
+            }
+            (corpus.m(), corpus.nexts_of(c.query_row).len())
+        } else {
+            let m = c.synthetic_m();
+            if m > MAX_M {
+                return Err(ConfigError::new(
+                    "queries",
+                    format!("the vocabulary M = commons + queries*commons_per_query + K*distinct + queries + K = {} exceeds {}; lower queries, next_per_query, commons, commons_per_query or distinct", m, MAX_M),
+                ));
+            }
+            if c.query_row >= c.queries {
+                return Err(ConfigError::new(
+                    "query_row",
+                    format!("{} is out of range; allowed: 0..={} (an index among the {} query tokens)", c.query_row, c.queries - 1, c.queries),
+                ));
+            }
+            (m, c.next_per_query)
+        };
+        let record = (c.iterations + 1).saturating_mul(m).saturating_mul(1 + k_q);
+        if record > MAX_RECORD {
+            return Err(ConfigError::new(
+                "iterations",
+                format!("the run would record (iterations + 1) * M * (1 + classes of the query row) = {} numbers; at most {} are allowed: lower iterations (or vocab)", record, MAX_RECORD),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `(key, value)` pairs of every key, in canonical order (`lab`, `preset` first); values
+    /// are as written in the canonical string (the text percent-encoded).
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let init = match self.weights_init {
+            WeightsInit::Zero => "zero",
+            WeightsInit::Uniform => "uniform",
+        };
+        vec![
+            ("lab", "training".to_string()),
+            ("preset", self.preset.name().to_string()),
+            ("queries", self.queries.to_string()),
+            ("next_per_query", self.next_per_query.to_string()),
+            ("commons", self.commons.to_string()),
+            ("commons_per_query", self.commons_per_query.to_string()),
+            ("distinct", self.distinct.to_string()),
+            ("weight_lo", format_f64(self.weight_lo)),
+            ("weight_hi", format_f64(self.weight_hi)),
+            ("weights_init", init.to_string()),
+            ("eta_z", format_f64(self.eta_z)),
+            ("ratio", format_f64(self.ratio)),
+            ("momentum", format_f64(self.momentum)),
+            ("batch", self.batch.to_string()),
+            ("seq_len", self.seq_len.to_string()),
+            ("iterations", self.iterations.to_string()),
+            ("seed", self.seed.to_string()),
+            ("query_row", self.query_row.to_string()),
+            ("snap_tol", format_f64(self.snap_tol)),
+            ("vocab", self.vocab.to_string()),
+            ("text", encode_value(&self.text)),
+        ]
+    }
+
+    /// The canonical string: `lab=training&preset=NAME` followed by the keys whose value differs
+    /// from that preset, in the order of [`TrainingConfig::pairs`].
+    /// `parse(&c.to_canonical_string()) == Ok(c)`.
+    pub fn to_canonical_string(&self) -> String {
+        let base = self.preset.config().pairs();
+        let mut out = format!("lab=training&preset={}", self.preset.name());
+        for ((key, value), (_, base_value)) in self.pairs().iter().zip(base.iter()).skip(2) {
+            if value != base_value {
+                out.push('&');
+                out.push_str(key);
+                out.push('=');
+                out.push_str(value);
+            }
+        }
+        out
+    }
+
+    /// The keys (other than `lab` and `preset`) whose value differs from the preset's:
+    /// `(key, preset value, this value)`.
+    pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
+        let base = self.preset.config().pairs();
+        self.pairs()
+            .into_iter()
+            .zip(base)
+            .skip(2)
+            .filter(|((_, a), (_, b))| a != b)
+            .map(|((k, a), (_, b))| (k, b, a))
+            .collect()
+    }
+}
