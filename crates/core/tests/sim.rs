@@ -4,25 +4,7 @@ mod common;
 
 use attn_core::Status;
 use common::sim;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Counting;
-
-thread_local! {
-    /// Allocations made by this thread (tests run on several threads).
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
+use common::alloc::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -40,11 +22,11 @@ fn step_allocates_nothing() {
     ] {
         let mut s = sim(cfg);
         s.step().unwrap();
-        let before = ALLOCATIONS.with(|c| c.get());
+        let before = allocations();
         for _ in 0..10 {
             s.step().unwrap();
         }
-        let after = ALLOCATIONS.with(|c| c.get());
+        let after = allocations();
         assert_eq!(after, before, "{}: step() allocated", cfg);
     }
 }

@@ -8,25 +8,8 @@ use attn_core::training::model::{batch_loss, Sequence};
 use attn_core::training::text::{classes, tokenize, Corpus};
 use attn_core::training::trainer::STREAM_DATA;
 use attn_core::training::{grid, parse, run_cell, Trainer, TrainingConfig};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Counting;
-
-thread_local! {
-    /// Allocations made by this thread (tests run on several threads).
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
+mod common;
+use common::alloc::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -95,6 +78,23 @@ fn zero_z_entropy_is_2_1513() {
     // The same for every class, and for the sweep preset's classes.
     let s = Trainer::new(&config("preset=scan-snap-sweep&weights_init=zero"));
     assert!((s.record().entropy[0] - h).abs() < 1e-12);
+}
+
+/// The uniform-attention reference (Z = 0, c = P(l|n)) is the entropy a zero-initialised run
+/// starts from: 2.1513 nats for the paper's weights, whatever the initialisation of the run.
+#[test]
+fn uniform_attention_entropy_is_the_zero_z_entropy() {
+    let t = Trainer::new(&config("preset=scan-snap"));
+    assert_eq!(t.uniform_entropy(), t.record().entropy[0]);
+    assert!((t.uniform_entropy() - paper_uniform_entropy()).abs() < 1e-12);
+    // Uniform initialisation: the run starts elsewhere, the reference does not move.
+    let s = Trainer::new(&config("preset=scan-snap-sweep"));
+    assert_ne!(s.record().entropy[0], s.uniform_entropy());
+    assert!((s.uniform_entropy() - paper_uniform_entropy()).abs() < 1e-12);
+    // Text data: the same definition, on the text's classes.
+    let text = Trainer::new(&config("text=a%20b%20c%20a%20b%20d%20a%20b%20c&seq_len=4"));
+    let z = Trainer::new(&config("text=a%20b%20c%20a%20b%20d%20a%20b%20c&seq_len=4&weights_init=zero"));
+    assert_eq!(text.uniform_entropy(), z.record().entropy[0]);
 }
 
 fn random_case(rng: &mut Rng, m: usize) -> (Vec<f64>, Vec<f64>, Vec<Sequence>) {
@@ -379,11 +379,11 @@ fn step_allocates_nothing() {
     for cfg in ["preset=scan-snap", "preset=scan-snap-sweep&momentum=0", "text=one%20two%20three%20one%20two%20four&seq_len=4"] {
         let mut t = Trainer::new(&config(cfg));
         t.step().unwrap();
-        let before = ALLOCATIONS.with(|c| c.get());
+        let before = allocations();
         for _ in 0..10 {
             t.step().unwrap();
         }
-        let after = ALLOCATIONS.with(|c| c.get());
+        let after = allocations();
         assert_eq!(after, before, "{}: step() allocated", cfg);
     }
 }
@@ -405,4 +405,14 @@ fn record_shapes_and_status() {
     // Stepping past `iterations` is allowed.
     t.step().unwrap();
     assert_eq!(t.record().loss.len(), 6);
+}
+
+/// The sweep table's snap column: the mean over the seeds that snapped, and how many did not.
+#[test]
+fn cell_mean_snap_iteration_skips_unsnapped_seeds() {
+    let mut r = run_cell(&config("preset=scan-snap-sweep&iterations=3"), &grid(&[1], &[1.0], &[1.0])[0], 1).unwrap();
+    r.snap_iterations = vec![Some(10), None, Some(20)];
+    assert_eq!(r.mean_snap_iteration(), (Some(15.0), 1));
+    r.snap_iterations = vec![None, None];
+    assert_eq!(r.mean_snap_iteration(), (None, 2));
 }

@@ -1,7 +1,7 @@
 //! The training lab's configuration string: presets, canonical round trip, malformed input, and
 //! the `lab` dispatcher.
 
-use attn_core::lab::{parse_lab, LabConfig};
+use attn_core::lab::{parse_lab, requested_lab, LabConfig};
 use attn_core::rng::Rng;
 use attn_core::training::{parse, TrainingConfig, TrainingPreset, WeightsInit, TRAINING_PRESETS};
 
@@ -195,4 +195,16 @@ fn random_strings_and_mutations_never_panic() {
             Err(e) => assert!(!e.key.is_empty() && !e.message.is_empty(), "{:?}", s),
         }
     }
+}
+
+/// The page shows the lab a link asks for even when the link is refused.
+#[test]
+fn requested_lab_reads_the_lab_key_of_valid_and_invalid_text() {
+    assert_eq!(requested_lab(""), "particles");
+    assert_eq!(requested_lab("preset=polytope&n=3"), "particles");
+    assert_eq!(requested_lab("lab=particles&beta=abc"), "particles");
+    assert_eq!(requested_lab("#lab=training&preset=scan-snap"), "training");
+    assert_eq!(requested_lab("preset=scan-snap&l%61b=training&eta_z=-1"), "training");
+    assert_eq!(requested_lab("lab=train"), "particles");
+    assert_eq!(requested_lab("lab=%ZZ"), "particles");
 }

@@ -91,30 +91,12 @@ impl Config {
     /// The canonical string: `preset=NAME` followed by the keys whose value differs from that
     /// preset, in the order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
-        let base = self.preset.config().pairs();
-        let mine = self.pairs();
-        let mut out = format!("preset={}", self.preset.name());
-        for ((key, value), (_, base_value)) in mine.iter().zip(base.iter()).skip(1) {
-            if value != base_value {
-                out.push('&');
-                out.push_str(key);
-                out.push('=');
-                out.push_str(value);
-            }
-        }
-        out
+        super::pairs::canonical_string(format!("preset={}", self.preset.name()), &self.pairs(), &self.preset.config().pairs(), 1)
     }
 
     /// The keys (other than `preset`) whose value differs from the preset's, with both values:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        let base = self.preset.config().pairs();
-        self.pairs()
-            .into_iter()
-            .zip(base)
-            .skip(1)
-            .filter(|((_, a), (_, b))| a != b)
-            .map(|((k, a), (_, b))| (k, b, a))
-            .collect()
+        super::pairs::differences(self.pairs(), self.preset.config().pairs(), 1)
     }
 }

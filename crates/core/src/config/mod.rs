@@ -7,12 +7,14 @@
 //! [`Config::to_canonical_string`] for the canonical form.
 
 mod format;
+mod pairs;
 mod parse;
 mod presets;
 mod validate;
 
 pub use format::format_f64;
 pub use parse::parse;
+pub(crate) use pairs::{canonical_string, differences, split_pairs};
 pub(crate) use parse::{parse_float, percent_decode, shorten, MAX_CONFIG_LEN};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
 

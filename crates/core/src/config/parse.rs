@@ -18,43 +18,7 @@ pub const KEYS: [&str; 20] = [
 /// override it. An empty string gives the default preset (`polytope`). The result is validated
 /// (ranges, shapes, combinations); the error names the offending key and what is allowed.
 pub fn parse(text: &str) -> Result<Config, ConfigError> {
-    if text.len() > MAX_CONFIG_LEN {
-        return Err(ConfigError::new(
-            "config",
-            format!("the configuration is {} bytes long; at most {} are allowed", text.len(), MAX_CONFIG_LEN),
-        ));
-    }
-    let text = text.strip_prefix('#').or_else(|| text.strip_prefix('?')).unwrap_or(text);
-    let mut pairs: Vec<(&'static str, String)> = Vec::new();
-    for segment in text.split('&').filter(|s| !s.is_empty()) {
-        let (raw_key, raw_value) = match segment.split_once('=') {
-            Some(kv) => kv,
-            None => {
-                return Err(ConfigError::new(
-                    &shorten_key(segment),
-                    "expected key=value (pairs separated by &)",
-                ))
-            }
-        };
-        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&shorten_key(raw_key), m))?;
-        let key = match KEYS.iter().find(|k| **k == key_text) {
-            Some(k) => *k,
-            None if key_text.is_empty() => {
-                return Err(ConfigError::new("(empty key)", "each pair needs a key before '='"))
-            }
-            None => {
-                return Err(ConfigError::new(
-                    &shorten_key(&key_text),
-                    format!("unknown key; allowed keys: {}", KEYS.join(", ")),
-                ))
-            }
-        };
-        if pairs.iter().any(|(k, _)| *k == key) {
-            return Err(ConfigError::new(key, "appears more than once"));
-        }
-        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(key, m))?;
-        pairs.push((key, value));
-    }
+    let pairs = super::pairs::split_pairs(text, &KEYS, "particles")?;
     let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
         None => Preset::Polytope,
         Some((_, name)) => Preset::from_name(name).ok_or_else(|| {
@@ -247,11 +211,3 @@ pub(crate) fn shorten(s: &str) -> String {
     }
 }
 
-fn shorten_key(s: &str) -> String {
-    let k = shorten(s);
-    if k.is_empty() {
-        "(unreadable key)".into()
-    } else {
-        k
-    }
-}

@@ -32,7 +32,7 @@
 //! (query, next) pairs; error on `text`). `version` is reserved (absent or `1`).
 
 use super::text::{Corpus, MAX_TEXT_BYTES};
-use crate::config::{format_f64, parse_float, percent_decode, shorten, ConfigError, MAX_CONFIG_LEN};
+use crate::config::{format_f64, parse_float, shorten, ConfigError};
 use serde::Serialize;
 
 /// Largest vocabulary size `M`.
@@ -205,35 +205,7 @@ pub const TRAINING_KEYS: [&str; 22] = [
 /// `preset=` (default `scan-snap`) fills every key first, whatever its position; the other keys
 /// override it. Refuses, never clamps; the error names the offending key and what is allowed.
 pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
-    if text.len() > MAX_CONFIG_LEN {
-        return Err(ConfigError::new(
-            "config",
-            format!("the configuration is {} bytes long; at most {} are allowed", text.len(), MAX_CONFIG_LEN),
-        ));
-    }
-    let text = text.strip_prefix('#').or_else(|| text.strip_prefix('?')).unwrap_or(text);
-    let mut pairs: Vec<(&'static str, String)> = Vec::new();
-    for segment in text.split('&').filter(|s| !s.is_empty()) {
-        let Some((raw_key, raw_value)) = segment.split_once('=') else {
-            return Err(ConfigError::new(&key_excerpt(segment), "expected key=value (pairs separated by &)"));
-        };
-        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&key_excerpt(raw_key), m))?;
-        let key = match TRAINING_KEYS.iter().find(|k| **k == key_text) {
-            Some(k) => *k,
-            None if key_text.is_empty() => return Err(ConfigError::new("(empty key)", "each pair needs a key before '='")),
-            None => {
-                return Err(ConfigError::new(
-                    &key_excerpt(&key_text),
-                    format!("unknown key for lab=training; allowed keys: {}", TRAINING_KEYS.join(", ")),
-                ))
-            }
-        };
-        if pairs.iter().any(|(k, _)| *k == key) {
-            return Err(ConfigError::new(key, "appears more than once"));
-        }
-        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(key, m))?;
-        pairs.push((key, value));
-    }
+    let pairs = crate::config::split_pairs(text, &TRAINING_KEYS, "training")?;
     let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
         None => TrainingPreset::ScanSnap,
         Some((_, name)) => TrainingPreset::from_name(name).ok_or_else(|| {
@@ -249,14 +221,6 @@ pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
     Ok(c)
 }
 
-fn key_excerpt(s: &str) -> String {
-    let k = shorten(s);
-    if k.is_empty() {
-        "(unreadable key)".into()
-    } else {
-        k
-    }
-}
 
 fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {
     match value.parse::<u64>() {
@@ -484,29 +448,13 @@ impl TrainingConfig {
     /// from that preset, in the order of [`TrainingConfig::pairs`].
     /// `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
-        let base = self.preset.config().pairs();
-        let mut out = format!("lab=training&preset={}", self.preset.name());
-        for ((key, value), (_, base_value)) in self.pairs().iter().zip(base.iter()).skip(2) {
-            if value != base_value {
-                out.push('&');
-                out.push_str(key);
-                out.push('=');
-                out.push_str(value);
-            }
-        }
-        out
+        let prefix = format!("lab=training&preset={}", self.preset.name());
+        crate::config::canonical_string(prefix, &self.pairs(), &self.preset.config().pairs(), 2)
     }
 
     /// The keys (other than `lab` and `preset`) whose value differs from the preset's:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        let base = self.preset.config().pairs();
-        self.pairs()
-            .into_iter()
-            .zip(base)
-            .skip(2)
-            .filter(|((_, a), (_, b))| a != b)
-            .map(|((k, a), (_, b))| (k, b, a))
-            .collect()
+        crate::config::differences(self.pairs(), self.preset.config().pairs(), 2)
     }
 }

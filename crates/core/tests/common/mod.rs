@@ -1,6 +1,8 @@
 //! Shared helpers for the science checks.
 #![allow(dead_code)]
 
+pub mod alloc;
+
 use attn_core::{parse, Simulation};
 
 /// A simulation of `config`, panicking on a configuration error (tests only).

@@ -1,0 +1,70 @@
+//! The `key=value&...` text shared by every lab's configuration: splitting into decoded pairs,
+//! and the canonical form relative to a preset.
+
+use super::parse::{percent_decode, shorten, MAX_CONFIG_LEN};
+use super::ConfigError;
+
+/// Splits `text` (an optional leading `#` or `?` ignored) into `(key, decoded value)` pairs.
+/// Every key must be one of `keys`; a key may appear once. `lab` names the lab in messages.
+pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+    if text.len() > MAX_CONFIG_LEN {
+        return Err(ConfigError::new(
+            "config",
+            format!("the configuration is {} bytes long; at most {} are allowed", text.len(), MAX_CONFIG_LEN),
+        ));
+    }
+    let text = text.strip_prefix('#').or_else(|| text.strip_prefix('?')).unwrap_or(text);
+    let mut pairs: Vec<(&'static str, String)> = Vec::new();
+    for segment in text.split('&').filter(|s| !s.is_empty()) {
+        let Some((raw_key, raw_value)) = segment.split_once('=') else {
+            return Err(ConfigError::new(&key_excerpt(segment), "expected key=value (pairs separated by &)"));
+        };
+        let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&key_excerpt(raw_key), m))?;
+        let key = match keys.iter().find(|k| **k == key_text) {
+            Some(k) => *k,
+            None if key_text.is_empty() => return Err(ConfigError::new("(empty key)", "each pair needs a key before '='")),
+            None => {
+                return Err(ConfigError::new(
+                    &key_excerpt(&key_text),
+                    format!("unknown key for lab={}; allowed keys: {}", lab, keys.join(", ")),
+                ))
+            }
+        };
+        if pairs.iter().any(|(k, _)| *k == key) {
+            return Err(ConfigError::new(key, "appears more than once"));
+        }
+        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(key, m))?;
+        pairs.push((key, value));
+    }
+    Ok(pairs)
+}
+
+/// A printable excerpt of a key for messages (never empty).
+pub(crate) fn key_excerpt(s: &str) -> String {
+    let k = shorten(s);
+    if k.is_empty() {
+        "(unreadable key)".into()
+    } else {
+        k
+    }
+}
+
+/// `prefix` followed by `&key=value` for each pair of `mine` (after the first `skip`) whose
+/// value differs from the same position in `base` (the preset's pairs, same keys and order).
+pub(crate) fn canonical_string(prefix: String, mine: &[(&'static str, String)], base: &[(&'static str, String)], skip: usize) -> String {
+    let mut out = prefix;
+    for ((key, value), (_, base_value)) in mine.iter().zip(base.iter()).skip(skip) {
+        if value != base_value {
+            out.push('&');
+            out.push_str(key);
+            out.push('=');
+            out.push_str(value);
+        }
+    }
+    out
+}
+
+/// `(key, preset value, this value)` for each pair (after the first `skip`) that differs.
+pub(crate) fn differences(mine: Vec<(&'static str, String)>, base: Vec<(&'static str, String)>, skip: usize) -> Vec<(&'static str, String, String)> {
+    mine.into_iter().zip(base).skip(skip).filter(|((_, a), (_, b))| a != b).map(|((k, a), (_, b))| (k, b, a)).collect()
+}
