@@ -1,14 +1,18 @@
-// Attention Dynamics Playground: wires the wasm Stepper (crates/web) to the page.
+// Attention Dynamics Playground: wires the wasm Stepper (crates/web) to the page, and switches
+// between the particle lab (this file) and the training lab (training/, loaded on first use).
 //
 // Data flow: URL hash / controls -> Draft (state/) -> check_config -> Stepper -> views (render/).
 // The run advances in requestAnimationFrame with a per-frame time budget; metrics (O(n^2)) and
 // the heatmap are refreshed at a cadence that adapts to their cost.
+// Labs: the hash's `lab` key picks the lab (`lab=training` is the training lab, anything else
+// the particle lab); the header's tabs put the chosen lab's last configuration in the hash.
 
 import init, * as wasm from './pkg/attn_web.js';
 import { Draft } from './state/draft.js';
 import { readHash, writeHash } from './state/hash.js';
 import { Controls, SPEEDS } from './ui/controls.js';
 import { bindKeys } from './ui/keyboard.js';
+import { LabTabs } from './ui/labs.js';
 import { Summary } from './ui/summary.js';
 import { TokenView } from './render/tokens.js';
 import { HeatmapView } from './render/heatmap.js';
@@ -17,6 +21,7 @@ import { onThemeChange } from './render/palette.js';
 
 const FRAME_BUDGET_MS = 10; // time spent stepping per animation frame (of ~16 ms)
 const CHART_INTERVAL_MS = 200; // chart redraws while playing
+const DEFAULT_TRAINING = 'lab=training&preset=scan-snap'; // the training lab's first configuration
 const $ = (id) => document.getElementById(id);
 
 const app = {
@@ -40,6 +45,7 @@ const app = {
   sps: [], // [time, steps] over the last second
   heatHover: null,
   chartHover: null,
+  hidden: false, // the training lab is shown: the particle run neither steps nor draws
 };
 
 let controls;
@@ -47,6 +53,10 @@ let tokenView;
 let heatmapView;
 let chartView;
 let summary;
+let labTabs;
+let activeLab = 'particles';
+let training = null; // the training lab, once loaded
+let trainingLoading = null;
 
 // ---- formatting -------------------------------------------------------------------------
 
@@ -475,7 +485,7 @@ function render(now, force, tokensOnly = false) {
 
 function frame(now) {
   requestAnimationFrame(frame);
-  if (!app.stepper) return;
+  if (!app.stepper || app.hidden) return;
   // Large runs: a frame either steps or refreshes the O(n^2 d) analyses, not both.
   if (app.playing && !heavyAnalysesDue(now) && runSteps(now) > 0) markAll();
   render(now, false);
@@ -620,6 +630,63 @@ function onChartHover(h) {
   showChartTip(h);
 }
 
+// ---- labs -------------------------------------------------------------------------------
+
+/** Loads the training lab's modules (once, on first use). */
+function loadTraining() {
+  if (!trainingLoading) {
+    trainingLoading = import('./training/lab.js').then((m) => {
+      training = m.createTrainingLab(wasm);
+      return training;
+    });
+  }
+  return trainingLoading;
+}
+
+function showLab(lab) {
+  activeLab = lab;
+  labTabs.show(lab);
+  app.hidden = lab !== 'particles';
+  if (lab !== 'training' && training) training.hide();
+  if (lab === 'particles') {
+    markAll();
+    heatmapView.draw();
+  }
+}
+
+/** Shows the lab a configuration string asks for, with that configuration. */
+async function route(text) {
+  if (wasm.requested_lab(text) === 'training') {
+    showLab('training');
+    const lab = await loadTraining();
+    if (activeLab === 'training') lab.show(text);
+    return;
+  }
+  showLab('particles');
+  const fresh = !app.stepper;
+  if (fresh || text !== app.canonical) loadConfig(text);
+  if (fresh) suggestSpeed();
+}
+
+/** A tab was picked: that lab's last configuration goes into the hash (a history entry). */
+function selectLab(lab) {
+  if (lab === activeLab) return;
+  location.hash = lab === 'training'
+    ? (training?.canonical || DEFAULT_TRAINING)
+    : (app.canonical || 'preset=polytope');
+}
+
+/** Keyboard shortcuts act on the lab shown. */
+function onKey(name) {
+  return () => {
+    if (activeLab === 'training') {
+      if (training) training[name]();
+    } else {
+      ({ togglePlay, step: stepOnce, reset })[name]();
+    }
+  };
+}
+
 // ---- start ------------------------------------------------------------------------------
 
 async function main() {
@@ -667,12 +734,10 @@ async function main() {
   controls.showSpeed(app.stepsPerFrame);
   $('version').textContent = `attn-web ${wasm.version()}`;
 
-  loadConfig(readHash());
-  suggestSpeed();
-  bindKeys({ togglePlay, step: stepOnce, reset });
-  window.addEventListener('hashchange', () => {
-    if (readHash() !== app.canonical) loadConfig(readHash());
-  });
+  labTabs = new LabTabs(selectLab);
+  await route(readHash());
+  bindKeys({ togglePlay: onKey('togglePlay'), step: onKey('step'), reset: onKey('reset') });
+  window.addEventListener('hashchange', () => route(readHash()));
   const redraw = () => {
     app.needs.draw = true;
     app.needs.chart = true;

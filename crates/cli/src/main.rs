@@ -1,6 +1,7 @@
 //! `attn`: run any playground configuration headless and print its frames as JSON or CSV.
 
 mod bench;
+mod depth;
 mod run;
 mod sweep;
 mod train;
@@ -27,11 +28,25 @@ enum Command {
     Train(train::TrainArgs),
     /// Sweep eta_z and ratio over seeds and print the final entropy's mean and std per cell.
     Sweep(sweep::SweepArgs),
-    /// Time the native stepper (ms per step) over a grid of n, d and integrators.
+    /// Run the depth lab (rank collapse, context similarity) and print per variant and layer the
+    /// relative residual and singular values (and optionally similarity statistics and path lengths).
+    Depth(depth::DepthArgs),
+    /// Time the native stepper (ms per step) over a grid of n, d and integrators; with --depth,
+    /// the depth lab's time per variant; with --training, the training lab's run and sweep.
     Bench {
         /// Minimum seconds measured per case.
         #[arg(long, default_value_t = 0.3)]
         min_seconds: f64,
+        /// Time the depth lab instead: seconds per variant (forward pass and analyzers).
+        #[arg(long)]
+        depth: bool,
+        /// With --depth: the depth configuration timed (default: the bert-init preset).
+        #[arg(long, default_value = "lab=depth&preset=bert-init")]
+        config: String,
+        /// Time the training lab instead: 100 iterations of the paper's setting (scan-snap) and
+        /// the paper's 4 x 4 sweep with 10 seeds per cell (scan-snap-sweep).
+        #[arg(long, conflicts_with = "depth")]
+        training: bool,
     },
 }
 
@@ -68,7 +83,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(&args, &mut std::io::stdout().lock()),
-        Command::Bench { min_seconds } => bench::run(min_seconds),
+        Command::Bench { training: true, .. } => bench::run_training(),
+        Command::Bench { min_seconds, depth: false, .. } => bench::run(min_seconds),
+        Command::Bench { depth: true, config, .. } => bench::run_depth(&config),
+        Command::Depth(args) => depth::run(&args, &mut std::io::stdout().lock()),
         Command::Train(args) => train::run(&args, &mut std::io::stdout().lock()),
         Command::Sweep(args) => sweep::run(&args, &mut std::io::stdout().lock()),
         Command::Presets => {
@@ -77,6 +95,9 @@ fn main() -> ExitCode {
             }
             for p in attn_core::training::TRAINING_PRESETS {
                 println!("{:<20} {} (lab=training)", p.name(), p.description());
+            }
+            for p in attn_core::depth::DEPTH_PRESETS {
+                println!("{:<20} {} (lab=depth)", p.name(), p.description());
             }
             Ok(())
         }

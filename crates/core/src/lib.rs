@@ -14,6 +14,7 @@
 
 pub mod analysis;
 pub mod config;
+pub mod depth;
 pub mod exp;
 pub mod init;
 pub mod integrate;

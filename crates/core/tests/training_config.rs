@@ -100,7 +100,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=training&version=2", "version"),
     ("lab=training&nokey", "nokey"),
     ("lab=training&=3", "(empty key)"),
-    ("lab=depth", "lab"),
+    ("lab=quantum", "lab"),
     ("lab=%zz", "lab"),
     ("preset=scan-snap", "preset"),
 ];
@@ -207,4 +207,11 @@ fn requested_lab_reads_the_lab_key_of_valid_and_invalid_text() {
     assert_eq!(requested_lab("preset=scan-snap&l%61b=training&eta_z=-1"), "training");
     assert_eq!(requested_lab("lab=train"), "particles");
     assert_eq!(requested_lab("lab=%ZZ"), "particles");
+    // Each lab's pairs and differences, through the dispatcher.
+    let t = parse_lab("lab=training&eta_z=2").unwrap();
+    assert_eq!(t.pairs(), parse("lab=training&eta_z=2").unwrap().pairs());
+    assert_eq!(t.differences_from_preset(), vec![("eta_z", "1".to_string(), "2".to_string())]);
+    let p = parse_lab("preset=polytope&n=3").unwrap();
+    assert_eq!(p.differences_from_preset(), vec![("n", "20".to_string(), "3".to_string())]);
+    assert_eq!(p.pairs()[0], ("preset", "polytope".to_string()));
 }

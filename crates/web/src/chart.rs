@@ -1,11 +1,9 @@
 //! The metrics chart: a history of the core's `Metrics` over time and its drawing with plotters
 //! onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
+use crate::plot::{clamp_dpr, err, note, panel, readout, root, theme, tick, Geometry, PanelSpec};
 use attn_core::analysis::Metrics;
-use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
-use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
@@ -162,185 +160,6 @@ pub struct PanelLayout {
     pub v1: f64,
 }
 
-struct Theme {
-    bg: RGBColor,
-    fg: RGBColor,
-    muted: RGBColor,
-    grid: RGBColor,
-    series: [RGBColor; 4],
-}
-
-fn theme(dark: bool) -> Theme {
-    if dark {
-        Theme {
-            bg: RGBColor(0x1b, 0x1f, 0x24),
-            fg: RGBColor(0xe6, 0xe6, 0xe6),
-            muted: RGBColor(0xa0, 0xa6, 0xad),
-            grid: RGBColor(0x33, 0x39, 0x40),
-            // Okabe-Ito, light variants for a dark background.
-            series: [
-                RGBColor(0x56, 0xb4, 0xe9),
-                RGBColor(0xe6, 0x9f, 0x00),
-                RGBColor(0x00, 0xc0, 0x8b),
-                RGBColor(0xcc, 0x79, 0xa7),
-            ],
-        }
-    } else {
-        Theme {
-            bg: RGBColor(0xff, 0xff, 0xff),
-            fg: RGBColor(0x1f, 0x23, 0x28),
-            muted: RGBColor(0x5c, 0x63, 0x6a),
-            grid: RGBColor(0xe4, 0xe6, 0xe9),
-            // Okabe-Ito.
-            series: [
-                RGBColor(0x00, 0x72, 0xb2),
-                RGBColor(0xd5, 0x5e, 0x00),
-                RGBColor(0x00, 0x9e, 0x73),
-                RGBColor(0xcc, 0x79, 0xa7),
-            ],
-        }
-    }
-}
-
-/// Shortest readable label of a tick value.
-fn tick(v: f64) -> String {
-    if v == 0.0 {
-        return "0".into();
-    }
-    let a = v.abs();
-    if !(1e-3..1e5).contains(&a) {
-        return format!("{:.0e}", v);
-    }
-    let s = format!("{:.3}", v);
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
-}
-
-/// Readout of a value in a panel title.
-fn readout(v: f64) -> String {
-    if v.is_nan() {
-        "–".into()
-    } else if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e5) {
-        format!("{:.2e}", v)
-    } else {
-        let s = format!("{:.4}", v);
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-fn err<E: std::fmt::Debug>(e: E) -> String {
-    format!("chart: {:?}", e)
-}
-
-struct PanelSpec<'a> {
-    name: &'static str,
-    title: String,
-    t: &'a [f64],
-    y: &'a [f64],
-    colour: RGBColor,
-    show_x: bool,
-    /// Tick label of a value.
-    y_fmt: &'a dyn Fn(&f64) -> String,
-    /// Value drawn for a sample (e.g. zero lifted to the floor of a log axis).
-    clamp: &'a dyn Fn(f64) -> f64,
-}
-
-struct Geometry {
-    dpr: f64,
-    font: f64,
-    y_label: u32,
-    x_label: u32,
-    title_h: u32,
-    margin_r: u32,
-}
-
-/// Draws one panel with value axis `y_range`; returns its plot area's pixel ranges.
-fn panel<Y>(
-    area: &DrawingArea<CanvasBackend, Shift>,
-    g: &Geometry,
-    th: &Theme,
-    spec: &PanelSpec,
-    x_range: Range<f64>,
-    y_range: Y,
-) -> Result<(Range<i32>, Range<i32>), String>
-where
-    Y: AsRangedCoord<Value = f64>,
-    Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
-{
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let mut chart = ChartBuilder::on(area)
-        .margin_top(g.title_h)
-        .margin_right(g.margin_r)
-        .margin_bottom(if spec.show_x {
-            0
-        } else {
-            (g.font * 0.6) as u32
-        })
-        .x_label_area_size(if spec.show_x { g.x_label } else { 0 })
-        .y_label_area_size(g.y_label)
-        .build_cartesian_2d(x_range, y_range)
-        .map_err(err)?;
-    let lw = (g.dpr.round() as u32).max(1);
-    chart
-        .configure_mesh()
-        .x_labels(6)
-        .y_labels(4)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(spec.y_fmt)
-        .label_style(font.clone())
-        .axis_style(th.muted.stroke_width(lw))
-        .bold_line_style(th.grid.stroke_width(lw))
-        .light_line_style(TRANSPARENT)
-        .x_desc(if spec.show_x { "t (time units)" } else { "" })
-        .axis_desc_style(font.clone())
-        .draw()
-        .map_err(err)?;
-    let style = spec
-        .colour
-        .stroke_width((2.0 * g.dpr).round().max(1.0) as u32);
-    // Split the series where values are not finite (e.g. rank of an overflowed P).
-    let mut run: Vec<(f64, f64)> = Vec::new();
-    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
-    for (&t, &y) in spec.t.iter().zip(spec.y) {
-        if y.is_finite() {
-            run.push((t, (spec.clamp)(y)));
-        } else if !run.is_empty() {
-            runs.push(std::mem::take(&mut run));
-        }
-    }
-    if !run.is_empty() {
-        runs.push(run);
-    }
-    for r in &runs {
-        chart
-            .draw_series(LineSeries::new(r.iter().copied(), style))
-            .map_err(err)?;
-    }
-    if let Some(&(t, y)) = runs.last().and_then(|r| r.last()) {
-        let radius = (3.0 * g.dpr).round() as i32;
-        chart
-            .draw_series(std::iter::once(Circle::new(
-                (t, y),
-                radius,
-                spec.colour.filled(),
-            )))
-            .map_err(err)?;
-    }
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
-    let (ax, ay) = area.get_pixel_range();
-    let title = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
-    area.draw_text(
-        &spec.title,
-        &title,
-        (
-            xr.start - ax.start,
-            (g.font * 0.35) as i32 + (yr.start - ay.start) - g.title_h as i32,
-        ),
-    )
-    .map_err(err)?;
-    Ok((xr, yr))
-}
-
 /// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
 /// four stacked panels — clusters, Boolean distance (log scale), effective rank, interaction
 /// energy (or a note that it is defined only for sphere models with Q = K = V = I) — over
@@ -353,14 +172,8 @@ pub fn draw(
     dark: bool,
     energy_defined: bool,
 ) -> Result<Layout, String> {
-    let dpr = if dpr.is_finite() && dpr > 0.0 {
-        dpr.clamp(0.5, 4.0)
-    } else {
-        1.0
-    };
-    let backend =
-        CanvasBackend::with_canvas_object(canvas).ok_or("chart: the canvas has no 2d context")?;
-    let root = backend.into_drawing_area();
+    let dpr = clamp_dpr(dpr);
+    let root = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(err)?;
     let (w, hgt) = root.dim_in_pixel();
@@ -373,15 +186,7 @@ pub fn draw(
             panels: vec![],
         });
     }
-    let font = 12.0 * dpr;
-    let g = Geometry {
-        dpr,
-        font,
-        y_label: (46.0 * dpr) as u32,
-        x_label: (34.0 * dpr) as u32,
-        title_h: (font * 1.6) as u32,
-        margin_r: (12.0 * dpr) as u32,
-    };
+    let g = Geometry::new(dpr);
     let t1 = if t_max.is_finite() && t_max > 0.0 {
         t_max
     } else {
@@ -407,6 +212,7 @@ pub fn draw(
         y: &h.clusters,
         colour: th.series[0],
         show_x: false,
+        x_desc: "",
         y_fmt: &|v| {
             if v.fract() == 0.0 {
                 format!("{}", *v as i64)
@@ -415,6 +221,8 @@ pub fn draw(
             }
         },
         clamp: &|v| v,
+        hlines: &[],
+        vlines: &[],
     };
     let c_top = (cmax * 1.1).ceil().max(2.0);
     let (xr, yr) = panel(&areas[0], &g, &th, &spec, x.clone(), 0.0..c_top)?;
@@ -440,8 +248,11 @@ pub fn draw(
         y: &h.boolean_distance,
         colour: th.series[1],
         show_x: false,
+        x_desc: "",
         y_fmt: &|v| format!("1e{}", v.log10().round() as i32),
         clamp: &|v| v.max(FLOOR),
+        hlines: &[],
+        vlines: &[],
     };
     let (_, yr) = panel(
         &areas[1],
@@ -475,8 +286,11 @@ pub fn draw(
         y: &h.effective_rank,
         colour: th.series[2],
         show_x: false,
+        x_desc: "",
         y_fmt: &|v| tick(*v),
         clamp: &|v| v,
+        hlines: &[],
+        vlines: &[],
     };
     let (_, yr) = panel(&areas[2], &g, &th, &spec, x.clone(), 0.0..r_top)?;
     let (y0, y1) = px(&yr);
@@ -515,37 +329,36 @@ pub fn draw(
         y: if has_energy { &h.energy } else { &[] },
         colour: th.series[3],
         show_x: true,
+        x_desc: "t (time units)",
         y_fmt: &|v| if has_energy { tick(*v) } else { String::new() },
         clamp: &|v| v,
+        hlines: &[],
+        vlines: &[],
     };
     let (_, yr) = panel(&areas[3], &g, &th, &spec, x.clone(), e0..e1)?;
     if !energy_defined {
-        let note = ("sans-serif", g.font).into_font().color(&th.muted).pos(
-            plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Center,
-            ),
-        );
         let (ax, ay) = areas[3].get_pixel_range();
         let cx = (xr_all.start + xr_all.end) / 2 - ax.start;
         let cy = (yr.start + yr.end) / 2 - ay.start;
         let narrow = ((xr_all.end - xr_all.start) as f64) < 340.0 * dpr;
         if narrow {
             let dy = (g.font * 0.7) as i32;
-            areas[3]
-                .draw_text("defined for sphere models", &note, (cx, cy - dy))
-                .map_err(err)?;
-            areas[3]
-                .draw_text("with Q = K = V = I", &note, (cx, cy + dy))
-                .map_err(err)?;
+            note(
+                &areas[3],
+                &g,
+                &th,
+                "defined for sphere models",
+                (cx, cy - dy),
+            )?;
+            note(&areas[3], &g, &th, "with Q = K = V = I", (cx, cy + dy))?;
         } else {
-            areas[3]
-                .draw_text(
-                    "defined for sphere models with Q = K = V = I",
-                    &note,
-                    (cx, cy),
-                )
-                .map_err(err)?;
+            note(
+                &areas[3],
+                &g,
+                &th,
+                "defined for sphere models with Q = K = V = I",
+                (cx, cy),
+            )?;
         }
     }
     let (y0, y1) = px(&yr);

@@ -1,5 +1,6 @@
-//! Pixels of the attention heatmap: `P` mapped to viridis, downsampled for large `n`.
-//! Pure drawing code (no science): the values come from the core's `Simulation::attention`.
+//! Heatmap pixels: the attention matrix `P` mapped to viridis, downsampled for large `n`, and
+//! any `rows x cols` grid of values (the training lab's `c_n` per iteration). Pure drawing code
+//! (no science): the values come from the core.
 
 /// Viridis at 0, 1/8, ..., 1 (matplotlib's colour-blind-safe sequential map), as RGB.
 const VIRIDIS: [[u8; 3]; 9] = [
@@ -83,6 +84,33 @@ pub fn rgba(p: &[f64], n: usize, max_side: usize, scale: f64) -> Vec<u8> {
     out
 }
 
+/// RGBA pixels (`rows x cols x 4`, row-major, opaque) of a grid whose entry `(r, c)` is
+/// `value(r, c)`, coloured `viridis(value / scale)` (NaN as 0).
+pub fn grid_rgba(
+    rows: usize,
+    cols: usize,
+    scale: f64,
+    value: impl Fn(usize, usize) -> f64,
+) -> Vec<u8> {
+    let inv = if scale > 0.0 && scale.is_finite() {
+        1.0 / scale
+    } else {
+        1.0
+    };
+    let mut out = vec![0u8; rows * cols * 4];
+    for r in 0..rows {
+        for c in 0..cols {
+            let [cr, cg, cb] = viridis(value(r, c) * inv);
+            let o = (r * cols + c) * 4;
+            out[o] = cr;
+            out[o + 1] = cg;
+            out[o + 2] = cb;
+            out[o + 3] = 255;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +137,15 @@ mod tests {
         let o = (499 * 500 + 1) * 4;
         assert_eq!(&px[o..o + 3], &viridis(1.0));
         assert_eq!(&px[0..3], &viridis(0.0));
+    }
+
+    #[test]
+    fn grid_pixels_follow_rows_then_columns() {
+        let px = grid_rgba(2, 3, 2.0, |r, c| (r * 3 + c) as f64 * 0.4);
+        assert_eq!(px.len(), 2 * 3 * 4);
+        assert_eq!(&px[0..4], &[0x44, 0x01, 0x54, 255]);
+        // (1, 2): value 2.0 / scale 2.0 = 1, the bright end.
+        assert_eq!(&px[20..23], &viridis(1.0));
+        assert_eq!(&px[4..7], &viridis(0.2));
     }
 }

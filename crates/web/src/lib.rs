@@ -3,7 +3,9 @@
 //! No science lives here: every number comes from the core ([`attn_core::Simulation`],
 //! [`attn_core::analysis`]). This crate converts between the core and JavaScript (typed arrays,
 //! plain objects built with `serde_wasm_bindgen`'s JSON-compatible serializer, `JsError` for every
-//! failure) and holds drawing helpers that are not science: heatmap pixels and the metrics chart.
+//! failure) and holds drawing helpers that are not science: heatmap pixels and the charts.
+//! The particle lab is [`Stepper`]; the training lab (science.md §5) is [`TrainingLab`] and the
+//! sweep functions in `training.rs`; [`check_lab_config`] says which lab a configuration is for.
 //!
 //! Shapes and units, as in the core: tokens are `n x d` row-major, the attention matrix `P` is
 //! `n x n` row-major (`P[i * n + j]`, token `i` attending to token `j`), `Q, K, V` are `d x d`
@@ -14,10 +16,17 @@
 
 mod chart;
 mod heatmap;
+mod plot;
+mod sweep_chart;
+mod training;
+mod training_chart;
+
+pub use training::TrainingLab;
 
 use attn_core::analysis::metrics::energy_defined;
 use attn_core::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::config::{Preset, Space, PRESETS};
+use attn_core::lab::{self, parse_lab};
 use attn_core::{parse, Simulation, Status};
 use js_sys::{Float64Array, Uint32Array, Uint8ClampedArray};
 use serde::Serialize;
@@ -39,7 +48,7 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&Serializer::json_compatible())
         .map_err(|e| JsError::new(&e.to_string()))
@@ -150,6 +159,54 @@ pub fn check_config(text: &str) -> Result<JsValue, JsError> {
             message: e.message,
         }),
     }
+}
+
+#[derive(Serialize)]
+struct LabCheck<T> {
+    lab: &'static str,
+    #[serde(flatten)]
+    check: T,
+}
+
+/// Parses and validates a configuration of either lab (core `lab::parse_lab`: `lab` absent or
+/// `particles` is the particle lab, `lab=training` the training lab).
+///
+/// Returns `{ ok: true, lab, canonical, differences: [{ key, preset, value }], pairs }` like
+/// [`check_config`], with `lab` the lab's name (`"particles"`, `"training"`); or `{ ok: false, lab, key,
+/// message }` where `lab` is the lab the text asks for (its `lab` key) so the page can show the
+/// error in that lab. Never throws for bad input.
+#[wasm_bindgen]
+pub fn check_lab_config(text: &str) -> Result<JsValue, JsError> {
+    match parse_lab(text) {
+        Ok(c) => to_js(&LabCheck {
+            lab: c.lab(),
+            check: CheckOk {
+                ok: true,
+                canonical: c.to_canonical_string(),
+                differences: c
+                    .differences_from_preset()
+                    .into_iter()
+                    .map(|(key, preset, value)| Difference { key, preset, value })
+                    .collect(),
+                pairs: c.pairs(),
+            },
+        }),
+        Err(e) => to_js(&LabCheck {
+            lab: lab::requested_lab(text),
+            check: CheckErr {
+                ok: false,
+                key: e.key,
+                message: e.message,
+            },
+        }),
+    }
+}
+
+/// The lab a configuration string asks for, valid or not (core `lab::requested_lab`):
+/// `"particles"`, `"training"`.
+#[wasm_bindgen]
+pub fn requested_lab(text: &str) -> String {
+    lab::requested_lab(text).into()
 }
 
 #[derive(Serialize)]

@@ -1,6 +1,8 @@
 //! `cargo xtask bench`: the stepper's speed natively (`attn bench`) and in wasm under Node
-//! (`bench/wasm_bench.mjs`), same grid and same configurations, printed as two tables.
-//! A benchmark that prints numbers, never a timed test.
+//! (`bench/wasm_bench.mjs`), same grid and same configurations, printed as two tables; then the
+//! training lab's two numbers (100 iterations of the paper's setting, the paper's 4 x 4 x 10-seed
+//! sweep) natively (`attn bench --training`) and in wasm (`bench/training_bench.mjs`, the sweep
+//! in a worker thread). A benchmark that prints numbers, never a timed test.
 
 use std::path::Path;
 use std::process::Command;
@@ -29,5 +31,18 @@ pub fn run(root: &Path, min_seconds: f64) -> Result<()> {
             .arg(&secs)
             .current_dir(root),
         "wasm bench",
+    )?;
+    phase("training lab, native: attn bench --training");
+    util::run(
+        Command::new(target_dir().join("release").join("attn")).args(["bench", "--training"]),
+        "native training bench",
+    )?;
+    phase("training lab, wasm under Node: crates/xtask/bench/training_bench.mjs");
+    util::run(
+        Command::new("node")
+            .arg(root.join("crates/xtask/bench/training_bench.mjs"))
+            .arg(root.join("www/pkg"))
+            .current_dir(root),
+        "wasm training bench",
     )
 }

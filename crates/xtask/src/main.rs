@@ -3,7 +3,8 @@
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
 //! - `test [--no-browser] [--no-install]`: install, build, `cargo test`, then the browser tests.
-//! - `bench [--min-seconds S]`: native and wasm-under-Node ms per step.
+//! - `bench [--min-seconds S]`: native and wasm-under-Node ms per step; the training lab's run
+//!   and sweep times.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
 //!
 //! Each concern lives in its own module: [`toolchain`] (installs), [`wasm`] (wasm build),
@@ -54,7 +55,8 @@ enum Command {
         no_install: bool,
     },
     /// Time the stepper natively and in wasm under Node (ms per step, Euler and RK4,
-    /// n in {64, 256, 1024}, d in {2, 3, 128}).
+    /// n in {64, 256, 1024}, d in {2, 3, 128}), then the training lab (100 iterations of
+    /// scan-snap; the paper's 4 x 4 sweep with 10 seeds).
     Bench {
         /// Seconds measured per case.
         #[arg(long, default_value_t = 0.3)]

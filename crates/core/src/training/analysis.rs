@@ -130,3 +130,17 @@ pub fn snap_iteration_live(max_dc: &[f64], tol: f64, window: usize) -> Option<us
     }
     None
 }
+
+/// The distinct-token entropy of uniform attention, `Z = 0` (science.md §5): then
+/// `c_{l|n} = P(l|n)`, and this is [`mean_distinct_entropy`] of that `c` (nats). It is the
+/// entropy a run starts from with `weights_init=zero` (2.1513 nats for the paper's weights) and
+/// the reference the final entropies lie below.
+pub fn uniform_attention_entropy(m: usize, classes: &[Class]) -> f64 {
+    let mut c = vec![0.0; classes.len() * m];
+    for (n, class) in classes.iter().enumerate() {
+        for (&l, &p) in class.support.iter().zip(&class.p) {
+            c[n * m + l] = p;
+        }
+    }
+    mean_distinct_entropy(&c, m, classes)
+}

@@ -48,6 +48,20 @@ pub struct CellResult {
     pub final_losses: Vec<f64>,
 }
 
+impl CellResult {
+    /// Mean snap iteration over the seeds whose attention snapped (`None` if none did), and the
+    /// number of seeds that had not snapped by the end of their run.
+    pub fn mean_snap_iteration(&self) -> (Option<f64>, usize) {
+        let snapped: Vec<f64> = self.snap_iterations.iter().flatten().map(|&s| s as f64).collect();
+        let unsnapped = self.snap_iterations.len() - snapped.len();
+        if snapped.is_empty() {
+            (None, unsnapped)
+        } else {
+            (Some(snapped.iter().sum::<f64>() / snapped.len() as f64), unsnapped)
+        }
+    }
+}
+
 /// The cells of a grid, in the order queries, then `eta_z`, then `ratio` (the last fastest).
 pub fn grid(queries: &[usize], eta_z: &[f64], ratio: &[f64]) -> Vec<SweepCell> {
     let mut out = Vec::with_capacity(queries.len() * eta_z.len() * ratio.len());

@@ -1,6 +1,8 @@
 //! A training run, driven one SGD iteration at a time (science.md §5).
 
-use super::analysis::{all_class_attention, max_abs_change, mean_distinct_entropy, snap_iteration, snap_iteration_live};
+use super::analysis::{
+    all_class_attention, max_abs_change, mean_distinct_entropy, snap_iteration, snap_iteration_live, uniform_attention_entropy,
+};
 use super::config::{TrainingConfig, WeightsInit};
 use super::data::{Class, Dataset};
 use super::model::{sequence_loss, transpose, ModelScratch};
@@ -279,6 +281,12 @@ impl Trainer {
     /// Distinct-token entropy (nats) of the current state.
     pub fn entropy(&self) -> f64 {
         *self.record.entropy.last().unwrap_or(&0.0)
+    }
+
+    /// Distinct-token entropy (nats) of uniform attention (`Z = 0`) on this run's data
+    /// ([`uniform_attention_entropy`]): the reference the entropy falls from.
+    pub fn uniform_entropy(&self) -> f64 {
+        uniform_attention_entropy(self.m, self.data.classes())
     }
 
     /// Loss of the last iteration (NaN before the first).

@@ -1,0 +1,279 @@
+//! The forward pass of the stack (science.md §3), keeping per layer the hidden state, every
+//! head's attention matrix and every head's output before `W_O`.
+//!
+//! One layer maps `X` (`n x d_model`, tokens as rows) to `Y`:
+//!
+//! ```text
+//! attention sublayer:  A = SA(LN_pre(X))                      SA(Z) = concat_h(P_h Z W_V^h) W_O (+ b_O)
+//!                      Y = LN_post(X + A)   (skip)   or   LN_post(A)   (no skip)
+//! MLP sublayer:        M = act(LN_pre(Y) W_1 + b_1) W_2 + b_2
+//!                      Y = LN_post(Y + M)   (mlp_residual)   or   LN_post(M)
+//! ```
+//!
+//! where `LN_pre` is LayerNorm for `layernorm=pre` and the identity otherwise, `LN_post` likewise
+//! for `post`, and `P_h = softmax_rows(Q_h K_h^T / sqrt(d_head))` with `Q_h = Z W_Q^h (+ b)`,
+//! `K_h = Z W_K^h (+ b)` (rows max-subtracted before `exp`). LayerNorm normalises each token over
+//! its `d_model` features, `(x - mean) / sqrt(var + 1e-12)` (BERT's epsilon, no gain or bias:
+//! their initial values 1 and 0). Pre-LN has no final LayerNorm after the last layer.
+
+use super::config::{Activation, DepthConfig, LayerNorm};
+use super::weights::{LayerWeights, Mlp, WeightStore};
+use super::Real;
+use nalgebra::DMatrix;
+
+/// LayerNorm's epsilon (BERT's).
+pub const LN_EPS: f64 = 1e-12;
+
+/// The architecture of one variant: which parts each layer has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Attention skip connection `X + SA(X)`.
+    pub skip: bool,
+    /// MLP sublayer.
+    pub mlp: bool,
+    /// The MLP's own skip connection `Y + MLP(Y)`.
+    pub mlp_residual: bool,
+    /// LayerNorm placement.
+    pub layernorm: LayerNorm,
+    /// MLP activation.
+    pub activation: Activation,
+}
+
+/// What one layer leaves behind (layer `l`, mapping `X_{l-1}` to `X_l`).
+#[derive(Clone, Debug)]
+pub struct LayerRecord<T: Real> {
+    /// Every head's `P` (`n x n`, row-major), head after head: head `h` at `h n^2 ..`.
+    pub attention: Vec<T>,
+    /// The heads' outputs before `W_O`, `O_h = P_h V_h`, side by side: `n x H d_head`, head `h`
+    /// in columns `h d_head .. (h + 1) d_head` (nalgebra, column-major).
+    pub head_outputs: DMatrix<T>,
+    /// `1 / sqrt(var_i + eps)` of the attention sublayer's LayerNorm for each token (pre: of the
+    /// layer input; post: of `X + A` or `A`); empty without LayerNorm. Used by [`super::paths`].
+    pub ln_scale: Vec<T>,
+}
+
+/// The forward pass of one variant.
+#[derive(Clone, Debug)]
+pub struct Forward<T: Real> {
+    /// Number of tokens.
+    pub n: usize,
+    /// Heads per layer.
+    pub heads: usize,
+    /// Head width.
+    pub d_head: usize,
+    /// `X_0 .. X_L` (`n x d_model` each; fewer after an overflow).
+    pub hidden: Vec<DMatrix<T>>,
+    /// Records of layers `1 ..` (index `l - 1` for layer `l`).
+    pub layers: Vec<LayerRecord<T>>,
+    /// The first layer (1-based) whose output had a non-finite entry; the pass stopped there.
+    pub overflow: Option<usize>,
+}
+
+impl<T: Real> Forward<T> {
+    /// `X_l` (`l = 0` is the input) as `n x d_model` row-major `f64`.
+    pub fn hidden_rows(&self, l: usize) -> Option<Vec<f64>> {
+        self.hidden.get(l).map(rows_f64)
+    }
+
+    /// `P` of `head` in layer `l` (1-based), `n x n` row-major.
+    pub fn attention(&self, l: usize, head: usize) -> Option<&[T]> {
+        let n2 = self.n * self.n;
+        let rec = self.layers.get(l.checked_sub(1)?)?;
+        rec.attention.get(head * n2..(head + 1) * n2)
+    }
+
+    /// The output `O = P V` of `head` in layer `l` (1-based) before `W_O`, `n x d_head` row-major `f64`.
+    pub fn head_output(&self, l: usize, head: usize) -> Option<Vec<f64>> {
+        let rec = self.layers.get(l.checked_sub(1)?)?;
+        if head >= self.heads {
+            return None;
+        }
+        let dh = self.d_head;
+        let mut out = vec![0.0; self.n * dh];
+        for j in 0..dh {
+            let col = rec.head_outputs.column(head * dh + j);
+            for i in 0..self.n {
+                out[i * dh + j] = col[i].widen();
+            }
+        }
+        Some(out)
+    }
+}
+
+/// A matrix as row-major `f64`.
+pub fn rows_f64<T: Real>(m: &DMatrix<T>) -> Vec<f64> {
+    let (r, c) = m.shape();
+    let mut out = vec![0.0; r * c];
+    for j in 0..c {
+        for (i, v) in m.column(j).iter().enumerate() {
+            out[i * c + j] = v.widen();
+        }
+    }
+    out
+}
+
+/// A row-major `f64` matrix (`rows x cols`) in type `T`.
+pub fn from_rows<T: Real>(x: &[f64], rows: usize, cols: usize) -> DMatrix<T> {
+    DMatrix::from_fn(rows, cols, |i, j| T::lift(x[i * cols + j]))
+}
+
+/// Adds `b[j]` to column `j` (a bias on every token); nothing when `b` is empty.
+fn add_bias<T: Real>(m: &mut DMatrix<T>, b: &[T]) {
+    if b.is_empty() {
+        return;
+    }
+    for (j, &bj) in b.iter().enumerate() {
+        m.column_mut(j).iter_mut().for_each(|v| *v += bj);
+    }
+}
+
+/// LayerNorm of every row in place; pushes each row's `1 / sqrt(var + eps)` onto `scales`.
+pub fn layer_norm<T: Real>(m: &mut DMatrix<T>, scales: &mut Vec<T>) {
+    let (n, d) = m.shape();
+    let inv_d = T::lift(1.0 / d as f64);
+    let mut mean = vec![T::zero(); n];
+    for col in m.column_iter() {
+        for (s, &v) in mean.iter_mut().zip(col.iter()) {
+            *s += v;
+        }
+    }
+    mean.iter_mut().for_each(|s| *s *= inv_d);
+    let mut var = vec![T::zero(); n];
+    for col in m.column_iter() {
+        for ((s, &v), &mu) in var.iter_mut().zip(col.iter()).zip(&mean) {
+            *s += (v - mu) * (v - mu);
+        }
+    }
+    let eps = T::lift(LN_EPS);
+    let inv: Vec<T> = var.iter().map(|&s| T::one() / (s * inv_d + eps).sqrt()).collect();
+    for mut col in m.column_iter_mut() {
+        for ((v, &mu), &r) in col.iter_mut().zip(&mean).zip(&inv) {
+            *v = (*v - mu) * r;
+        }
+    }
+    scales.extend_from_slice(&inv);
+}
+
+/// Softmax of every column of `s` after multiplying by `scale` (max-subtracted).
+fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
+    for mut col in s.column_iter_mut() {
+        let mut max = T::lift(f64::NEG_INFINITY);
+        for v in col.iter_mut() {
+            *v *= scale;
+            if *v > max {
+                max = *v;
+            }
+        }
+        let mut sum = T::zero();
+        for v in col.iter_mut() {
+            *v = (*v - max).exp();
+            sum += *v;
+        }
+        let inv = T::one() / sum;
+        col.iter_mut().for_each(|v| *v *= inv);
+    }
+}
+
+/// Multi-head self-attention of `z` (`n x d_model`): returns `SA(z)` (`n x d_model`) and the
+/// heads' outputs before `W_O` (`n x H d_head`); appends each head's `P` (row-major) to `p_out`.
+pub fn attention<T: Real>(z: &DMatrix<T>, w: &LayerWeights<T>, heads: usize, d_head: usize, p_out: &mut Vec<T>) -> (DMatrix<T>, DMatrix<T>) {
+    let n = z.nrows();
+    let hd = heads * d_head;
+    let mut qkv = z * &w.wqkv;
+    add_bias(&mut qkv, &w.bqkv);
+    let scale = T::lift(1.0 / (d_head as f64).sqrt());
+    let mut o = DMatrix::<T>::zeros(n, hd);
+    let mut st = DMatrix::<T>::zeros(n, n);
+    let mut p = DMatrix::<T>::zeros(n, n);
+    for h in 0..heads {
+        let q = qkv.columns(h * d_head, d_head);
+        let k = qkv.columns(hd + h * d_head, d_head);
+        let v = qkv.columns(2 * hd + h * d_head, d_head);
+        // st[(j, i)] = <k_j, q_i>: column i holds query i's scores, so the column-major data of
+        // st after the softmax is P row-major.
+        st.gemm(T::one(), &k, &q.transpose(), T::zero());
+        softmax_columns(&mut st, scale);
+        p_out.extend_from_slice(st.as_slice());
+        st.transpose_to(&mut p);
+        let mut oh = o.columns_mut(h * d_head, d_head);
+        oh.gemm(T::one(), &p, &v, T::zero());
+    }
+    let mut out = &o * &w.wo;
+    add_bias(&mut out, &w.bo);
+    (out, o)
+}
+
+/// `act(z W_1 + b_1) W_2 + b_2`.
+pub fn mlp<T: Real>(z: &DMatrix<T>, m: &Mlp<T>, activation: Activation) -> DMatrix<T> {
+    let mut h = z * &m.w1;
+    add_bias(&mut h, &m.b1);
+    let half = T::lift(0.5);
+    let inv_sqrt2 = T::lift(std::f64::consts::FRAC_1_SQRT_2);
+    match activation {
+        Activation::Relu => h.iter_mut().for_each(|v| {
+            if *v < T::zero() {
+                *v = T::zero()
+            }
+        }),
+        Activation::Gelu => h.iter_mut().for_each(|v| *v = half * *v * (T::one() + (*v * inv_sqrt2).erf())),
+        Activation::Tanh => h.iter_mut().for_each(|v| *v = v.tanh()),
+    }
+    let mut out = &h * &m.w2;
+    add_bias(&mut out, &m.b2);
+    out
+}
+
+/// One layer: `X_{l-1}` to `X_l` and its record (module documentation). The MLP runs when
+/// `block.mlp` and `w` holds MLP weights.
+pub fn layer<T: Real>(x: &DMatrix<T>, w: &LayerWeights<T>, block: &Block, heads: usize, d_head: usize) -> (DMatrix<T>, LayerRecord<T>) {
+    let n = x.nrows();
+    let mut ln_scale = Vec::new();
+    let mut attention_p = Vec::with_capacity(heads * n * n);
+    let (a, o) = if block.layernorm == LayerNorm::Pre {
+        let mut z = x.clone();
+        layer_norm(&mut z, &mut ln_scale);
+        attention(&z, w, heads, d_head, &mut attention_p)
+    } else {
+        attention(x, w, heads, d_head, &mut attention_p)
+    };
+    let mut y = if block.skip { a + x } else { a };
+    if block.layernorm == LayerNorm::Post {
+        layer_norm(&mut y, &mut ln_scale);
+    }
+    if let (true, Some(m)) = (block.mlp, w.mlp.as_ref()) {
+        let out = if block.layernorm == LayerNorm::Pre {
+            let mut z = y.clone();
+            layer_norm(&mut z, &mut Vec::new());
+            mlp(&z, m, block.activation)
+        } else {
+            mlp(&y, m, block.activation)
+        };
+        let mut z = if block.mlp_residual { out + &y } else { out };
+        if block.layernorm == LayerNorm::Post {
+            layer_norm(&mut z, &mut Vec::new());
+        }
+        y = z;
+    }
+    (y, LayerRecord { attention: attention_p, head_outputs: o, ln_scale })
+}
+
+/// The forward pass of a validated configuration's stack with architecture `block` on `x0`
+/// (`n x d_model`, row-major). Stops after the first layer whose output is not finite.
+pub fn run<T: Real>(c: &DepthConfig, block: &Block, x0: &[f64], n: usize) -> Forward<T> {
+    let mut store = WeightStore::<T>::new(c, block.mlp);
+    let mut hidden = vec![from_rows::<T>(x0, n, c.d_model)];
+    let mut layers = Vec::with_capacity(c.layers);
+    let mut overflow = None;
+    for l in 0..c.layers {
+        let w = store.layer(l);
+        let (y, rec) = layer(hidden.last().expect("input"), w, block, c.heads, c.d_head);
+        let finite = y.iter().all(|v| v.is_finite());
+        hidden.push(y);
+        layers.push(rec);
+        if !finite {
+            overflow = Some(l + 1);
+            break;
+        }
+    }
+    Forward { n, heads: c.heads, d_head: c.d_head, hidden, layers, overflow }
+}

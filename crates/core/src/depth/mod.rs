@@ -1,0 +1,77 @@
+//! The depth lab: rank collapse and context similarity in a multi-layer, multi-head transformer
+//! (science.md §3, Dong, Cordonnier, Loukas 2021; science.md §4, Halevi et al. 2025).
+//!
+//! The path of the data, as in the other labs: a configuration string
+//! (`lab=depth&preset=bert-init&...`, [`config`]) becomes a [`DepthConfig`]; [`DepthRun::new`]
+//! resolves the input tokens ([`input`]: seeded Gaussian, a user's text with a deterministic
+//! embedding, or the particle lab's tokens); [`DepthRun::run_variant`] builds the layer weights
+//! ([`weights`]), runs the stack ([`forward`]) for one architectural [`Variant`] (SAN, SAN+MLP,
+//! SAN+skip, transformer) and hands the records to the analyzers: rank collapse ([`rank`]), the
+//! path view ([`paths`]) and context similarity ([`similarity`]). A Web Worker calls
+//! `run_variant` once per variant and draws each curve as it arrives.
+//!
+//! Shapes and conventions (as in the rest of the core): tokens are rows; the hidden state `X_l` of
+//! layer `l` is `n x d_model` (`l = 0` is the input); per-head matrices `W_Q, W_K, W_V` are
+//! `d_model x d_head` and act on rows (`Q = X W_Q`); the attention matrix `P` of a head is
+//! `n x n`, row-stochastic, `P[i * n + j]` = attention of token `i` on token `j`; the per-head
+//! output before `W_O` is `O = P V`, `n x d_head`. Everything handed out is row-major `f64`
+//! (internally the stack uses nalgebra's column-major matrices).
+//!
+//! Precision: the stack runs in `f32` or `f64` (key `precision`); analyzers accumulate in `f64`.
+//! Native and wasm agree to rounding (matrix kernels differ), not bit for bit: this lab is off the
+//! particle lab's bit-identical stepping path (toolchain.md).
+
+pub mod config;
+pub mod forward;
+pub mod input;
+pub mod paths;
+pub mod rank;
+pub mod similarity;
+pub mod variants;
+pub mod weights;
+
+pub use config::{
+    parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm,
+    WeightsSource, DEPTH_PRESETS,
+};
+pub use forward::{Block, Forward, LayerRecord};
+pub use input::Input;
+pub use paths::{path_shares, PathLengths};
+pub use similarity::{HeadSimilarity, LayerSimilarity};
+pub use variants::{DepthRun, Variant, VariantResult, VARIANTS};
+
+/// The floating-point type the stack runs in: `f32` (BERT's own precision, fast) or `f64`.
+///
+/// A thin layer over nalgebra's `RealField` with the conversions the lab needs.
+pub trait Real: nalgebra::RealField + Copy + Default + std::fmt::Debug + 'static {
+    /// `x` rounded to this type.
+    fn lift(x: f64) -> Self;
+    /// This value as `f64` (exact).
+    fn widen(self) -> f64;
+    /// The error function (`libm`).
+    fn erf(self) -> Self;
+}
+
+impl Real for f32 {
+    fn lift(x: f64) -> Self {
+        x as f32
+    }
+    fn widen(self) -> f64 {
+        self as f64
+    }
+    fn erf(self) -> Self {
+        libm::erff(self)
+    }
+}
+
+impl Real for f64 {
+    fn lift(x: f64) -> Self {
+        x
+    }
+    fn widen(self) -> f64 {
+        self
+    }
+    fn erf(self) -> Self {
+        libm::erf(self)
+    }
+}

@@ -1,0 +1,280 @@
+//! The four architectures of science.md §3 (and the configured one), and [`DepthRun`]: one run
+//! of a configuration, variant by variant, for a Web Worker that reports each curve as it arrives.
+//!
+//! ```text
+//! let mut run = DepthRun::new(&config);            // input tokens resolved once
+//! for &v in config.variants.iter() {
+//!     let result = run.run_variant(v);             // forward pass + rank + similarity analyzers
+//!     post(result);                                 // residual per layer, singular values, stats
+//! }
+//! run.attention(layer, head);                       // views of the last variant run
+//! ```
+//!
+//! Every variant of a run uses the same seed, hence the same weights and input; only the
+//! architecture differs ([`Variant::block`]).
+
+use super::config::{DepthConfig, Precision};
+use super::forward::{self, rows_f64, Block, Forward};
+use super::input::Input;
+use super::paths::{self, PathLengths};
+use super::rank;
+use super::similarity::{self, LayerSimilarity};
+use super::Real;
+use crate::config::ConfigError;
+use serde::{Serialize, Serializer};
+
+/// An architecture of the stack (science.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Pure attention: no skip connections, no MLP.
+    San,
+    /// Attention and MLP, no skip connections at all.
+    SanMlp,
+    /// Attention with its skip connection, no MLP.
+    SanSkip,
+    /// The full transformer: attention and MLP, each with its skip connection.
+    Transformer,
+    /// As the keys `skip`, `mlp`, `mlp_residual` say.
+    Configured,
+}
+
+/// All variants, in the order of the paper's figure, then `configured`.
+pub const VARIANTS: [Variant; 5] = [Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer, Variant::Configured];
+
+impl Variant {
+    /// The name in configuration strings: `san`, `san-mlp`, `san-skip`, `transformer`, `configured`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::San => "san",
+            Variant::SanMlp => "san-mlp",
+            Variant::SanSkip => "san-skip",
+            Variant::Transformer => "transformer",
+            Variant::Configured => "configured",
+        }
+    }
+
+    /// The label in outputs and legends: `SAN`, `SAN+MLP`, `SAN+skip`, `transformer`, `configured`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Variant::San => "SAN",
+            Variant::SanMlp => "SAN+MLP",
+            Variant::SanSkip => "SAN+skip",
+            Variant::Transformer => "transformer",
+            Variant::Configured => "configured",
+        }
+    }
+
+    /// The variant named `name` (configuration name or label).
+    pub fn from_name(name: &str) -> Option<Variant> {
+        VARIANTS.iter().copied().find(|v| v.name() == name || v.label() == name)
+    }
+
+    /// The layer architecture: the paper's variants fix `skip`, `mlp` and `mlp_residual` (SAN+MLP
+    /// has no skip anywhere, the transformer both); `layernorm` and `activation` always come from
+    /// the configuration.
+    pub fn block(self, c: &DepthConfig) -> Block {
+        let (skip, mlp, mlp_residual) = match self {
+            Variant::San => (false, false, false),
+            Variant::SanMlp => (false, true, false),
+            Variant::SanSkip => (true, false, false),
+            Variant::Transformer => (true, true, true),
+            Variant::Configured => (c.skip, c.mlp, c.mlp_residual),
+        };
+        Block { skip, mlp, mlp_residual, layernorm: c.layernorm, activation: c.activation }
+    }
+}
+
+impl Serialize for Variant {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+/// What one variant's run reports (science.md §3-4); layer `l = 0` is the input.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantResult {
+    /// The variant.
+    pub variant: Variant,
+    /// `||res(X_l)||_{1,inf} / ||X_l||_{1,inf}` for `l = 0..=L` (centre per `residual_def`;
+    /// NaN, serialised as null, after an overflow).
+    pub residual: Vec<f64>,
+    /// `||X_l||_{1,inf}`, `l = 0..=L`.
+    pub composite_norm: Vec<f64>,
+    /// Singular values of each `X_l`, largest first (`L + 1` lists of `min(n, d_model)`): SVD for
+    /// `precision=f64`; for `f32` from the Gram matrix ([`rank::singular_values_gram`], good to
+    /// about 1e-8 of the largest).
+    pub singular_values: Vec<Vec<f64>>,
+    /// Context similarity statistics of layers `1..=L`.
+    pub similarity: Vec<LayerSimilarity>,
+    /// Set when a layer's output was not finite: which layer and what to change.
+    pub overflow: Option<String>,
+}
+
+/// The records of the last variant run, in the run's precision.
+#[derive(Clone, Debug)]
+enum Records {
+    F32(Forward<f32>),
+    F64(Forward<f64>),
+}
+
+/// One run of a depth configuration: the input, and the records of the last variant run.
+#[derive(Clone, Debug)]
+pub struct DepthRun {
+    config: DepthConfig,
+    input: Input,
+    last: Option<(Variant, Records)>,
+}
+
+impl DepthRun {
+    /// A run of a validated configuration; the input comes from the configuration.
+    pub fn new(config: &DepthConfig) -> DepthRun {
+        DepthRun { config: config.clone(), input: Input::from_config(config), last: None }
+    }
+
+    /// A run on given tokens (`n x d` row-major, e.g. the particle view's current tokens); the
+    /// configuration must have `input=particle`, `tokens = n`, `d_model = d`. Errors name the key.
+    pub fn with_tokens(config: &DepthConfig, tokens: &[f64], n: usize, d: usize) -> Result<DepthRun, ConfigError> {
+        Ok(DepthRun { config: config.clone(), input: Input::from_tokens(config, tokens, n, d)?, last: None })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DepthConfig {
+        &self.config
+    }
+
+    /// The input: tokens, labels, sentences, separators.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// Sequence length `n`.
+    pub fn n(&self) -> usize {
+        self.input.n
+    }
+
+    /// The variants the configuration asks for, in order.
+    pub fn variants(&self) -> &[Variant] {
+        &self.config.variants
+    }
+
+    /// The same-sentence chance level `sum_s n_s (n_s - 1) / (n (n - 1))` of the input.
+    pub fn chance_level(&self) -> f64 {
+        self.input.chance_level()
+    }
+
+    /// Share of paths of each length `k = 0..=L` ([`paths::path_shares`]).
+    pub fn path_shares(&self) -> Vec<f64> {
+        paths::path_shares(self.config.layers, self.config.heads)
+    }
+
+    /// Runs variant `v` (forward pass and analyzers) and keeps its records for the views,
+    /// replacing the previous variant's.
+    pub fn run_variant(&mut self, v: Variant) -> VariantResult {
+        let block = v.block(&self.config);
+        let (result, records) = match self.config.precision {
+            Precision::F32 => {
+                let f = forward::run::<f32>(&self.config, &block, &self.input.tokens, self.input.n);
+                (analyze(&self.config, &self.input, v, &f), Records::F32(f))
+            }
+            Precision::F64 => {
+                let f = forward::run::<f64>(&self.config, &block, &self.input.tokens, self.input.n);
+                (analyze(&self.config, &self.input, v, &f), Records::F64(f))
+            }
+        };
+        self.last = Some((v, records));
+        result
+    }
+
+    /// Runs every configured variant in order.
+    pub fn run_all(&mut self) -> Vec<VariantResult> {
+        self.config.variants.clone().into_iter().map(|v| self.run_variant(v)).collect()
+    }
+
+    /// The variant whose records the views read.
+    pub fn last_variant(&self) -> Option<Variant> {
+        self.last.as_ref().map(|(v, _)| *v)
+    }
+
+    /// `X_l` of the last variant (`l = 0..=L`), `n x d_model` row-major.
+    pub fn hidden(&self, l: usize) -> Option<Vec<f64>> {
+        match &self.last.as_ref()?.1 {
+            Records::F32(f) => f.hidden_rows(l),
+            Records::F64(f) => f.hidden_rows(l),
+        }
+    }
+
+    /// `P` of `head` in layer `l = 1..=L` of the last variant, `n x n` row-major.
+    pub fn attention(&self, l: usize, head: usize) -> Option<Vec<f64>> {
+        match &self.last.as_ref()?.1 {
+            Records::F32(f) => f.attention(l, head).map(|p| p.iter().map(|&x| x as f64).collect()),
+            Records::F64(f) => f.attention(l, head).map(|p| p.to_vec()),
+        }
+    }
+
+    /// The output `O = P V` of `head` in layer `l = 1..=L` before `W_O`, `n x d_head` row-major.
+    pub fn head_output(&self, l: usize, head: usize) -> Option<Vec<f64>> {
+        match &self.last.as_ref()?.1 {
+            Records::F32(f) => f.head_output(l, head),
+            Records::F64(f) => f.head_output(l, head),
+        }
+    }
+
+    /// The normalised context similarity matrix `S` of `head` in layer `l = 1..=L` (zero
+    /// diagonal, `n x n` row-major) of the last variant.
+    pub fn similarity_matrix(&self, l: usize, head: usize) -> Option<Vec<f64>> {
+        let o = self.head_output(l, head)?;
+        Some(similarity::similarity_matrix(&o, self.input.n, self.config.d_head, self.config.similarity_norm))
+    }
+
+    /// Which path lengths carry the last variant's output ([`paths::path_lengths`]); an error
+    /// message for variants with an MLP, with biases, after an overflow, or before any run.
+    pub fn path_lengths(&self) -> Result<PathLengths, String> {
+        let (v, records) = self.last.as_ref().ok_or("no variant has been run yet")?;
+        let block = v.block(&self.config);
+        match records {
+            Records::F32(f) => paths::path_lengths(&self.config, &block, f),
+            Records::F64(f) => paths::path_lengths(&self.config, &block, f),
+        }
+    }
+}
+
+/// The analyzers of one forward pass: residuals, norms, singular values, similarity statistics.
+pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<T>) -> VariantResult {
+    let (n, d) = (input.n, c.d_model);
+    let mut residual = vec![f64::NAN; c.layers + 1];
+    let mut composite_norm = vec![f64::NAN; c.layers + 1];
+    let mut singular_values = Vec::with_capacity(c.layers + 1);
+    for (l, h) in f.hidden.iter().enumerate() {
+        let x = rows_f64(h);
+        residual[l] = rank::relative_residual_with(c.residual_def, &x, n, d);
+        composite_norm[l] = rank::composite_norm(&x, n, d);
+        singular_values.push(match c.precision {
+            Precision::F32 => rank::singular_values_gram(&x, n, d),
+            Precision::F64 => rank::singular_values(&x, n, d),
+        });
+    }
+    let mut layers = Vec::with_capacity(f.layers.len());
+    for (index, rec) in f.layers.iter().enumerate() {
+        let l = index + 1;
+        let heads = (0..c.heads)
+            .map(|h| {
+                // O O^T in the run's precision (its matrix kernel), then S in f64.
+                let o = rec.head_outputs.columns(h * c.d_head, c.d_head);
+                let g = &o * o.transpose();
+                let mut s: Vec<f64> = g.iter().map(|v| v.widen()).collect();
+                similarity::normalize(&mut s, n, c.similarity_norm);
+                let p: Vec<f64> = rec.attention[h * n * n..(h + 1) * n * n].iter().map(|x| x.widen()).collect();
+                similarity::head_stats(h, &s, &p, n, &input.sentence, &input.separator, c.select, c.quantile, c.threshold)
+            })
+            .collect();
+        layers.push(similarity::layer_stats(l, heads));
+    }
+    let overflow = f.overflow.map(|l| {
+        format!(
+            "layer {} produced non-finite values in {}; lower weight_scale or qk_scale, use layernorm, or precision=f64",
+            l,
+            if c.precision == Precision::F32 { "f32" } else { "f64" }
+        )
+    });
+    VariantResult { variant: v, residual, composite_norm, singular_values, similarity: layers, overflow }
+}

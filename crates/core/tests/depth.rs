@@ -1,0 +1,485 @@
+//! The depth lab's science checks (science.md §3 rank collapse, §4 context similarity).
+
+use attn_core::depth::{
+    self, forward, input, paths, rank, similarity, weights, DepthRun, Input, Precision, Select, SimilarityNorm, Variant,
+};
+use attn_core::rng::Rng;
+
+fn config(text: &str) -> depth::DepthConfig {
+    depth::parse(text).unwrap_or_else(|e| panic!("{}: {}", text, e))
+}
+
+fn run(text: &str, v: Variant) -> depth::VariantResult {
+    DepthRun::new(&config(text)).run_variant(v)
+}
+
+/// science.md §3: `[[1,2,3],[4,5,6]]` has composite norm sqrt(9 * 15) = sqrt(135) = 11.619 and
+/// relative residual 0.3162, with either centre.
+#[test]
+fn composite_norm_and_residual_of_the_science_example() {
+    let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    assert_eq!(rank::norm_1(&x, 2, 3), 9.0);
+    assert_eq!(rank::norm_inf(&x, 2, 3), 15.0);
+    let norm = rank::composite_norm(&x, 2, 3);
+    assert!((norm - 135f64.sqrt()).abs() < 1e-12 && (norm - 11.619).abs() < 5e-4, "{}", norm);
+    let r = rank::relative_residual(&x, 2, 3);
+    assert!((r - 0.3162).abs() < 5e-5, "{}", r);
+    // sqrt(3 * 4.5) / sqrt(135) = sqrt(0.1) exactly.
+    assert!((r - 0.1f64.sqrt()).abs() < 1e-12, "{}", r);
+    // The argmin centre cannot do better here: every column sum is >= 3 and the two row sums add
+    // to >= 9, so the product is >= 3 * 4.5.
+    let a = rank::argmin_residual(&x, 2, 3);
+    assert!((a.relative - 0.1f64.sqrt()).abs() < 1e-12, "{:?}", a);
+    // A rank-1 matrix has residual 0.
+    let y = [1.0, 2.0, 1.0, 2.0, 1.0, 2.0];
+    assert_eq!(rank::relative_residual(&y, 3, 2), 0.0);
+    assert_eq!(rank::argmin_residual(&y, 3, 2).relative, 0.0);
+}
+
+/// The argmin residual is never above the mean's, beats it when an outlier drags the mean, and
+/// is a local minimum along every coordinate.
+#[test]
+fn argmin_residual_is_at_most_the_mean_residual() {
+    let mut rng = Rng::new(5, 0);
+    for (n, d) in [(5, 3), (16, 8), (40, 12)] {
+        let x: Vec<f64> = (0..n * d).map(|_| rng.normal()).collect();
+        let mean = rank::relative_residual(&x, n, d);
+        let a = rank::argmin_residual(&x, n, d);
+        assert!(a.relative <= mean + 1e-15, "{} > {}", a.relative, mean);
+        assert!((rank::relative_residual_about(&x, n, d, &a.center) - a.relative).abs() < 1e-12);
+        // No single-coordinate move by +-1e-3 of the spread lowers the norm.
+        for c in 0..d {
+            for step in [-1e-3, 1e-3] {
+                let mut moved = a.center.clone();
+                moved[c] += step;
+                assert!(rank::relative_residual_about(&x, n, d, &moved) >= a.relative - 1e-13);
+            }
+        }
+    }
+    // Nine tokens at 0 and one at 10 (d = 1): about the mean 1, ||res||_1 = 18 and ||res||_inf = 9;
+    // about the minimiser 0, both are 10.
+    let mut x = vec![0.0; 10];
+    x[9] = 10.0;
+    let mean = rank::relative_residual(&x, 10, 1);
+    let a = rank::argmin_residual(&x, 10, 1);
+    assert!((mean - 162f64.sqrt() / 10.0).abs() < 1e-12, "{}", mean);
+    assert!((a.relative - 1.0).abs() < 1e-12, "{:?}", a);
+    assert_eq!(a.center, vec![0.0]);
+}
+
+/// Singular values: SVD and Gram routes agree on a generic matrix; a rank-1 matrix has one.
+#[test]
+fn singular_values_of_known_matrices() {
+    let x = [3.0, 0.0, 0.0, 0.0, 2.0, 0.0];
+    assert_eq!(rank::singular_values(&x, 2, 3).iter().map(|s| (s * 1e12).round() / 1e12).collect::<Vec<_>>(), vec![3.0, 2.0]);
+    let mut rng = Rng::new(9, 0);
+    let (n, d) = (20, 50);
+    let y: Vec<f64> = (0..n * d).map(|_| rng.normal()).collect();
+    let a = rank::singular_values(&y, n, d);
+    let b = rank::singular_values_gram(&y, n, d);
+    assert_eq!(a.len(), 20);
+    for (s, t) in a.iter().zip(&b) {
+        assert!((s - t).abs() < 1e-10 * a[0], "{} {}", s, t);
+    }
+    let r1: Vec<f64> = (0..n * d).map(|k| ((k / d) as f64 + 1.0) * ((k % d) as f64 - 7.0)).collect();
+    let s = rank::singular_values(&r1, n, d);
+    assert!(s[1] < 1e-13 * s[0], "{:?}", &s[..3]);
+}
+
+fn check_quadratic_fall(label: &str, r: &[f64]) {
+    // From the second layer on, r_{l+1} <= r_l^2 until the residual drops below 1e-12; after that
+    // it stays below 1e-12. (f64 round-off puts a floor near 2e-15 under the relative residual, so
+    // the step that crosses 1e-12 cannot be asked to reach r_l^2 when that is below the floor.)
+    for l in 1..r.len() - 1 {
+        if r[l + 1] < 1e-12 {
+            continue;
+        }
+        assert!(r[l] >= 1e-12, "{}: back above 1e-12 at layer {}: {:?}", label, l + 1, r);
+        assert!(r[l + 1] <= r[l] * r[l], "{}: r_{} = {:e} > r_{}^2 = {:e}; {:?}", label, l + 1, r[l + 1], l, r[l] * r[l], r);
+    }
+    assert!(r[r.len() - 1] < 1e-12, "{}: never below 1e-12: {:?}", label, r);
+}
+
+/// science.md §3 at BERT-like initialisation (d_model 768, 12 heads of 64, 12 layers,
+/// N(0, 0.02^2), post-LN, n = 128), in f64: SAN and SAN+MLP collapse by layer 2 and then fall
+/// faster than exponentially (at least quadratically, down to round-off); SAN+skip stays up.
+#[test]
+fn bert_init_san_collapses_doubly_exponentially_and_skip_does_not() {
+    let c = config("lab=depth&preset=bert-init&precision=f64");
+    let mut run = DepthRun::new(&c);
+    let san = run.run_variant(Variant::San);
+    let san_mlp = run.run_variant(Variant::SanMlp);
+    let skip = run.run_variant(Variant::SanSkip);
+    for (label, r) in [("SAN", &san.residual), ("SAN+MLP", &san_mlp.residual), ("SAN+skip", &skip.residual)] {
+        println!("{:<9} {}", label, r.iter().map(|x| format!("{:.3e}", x)).collect::<Vec<_>>().join(" "));
+        assert_eq!(r.len(), 13);
+        assert!(r[0] > 0.9, "{}: a Gaussian input is far from rank 1: {}", label, r[0]);
+    }
+    assert!(san.residual[2] < 0.05 && san_mlp.residual[2] < 0.05, "{:?} {:?}", san.residual, san_mlp.residual);
+    assert!(skip.residual[12] > 0.3, "{:?}", skip.residual);
+    check_quadratic_fall("SAN", &san.residual);
+    check_quadratic_fall("SAN+MLP", &san_mlp.residual);
+    // Rank 1 in the singular values too: sigma_2 / sigma_1 below 1e-12 at the last layer.
+    let s = &san.singular_values[12];
+    assert!(s[1] < 1e-12 * s[0], "{:?}", &s[..3]);
+    let s = &skip.singular_values[12];
+    assert!(s[1] > 0.1 * s[0], "{:?}", &s[..3]);
+    assert!(san.overflow.is_none() && skip.overflow.is_none());
+}
+
+/// The same at a larger Q/K scale (qk_scale 0.05, 2.5 x BERT's): attention is sharper, the
+/// collapse starts later, and once it starts the fall is again at least quadratic.
+#[test]
+fn quadratic_fall_at_a_larger_qk_scale() {
+    let c = config("lab=depth&preset=bert-init&precision=f64&qk_scale=0.05&variants=san,san-mlp");
+    let mut run = DepthRun::new(&c);
+    for v in [Variant::San, Variant::SanMlp] {
+        let r = run.run_variant(v).residual;
+        println!("{:<9} {}", v.label(), r.iter().map(|x| format!("{:.3e}", x)).collect::<Vec<_>>().join(" "));
+        check_quadratic_fall(v.label(), &r);
+    }
+}
+
+/// In f32 (the default), SAN still collapses by layer 2, to the f32 floor (about 1e-7).
+#[test]
+fn bert_init_in_f32_collapses_to_the_f32_floor() {
+    let r = run("lab=depth&preset=bert-init", Variant::San).residual;
+    println!("SAN f32 {:?}", r);
+    assert!(r[2] < 0.05, "{:?}", r);
+    assert!(r[12] < 1e-5, "{:?}", r);
+}
+
+/// A small f64 stack (L = 3, H = 2, d_model 8, d_head 4, n = 6, no LayerNorm); `extra` overrides keys.
+fn small(extra: &str) -> depth::DepthConfig {
+    let base = "layers=3&heads=2&d_model=8&d_head=4&tokens=6&mlp_width=16&weight_scale=0.5&qk_scale=0.7&precision=f64&layernorm=none";
+    let set: Vec<&str> = extra.split('&').filter_map(|p| p.split_once('=')).map(|(k, _)| k).collect();
+    let kept: Vec<&str> = base.split('&').filter(|p| !set.contains(&p.split_once('=').unwrap().0)).collect();
+    config(&format!("lab=depth&{}&{}", kept.join("&"), extra))
+}
+
+fn rel_diff(a: &[f64], b: &[f64]) -> f64 {
+    let num: f64 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt();
+    let den: f64 = b.iter().map(|y| y * y).sum::<f64>().sqrt();
+    num / den
+}
+
+/// science.md §3 path view: in the linear bias-free case the sum over all (H + 1)^L paths of
+/// P_path X W_path reproduces the forward output (L = 3, H = 2: 27 paths), both path by path and
+/// by the recursion over lengths; LayerNorm with its forward scales frozen stays exact.
+#[test]
+fn exact_path_decomposition_reproduces_the_forward_output() {
+    for ln in ["none", "post", "pre"] {
+        let c = small(&format!("layernorm={}", ln));
+        let input = Input::from_config(&c);
+        for v in [Variant::SanSkip, Variant::San] {
+            let block = v.block(&c);
+            let f = forward::run::<f64>(&c, &block, &input.tokens, input.n);
+            let out = f.hidden_rows(3).unwrap();
+            let explicit = paths::explicit_path_sums(&c, &block, &f, 1000).unwrap();
+            let recursive = paths::path_sums(&c, &block, &f).unwrap();
+            assert_eq!((explicit.len(), recursive.len()), (4, 4));
+            let mut total = vec![0.0; out.len()];
+            for (k, (e, r)) in explicit.iter().zip(&recursive).enumerate() {
+                for (t, x) in total.iter_mut().zip(e) {
+                    *t += x;
+                }
+                let scale = out.iter().map(|y| y * y).sum::<f64>().sqrt();
+                let diff: f64 = e.iter().zip(r).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+                assert!(diff < 1e-12 * scale, "{} {:?} length {}: {}", ln, v, k, diff);
+                if v == Variant::San && k < 3 {
+                    assert!(e.iter().all(|x| *x == 0.0), "SAN has only the path through every layer");
+                }
+            }
+            let err = rel_diff(&total, &out);
+            println!("layernorm={} {:<9} path decomposition relative error {:.2e}", ln, v.label(), err);
+            assert!(err < 1e-10, "{} {:?}: {}", ln, v, err);
+            let lengths = paths::path_lengths(&c, &block, &f).unwrap();
+            assert!(lengths.error < 1e-10, "{:?}", lengths);
+        }
+    }
+    // Not linear: an MLP, or biases.
+    let c = small("bias_scale=0.1");
+    let mut r = DepthRun::new(&c);
+    r.run_variant(Variant::SanSkip);
+    assert!(r.path_lengths().unwrap_err().contains("bias_scale"));
+    r.run_variant(Variant::Transformer);
+    assert!(r.path_lengths().unwrap_err().contains("MLP"));
+}
+
+/// `C(L, k) H^k / (H + 1)^L`: L = 3, H = 2 gives 1, 6, 12, 8 out of 27; shares add to 1.
+#[test]
+fn path_shares_are_binomial() {
+    let s = paths::path_shares(3, 2);
+    for (a, b) in s.iter().zip([1.0, 6.0, 12.0, 8.0]) {
+        assert!((a - b / 27.0).abs() < 1e-15, "{:?}", s);
+    }
+    for (l, h) in [(12, 12), (48, 16), (1, 1)] {
+        let s = paths::path_shares(l, h);
+        assert_eq!(s.len(), l + 1);
+        assert!((s.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+    // BERT: paths through 11 and through 12 heads are the most common, equally (C(12,11) 12^11 = 12^12).
+    let s = paths::path_shares(12, 12);
+    assert!((s[11] - s[12]).abs() < 1e-15 * s[12]);
+    assert!(s.iter().all(|&x| x <= s[12] * (1.0 + 1e-15)));
+    assert!((s[12] - (12.0f64 / 13.0).powi(12)).abs() < 1e-15);
+}
+
+/// science.md §4 on a hand-built head output: S = O O^T with zero diagonal, and every statistic
+/// computed by hand.
+#[test]
+fn similarity_statistics_of_a_hand_built_example() {
+    // Six tokens in two sentences (0-2, 3-5); separators at 2 and 5.
+    // O rows: t0 = (1,0), t1 = (0,1), t2 = (2,0), t3 = (0,2), t4 = (1,1), t5 = (3,0).
+    let o = [1.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 2.0, 1.0, 1.0, 3.0, 0.0];
+    let n = 6;
+    let s = similarity::similarity_matrix(&o, n, 2, SimilarityNorm::Raw);
+    // Upper triangle by hand: (0,2)=2 (0,4)=1 (0,5)=3 (1,3)=2 (1,4)=1 (2,4)=2 (2,5)=6 (3,4)=2 (4,5)=3, others 0.
+    let mut expected = vec![0.0; 36];
+    for &(i, j, v) in &[(0, 2, 2.0), (0, 4, 1.0), (0, 5, 3.0), (1, 3, 2.0), (1, 4, 1.0), (2, 4, 2.0), (2, 5, 6.0), (3, 4, 2.0), (4, 5, 3.0)] {
+        expected[i * n + j] = v;
+        expected[j * n + i] = v;
+    }
+    assert_eq!(s, expected);
+    // Top quantile 0.75: ceil(0.25 * 15) = 4 pairs: (2,5)=6, then the two 3s (0,5), (4,5), then
+    // the first 2 in (i, j) order: (0,2).
+    let (pairs, cutoff) = similarity::high_pairs(&s, n, Select::Quantile, 0.75, 0.0);
+    assert_eq!(pairs, vec![(2, 5), (0, 5), (4, 5), (0, 2)]);
+    assert_eq!(cutoff, 2.0);
+    // Attention: token i attends 1/2 to itself and 1/2 to token 5, except token 5 (all on 2).
+    let mut p = vec![0.0; 36];
+    for i in 0..5 {
+        p[i * n + i] = 0.5;
+        p[i * n + 5] = 0.5;
+    }
+    p[5 * n + 2] = 1.0;
+    let sentence = [0, 0, 0, 1, 1, 1];
+    let separator = [false, false, true, false, false, true];
+    let h = similarity::head_stats(3, &s, &p, n, &sentence, &separator, Select::Quantile, 0.75, 0.0);
+    // Distances: 3, 5, 1, 2.
+    assert_eq!(h.distance_histogram, vec![0, 1, 1, 1, 0, 1]);
+    assert_eq!((h.head, h.pairs, h.cutoff), (3, 4, 2.0));
+    assert!((h.mean_distance - 11.0 / 4.0).abs() < 1e-15);
+    // Same sentence: (4,5) and (0,2).
+    assert_eq!(h.same_sentence_pairs, 2);
+    assert_eq!(h.same_sentence, Some(0.5));
+    // Token 5 is in three of the four pairs.
+    assert_eq!((h.top_token, h.top_token_share), (Some(5), 0.75));
+    // Separators 2 and 5: rows 0,1,3,4 put 1/2 on them, row 2 puts 1 (itself 1/2 + token 5), row 5 puts 1.
+    let mass = (4.0 * 0.5 + 1.0 + 1.0) / 6.0;
+    assert!((h.separator_mass.unwrap() - mass).abs() < 1e-15);
+    // Chance level: 2 sentences of 3: 2 * 3 * 2 / (6 * 5) = 0.4.
+    assert!((input::chance_level(&sentence) - 0.4).abs() < 1e-15);
+    assert!((input::chance_level(&[0, 0, 0, 1]) - 0.5).abs() < 1e-15);
+    // Threshold 2 keeps the 2s too; the layer pools heads.
+    let t = similarity::head_stats(0, &s, &p, n, &sentence, &separator, Select::Threshold, 0.0, 2.0);
+    // (0,2) (1,3) (2,4) at distance 2, (3,4) (4,5) at 1, (2,5) at 3, (0,5) at 5.
+    assert_eq!(t.pairs, 7);
+    assert_eq!(t.distance_histogram, vec![0, 2, 3, 1, 0, 1]);
+    // Same sentence: (0,2), (3,4), (4,5).
+    assert_eq!(t.same_sentence_pairs, 3);
+    let layer = similarity::layer_stats(1, vec![h.clone(), t.clone()]);
+    assert_eq!(layer.distance_histogram, vec![0, 3, 4, 2, 0, 2]);
+    assert_eq!(layer.same_sentence, Some(5.0 / 11.0));
+    assert_eq!(layer.separator_mass, Some(mass));
+    // Normalisations: max-abs divides by 6; cosine of t2 and t5 (both along x) is 1.
+    let m = similarity::similarity_matrix(&o, n, 2, SimilarityNorm::MaxAbs);
+    assert_eq!(m[2 * n + 5], 1.0);
+    assert!((m[0 * n + 5] - 0.5).abs() < 1e-15);
+    let c = similarity::similarity_matrix(&o, n, 2, SimilarityNorm::Cosine);
+    assert!((c[2 * n + 5] - 1.0).abs() < 1e-15 && c[0 * n + 1] == 0.0);
+    assert!((c[0 * n + 4] - 1.0 / 2f64.sqrt()).abs() < 1e-15);
+    // No separators: no mass.
+    assert_eq!(similarity::separator_mass(&p, n, &[false; 6]), None);
+}
+
+/// The similarity matrices of a real run are symmetric with a zero diagonal, every head and layer.
+#[test]
+fn similarity_matrices_are_symmetric_with_zero_diagonal() {
+    for norm in ["raw", "max-abs", "cosine"] {
+        let c = config(&format!("lab=depth&preset=context-text&layers=3&similarity_norm={}", norm));
+        let mut run = DepthRun::new(&c);
+        let result = run.run_variant(Variant::Transformer);
+        let n = run.n();
+        for l in 1..=3 {
+            for h in 0..c.heads {
+                let s = run.similarity_matrix(l, h).unwrap();
+                for i in 0..n {
+                    assert_eq!(s[i * n + i], 0.0);
+                    for j in 0..i {
+                        assert!((s[i * n + j] - s[j * n + i]).abs() <= 1e-12 * s[i * n + j].abs().max(1e-300), "{} {} {}", norm, i, j);
+                    }
+                }
+            }
+        }
+        assert_eq!(result.similarity.len(), 3);
+        let layer = &result.similarity[0];
+        assert_eq!(layer.heads.len(), c.heads);
+        // The quantile rule picks ceil(0.02 n (n - 1) / 2) pairs per head.
+        let expected = ((1.0 - c.quantile) * (n * (n - 1) / 2) as f64 - 1e-9).ceil() as usize;
+        assert!(layer.heads.iter().all(|h| h.pairs == expected), "{}", expected);
+        assert!(layer.separator_mass.unwrap() > 0.0);
+    }
+}
+
+/// The text input: tokens, sentences, markers and the embedding recipe of `depth::input`.
+#[test]
+fn text_input_layout_and_embedding() {
+    let layout = input::text_layout("The cat sat. It ran?! Done", &[], true).unwrap();
+    assert_eq!(
+        layout.labels,
+        vec!["[CLS]", "the", "cat", "sat", ".", "[SEP]", "it", "ran", "?", "!", "[SEP]", "done", "[SEP]"]
+    );
+    assert_eq!(layout.sentence, vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2]);
+    assert_eq!(layout.separator.iter().filter(|&&s| s).count(), 4);
+    let plain = input::text_layout("a b c d", &[1, 3], false).unwrap();
+    assert_eq!(plain.sentence, vec![0, 1, 1, 1]);
+    let c = config("lab=depth&preset=context-text&d_model=16&d_head=4&heads=2&text=the%20cat%20the%20dog");
+    let inp = Input::from_config(&c);
+    assert_eq!(inp.n, 6);
+    assert_eq!(inp.labels, vec!["[CLS]", "the", "cat", "the", "dog", "[SEP]"]);
+    // "the" at positions 1 and 3: the same word vector, different position terms.
+    let e = input::word_embedding("the", 16);
+    for (p, row) in [(1usize, 1usize), (3, 3)] {
+        let pe = input::position_encoding(p, 16);
+        for k in 0..16 {
+            assert!((inp.tokens[row * 16 + k] - (e[k] + pe[k])).abs() < 1e-15);
+        }
+    }
+    assert_eq!(input::position_encoding(0, 4), vec![0.0, 1.0, 0.0, 1.0]);
+    assert_eq!(input::fnv1a64(""), 0xcbf2_9ce4_8422_2325);
+    // The word vector does not depend on the seed; the weights do.
+    let c2 = config("lab=depth&preset=context-text&d_model=16&d_head=4&heads=2&text=the%20cat%20the%20dog&seed=9");
+    assert_eq!(Input::from_config(&c2).tokens, inp.tokens);
+}
+
+/// The ziggurat gives standard normal deviates (moments and tail mass of 10^6 draws).
+#[test]
+fn ziggurat_normals_have_the_normal_moments() {
+    let mut z = weights::Normals::new(Rng::new(3, 3));
+    let m = 1_000_000;
+    let (mut s1, mut s2, mut s4, mut tail) = (0.0, 0.0, 0.0, 0usize);
+    for _ in 0..m {
+        let x = z.next();
+        s1 += x;
+        s2 += x * x;
+        s4 += x * x * x * x;
+        if x.abs() > 3.0 {
+            tail += 1;
+        }
+    }
+    let mf = m as f64;
+    assert!((s1 / mf).abs() < 5e-3, "mean {}", s1 / mf);
+    assert!((s2 / mf - 1.0).abs() < 5e-3, "variance {}", s2 / mf);
+    assert!((s4 / mf - 3.0).abs() < 3e-2, "fourth moment {}", s4 / mf);
+    // P(|x| > 3) = 0.0026998.
+    assert!((tail as f64 / mf - 0.0027).abs() < 3e-4, "tail {}", tail as f64 / mf);
+}
+
+/// Weights: the seed and layer decide them; shared weights repeat; each matrix its own stream.
+#[test]
+fn weights_are_seeded_per_layer_and_shareable() {
+    let c = small("");
+    let a = weights::layer_weights::<f64>(&c, 0, true);
+    let b = weights::layer_weights::<f64>(&c, 1, true);
+    assert_ne!(a.wqkv, b.wqkv);
+    assert_eq!(a.wqkv, weights::layer_weights::<f64>(&c, 0, false).wqkv);
+    let shared = small("shared=on");
+    assert_eq!(weights::layer_weights::<f64>(&shared, 2, false).wqkv, a.wqkv);
+    // The MLP width does not change the attention weights; f32 weights are the f64 ones rounded.
+    let wide = small("mlp_width=32");
+    assert_eq!(weights::layer_weights::<f64>(&wide, 1, true).wqkv, b.wqkv);
+    let b32 = weights::layer_weights::<f32>(&c, 1, true);
+    assert!(b32.wqkv.iter().zip(b.wqkv.iter()).all(|(x, y)| *x == *y as f32));
+    // Entry standard deviations: qk_scale for W_Q, W_K, weight_scale for W_V.
+    let big = config("lab=depth&layers=1&heads=4&d_model=256&d_head=64&tokens=4&mlp_width=4&qk_scale=0.3&weight_scale=0.01&precision=f64");
+    let w = weights::layer_weights::<f64>(&big, 0, false);
+    let sd = |m: nalgebra::DMatrixView<f64>| (m.iter().map(|x| x * x).sum::<f64>() / m.len() as f64).sqrt();
+    assert!((sd(w.wqkv.columns(0, 256)) - 0.3).abs() < 0.01);
+    assert!((sd(w.wqkv.columns(512, 256)) - 0.01).abs() < 0.0005);
+    assert!(w.bqkv.is_empty() && w.bo.is_empty());
+}
+
+/// `weights=particle`, `input=particle`: SAN+skip without LayerNorm and MLP is forward Euler of the
+/// particle model in x, one layer per step (science.md §1).
+#[test]
+fn particle_weights_make_san_skip_the_euler_scheme() {
+    let c = config("lab=depth&preset=particle-euler&layers=30&particle=preset%3Dpolytope%26v%3D1,0.5;-0.3,0.8%26beta%3D2%26dt%3D0.05");
+    let mut run = DepthRun::new(&c);
+    let result = run.run_variant(Variant::SanSkip);
+    assert!(result.overflow.is_none());
+    let out = run.hidden(30).unwrap();
+    let p = c.particle_config().unwrap();
+    let sim_config = attn_core::parse(&format!("{}&integrate_in=x&integrator=euler", p.to_canonical_string())).unwrap();
+    let mut sim = attn_core::Simulation::new(&sim_config);
+    assert_eq!(run.input().tokens, sim.state().to_vec());
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    let err = rel_diff(&out, sim.state());
+    assert!(err < 1e-12, "{}", err);
+    // The first layer's attention is the particle model's P at t = 0.
+    let fresh = attn_core::Simulation::new(&sim_config);
+    let mut fresh = fresh;
+    let mut pm = vec![0.0; 400];
+    fresh.attention(&mut pm).unwrap();
+    assert!(rel_diff(&run.attention(1, 0).unwrap(), &pm) < 1e-13);
+    // Tokens handed over from the particle view.
+    let tokens: Vec<f64> = (0..40).map(|k| (k as f64 * 0.37).sin()).collect();
+    let mut r2 = DepthRun::with_tokens(&c, &tokens, 20, 2).unwrap();
+    assert_eq!(r2.input().tokens, tokens);
+    r2.run_variant(Variant::San);
+    assert_eq!(DepthRun::with_tokens(&c, &tokens, 19, 2).unwrap_err().key, "tokens");
+    assert_eq!(DepthRun::with_tokens(&c, &tokens[..38], 19, 2).unwrap_err().key, "tokens");
+    assert_eq!(DepthRun::with_tokens(&c, &tokens, 10, 4).unwrap_err().key, "tokens");
+    assert_eq!(DepthRun::with_tokens(&config("lab=depth"), &tokens, 20, 2).unwrap_err().key, "input");
+}
+
+/// The run's records: shapes, row-stochastic attention, views of the last variant, determinism,
+/// and f32 against f64.
+#[test]
+fn records_views_and_precisions() {
+    let c = small("layernorm=post&bias_scale=0.1&variants=san,san-mlp,san-skip,transformer,configured&mlp=off");
+    let mut run = DepthRun::new(&c);
+    let all = run.run_all();
+    assert_eq!(all.iter().map(|r| r.variant).collect::<Vec<_>>(), depth::VARIANTS.to_vec());
+    assert_eq!(run.last_variant(), Some(Variant::Configured));
+    // configured = skip on, mlp off: SAN+skip.
+    assert_eq!(all[4].residual, all[2].residual);
+    for r in &all {
+        assert_eq!((r.residual.len(), r.composite_norm.len(), r.singular_values.len(), r.similarity.len()), (4, 4, 4, 3));
+        assert!(r.singular_values.iter().all(|s| s.len() == 6));
+        assert_eq!(r.residual[0], all[0].residual[0]);
+    }
+    for l in 1..=3 {
+        for h in 0..2 {
+            let p = run.attention(l, h).unwrap();
+            for row in p.chunks(6) {
+                assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            }
+            assert_eq!(run.head_output(l, h).unwrap().len(), 6 * 4);
+        }
+    }
+    assert!(run.attention(0, 0).is_none() && run.attention(4, 0).is_none() && run.attention(1, 2).is_none());
+    assert_eq!(run.hidden(0).unwrap(), run.input().tokens);
+    // Same configuration, same numbers.
+    assert_eq!(DepthRun::new(&c).run_all(), all);
+    // f32 follows f64 closely where nothing has collapsed.
+    let c32 = depth::DepthConfig { precision: Precision::F32, ..c.clone() };
+    let r32 = DepthRun::new(&c32).run_variant(Variant::SanSkip);
+    for (a, b) in r32.residual.iter().zip(&all[2].residual) {
+        assert!((a - b).abs() < 1e-4 * b, "{} {}", a, b);
+    }
+}
+
+/// A stack that overflows f32 reports it instead of panicking.
+#[test]
+fn overflow_is_reported() {
+    let c = config("lab=depth&layers=48&heads=1&d_model=16&d_head=16&tokens=8&mlp_width=16&layernorm=none&weight_scale=10&qk_scale=0.01&variants=transformer");
+    let r = DepthRun::new(&c).run_variant(Variant::Transformer);
+    let msg = r.overflow.clone().expect("overflow");
+    assert!(msg.contains("layer") && msg.contains("f32"), "{}", msg);
+    assert!(r.residual.last().unwrap().is_nan());
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("null"));
+}

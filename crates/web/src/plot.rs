@@ -1,0 +1,328 @@
+//! What the charts drawn with plotters share: the light and dark themes, tick and readout
+//! labels, sizes scaled by the device pixel ratio, and one stacked panel (a series over a linear
+//! x axis, its title, dashed reference lines). Drawing only, no science.
+
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use std::ops::Range;
+use web_sys::HtmlCanvasElement;
+
+/// Colours of a chart.
+pub struct Theme {
+    pub bg: RGBColor,
+    pub fg: RGBColor,
+    pub muted: RGBColor,
+    pub grid: RGBColor,
+    /// Okabe-Ito (colour-blind safe): series colours, used in order.
+    pub series: [RGBColor; 7],
+}
+
+/// The light or dark theme (the page's `--panel`, `--fg`, `--muted` colours).
+pub fn theme(dark: bool) -> Theme {
+    if dark {
+        Theme {
+            bg: RGBColor(0x1b, 0x1f, 0x24),
+            fg: RGBColor(0xe6, 0xe6, 0xe6),
+            muted: RGBColor(0xa0, 0xa6, 0xad),
+            grid: RGBColor(0x33, 0x39, 0x40),
+            // Okabe-Ito, light variants for a dark background.
+            series: [
+                RGBColor(0x56, 0xb4, 0xe9),
+                RGBColor(0xe6, 0x9f, 0x00),
+                RGBColor(0x00, 0xc0, 0x8b),
+                RGBColor(0xcc, 0x79, 0xa7),
+                RGBColor(0xf0, 0xe4, 0x42),
+                RGBColor(0xff, 0x7f, 0x3a),
+                RGBColor(0x8f, 0xc9, 0xf0),
+            ],
+        }
+    } else {
+        Theme {
+            bg: RGBColor(0xff, 0xff, 0xff),
+            fg: RGBColor(0x1f, 0x23, 0x28),
+            muted: RGBColor(0x5c, 0x63, 0x6a),
+            grid: RGBColor(0xe4, 0xe6, 0xe9),
+            // Okabe-Ito.
+            series: [
+                RGBColor(0x00, 0x72, 0xb2),
+                RGBColor(0xd5, 0x5e, 0x00),
+                RGBColor(0x00, 0x9e, 0x73),
+                RGBColor(0xcc, 0x79, 0xa7),
+                RGBColor(0xb8, 0x8a, 0x00),
+                RGBColor(0x56, 0xb4, 0xe9),
+                RGBColor(0x4d, 0x4d, 0x4d),
+            ],
+        }
+    }
+}
+
+/// Shortest readable label of a tick value.
+pub fn tick(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let a = v.abs();
+    if !(1e-3..1e5).contains(&a) {
+        return format!("{:.0e}", v);
+    }
+    let s = format!("{:.3}", v);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// Readout of a value in a panel title.
+pub fn readout(v: f64) -> String {
+    if v.is_nan() {
+        "–".into()
+    } else if v != 0.0 && (v.abs() < 1e-3 || v.abs() >= 1e5) {
+        format!("{:.2e}", v)
+    } else {
+        let s = format!("{:.4}", v);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A plotters error as a message.
+pub fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("chart: {:?}", e)
+}
+
+/// Device pixels per CSS pixel, made safe (finite, in [0.5, 4]; 1 otherwise).
+pub fn clamp_dpr(dpr: f64) -> f64 {
+    if dpr.is_finite() && dpr > 0.0 {
+        dpr.clamp(0.5, 4.0)
+    } else {
+        1.0
+    }
+}
+
+/// The drawing area of a canvas (`width`/`height` in device pixels).
+pub fn root(canvas: HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or("chart: the canvas has no 2d context")?;
+    Ok(backend.into_drawing_area())
+}
+
+/// Sizes in device pixels (fonts and label areas scale with `dpr`: plotters-canvas has no
+/// HiDPI support of its own).
+pub struct Geometry {
+    pub dpr: f64,
+    pub font: f64,
+    pub y_label: u32,
+    pub x_label: u32,
+    pub title_h: u32,
+    pub margin_r: u32,
+}
+
+impl Geometry {
+    /// The page's chart sizes at `dpr` device pixels per CSS pixel (12 px font).
+    pub fn new(dpr: f64) -> Geometry {
+        let font = 12.0 * dpr;
+        Geometry {
+            dpr,
+            font,
+            y_label: (46.0 * dpr) as u32,
+            x_label: (34.0 * dpr) as u32,
+            title_h: (font * 1.6) as u32,
+            margin_r: (12.0 * dpr) as u32,
+        }
+    }
+
+    /// Line width in device pixels of a `css` px line.
+    pub fn line(&self, css: f64) -> u32 {
+        (css * self.dpr).round().max(1.0) as u32
+    }
+}
+
+/// A dashed reference line with a short label (horizontal at a value, or vertical at an x).
+pub struct RefLine {
+    pub at: f64,
+    pub colour: RGBColor,
+    pub label: String,
+}
+
+/// One panel: a series `y` against `t`, its title, and optional reference lines.
+pub struct PanelSpec<'a> {
+    pub name: &'static str,
+    pub title: String,
+    pub t: &'a [f64],
+    pub y: &'a [f64],
+    pub colour: RGBColor,
+    pub show_x: bool,
+    /// Description of the x axis, shown under the panel when `show_x`.
+    pub x_desc: &'a str,
+    /// Tick label of a value.
+    pub y_fmt: &'a dyn Fn(&f64) -> String,
+    /// Value drawn for a sample (e.g. zero lifted to the floor of a log axis).
+    pub clamp: &'a dyn Fn(f64) -> f64,
+    /// Horizontal dashed lines at values of the y axis (labelled at the right end).
+    pub hlines: &'a [RefLine],
+    /// Vertical dashed lines at x values (labelled at the top).
+    pub vlines: &'a [RefLine],
+}
+
+/// Draws one panel with value axis `y_range`; returns its plot area's pixel ranges.
+pub fn panel<Y>(
+    area: &DrawingArea<CanvasBackend, Shift>,
+    g: &Geometry,
+    th: &Theme,
+    spec: &PanelSpec,
+    x_range: Range<f64>,
+    y_range: Y,
+) -> Result<(Range<i32>, Range<i32>), String>
+where
+    Y: AsRangedCoord<Value = f64>,
+    Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let font = ("sans-serif", g.font).into_font().color(&th.fg);
+    let mut chart = ChartBuilder::on(area)
+        .margin_top(g.title_h)
+        .margin_right(g.margin_r)
+        .margin_bottom(if spec.show_x {
+            0
+        } else {
+            (g.font * 0.6) as u32
+        })
+        .x_label_area_size(if spec.show_x { g.x_label } else { 0 })
+        .y_label_area_size(g.y_label)
+        .build_cartesian_2d(x_range.clone(), y_range)
+        .map_err(err)?;
+    let lw = g.line(1.0);
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(4)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(spec.y_fmt)
+        .label_style(font.clone())
+        .axis_style(th.muted.stroke_width(lw))
+        .bold_line_style(th.grid.stroke_width(lw))
+        .light_line_style(TRANSPARENT)
+        .x_desc(if spec.show_x { spec.x_desc } else { "" })
+        .axis_desc_style(font.clone())
+        .draw()
+        .map_err(err)?;
+
+    // Reference lines under the series.
+    let y_lo_hi = chart.y_range();
+    let dash = (5.0 * g.dpr).round() as i32;
+    let gap = (4.0 * g.dpr).round() as i32;
+    let small = ("sans-serif", g.font * 0.9).into_font();
+    for h in spec.hlines.iter().filter(|h| h.at.is_finite()) {
+        let style = h.colour.stroke_width(g.line(1.5));
+        let y = (spec.clamp)(h.at);
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(x_range.start, y), (x_range.end, y)],
+                dash,
+                gap,
+                style,
+            ))
+            .map_err(err)?;
+        let (px, py) = chart.backend_coord(&(x_range.end, y));
+        let (ax, ay) = area.get_pixel_range();
+        let text = small
+            .clone()
+            .color(&h.colour)
+            .pos(Pos::new(HPos::Right, VPos::Bottom));
+        area.draw_text(
+            &h.label,
+            &text,
+            (
+                px - ax.start - (3.0 * g.dpr) as i32,
+                py - ay.start - (2.0 * g.dpr) as i32,
+            ),
+        )
+        .map_err(err)?;
+    }
+    for v in spec.vlines.iter().filter(|v| v.at.is_finite()) {
+        let style = v.colour.stroke_width(g.line(1.5));
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(v.at, y_lo_hi.start), (v.at, y_lo_hi.end)],
+                dash,
+                gap,
+                style,
+            ))
+            .map_err(err)?;
+        if !v.label.is_empty() {
+            let (px, py) = chart.backend_coord(&(v.at, y_lo_hi.end));
+            let (ax, ay) = area.get_pixel_range();
+            // Label to the right of the line, or to its left near the right edge.
+            let (xr, _) = chart.plotting_area().get_pixel_range();
+            let right = (px as f64) < xr.start as f64 + 0.7 * (xr.end - xr.start) as f64;
+            let text = small.clone().color(&v.colour).pos(Pos::new(
+                if right { HPos::Left } else { HPos::Right },
+                VPos::Top,
+            ));
+            let dx = (4.0 * g.dpr) as i32 * if right { 1 } else { -1 };
+            area.draw_text(
+                &v.label,
+                &text,
+                (px - ax.start + dx, py - ay.start + (2.0 * g.dpr) as i32),
+            )
+            .map_err(err)?;
+        }
+    }
+
+    let style = spec.colour.stroke_width(g.line(2.0));
+    // Split the series where values are not finite (e.g. rank of an overflowed P).
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    for (&t, &y) in spec.t.iter().zip(spec.y) {
+        if y.is_finite() {
+            run.push((t, (spec.clamp)(y)));
+        } else if !run.is_empty() {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    for r in &runs {
+        chart
+            .draw_series(LineSeries::new(r.iter().copied(), style))
+            .map_err(err)?;
+    }
+    if let Some(&(t, y)) = runs.last().and_then(|r| r.last()) {
+        let radius = (3.0 * g.dpr).round() as i32;
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                (t, y),
+                radius,
+                spec.colour.filled(),
+            )))
+            .map_err(err)?;
+    }
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let (ax, ay) = area.get_pixel_range();
+    let title = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
+    area.draw_text(
+        &spec.title,
+        &title,
+        (
+            xr.start - ax.start,
+            (g.font * 0.35) as i32 + (yr.start - ay.start) - g.title_h as i32,
+        ),
+    )
+    .map_err(err)?;
+    Ok((xr, yr))
+}
+
+/// A centred note in `area` at pixel `(cx, cy)` (area coordinates), in the muted colour.
+pub fn note(
+    area: &DrawingArea<CanvasBackend, Shift>,
+    g: &Geometry,
+    th: &Theme,
+    text: &str,
+    (cx, cy): (i32, i32),
+) -> Result<(), String> {
+    let style = ("sans-serif", g.font)
+        .into_font()
+        .color(&th.muted)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    area.draw_text(text, &style, (cx, cy)).map_err(err)
+}

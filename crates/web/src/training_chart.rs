@@ -1,0 +1,227 @@
+//! The training lab's chart: loss, distinct-token entropy and `max |Δc|` against iteration,
+//! drawn with plotters in three stacked panels, with dashed references (`ln M`, the
+//! uniform-attention entropy, `snap_tol`) and the snap iteration. Drawing only, no science.
+
+use crate::plot::{clamp_dpr, panel, readout, root, theme, tick, Geometry, PanelSpec, RefLine};
+use plotters::prelude::*;
+use serde::Serialize;
+use std::ops::Range;
+use web_sys::HtmlCanvasElement;
+
+/// What the chart shows (every number from the core's record).
+pub struct Data<'a> {
+    /// Batch loss of iteration `i` (at state `i`), nats.
+    pub loss: &'a [f64],
+    /// Distinct-token entropy of state `i`, nats.
+    pub entropy: &'a [f64],
+    /// `max |Δc|` of iteration `i`.
+    pub max_dc: &'a [f64],
+    /// Right end of the iteration axis.
+    pub x_max: usize,
+    /// `ln M`: the loss of a zero-initialised model.
+    pub ln_m: f64,
+    /// Distinct-token entropy of uniform attention (`Z = 0`).
+    pub uniform_entropy: f64,
+    pub snap_tol: f64,
+    /// The snap iteration, if any.
+    pub snap: Option<usize>,
+    /// Whether `snap` is the final criterion (run finished) or the live one.
+    pub snap_final: bool,
+}
+
+/// Where the panels are, in CSS px, for mapping the mouse to an iteration:
+/// `i = i0 + (x - x0) / (x1 - x0) * (i1 - i0)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Layout {
+    pub x0: f64,
+    pub x1: f64,
+    pub i0: f64,
+    pub i1: f64,
+    pub panels: Vec<PanelLayout>,
+}
+
+/// One panel's plot area (CSS px).
+#[derive(Clone, Debug, Serialize)]
+pub struct PanelLayout {
+    /// `loss`, `entropy` or `max_dc`.
+    pub name: &'static str,
+    pub y0: f64,
+    pub y1: f64,
+}
+
+/// Draws `d` on `canvas` (`width`/`height` in device pixels, `dpr` per CSS px).
+pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result<Layout, String> {
+    let dpr = clamp_dpr(dpr);
+    let root = root(canvas)?;
+    let th = theme(dark);
+    root.fill(&th.bg).map_err(crate::plot::err)?;
+    let (w, h) = root.dim_in_pixel();
+    let empty = Layout {
+        x0: 0.0,
+        x1: 0.0,
+        i0: 0.0,
+        i1: 0.0,
+        panels: vec![],
+    };
+    if w < 40 || h < 40 {
+        return Ok(empty);
+    }
+    let g = Geometry::new(dpr);
+    let x1 = d.x_max.max(1) as f64;
+    let x: Range<f64> = 0.0..x1;
+    let ph = (h.saturating_sub(g.x_label) / 3) as i32;
+    let (a0, rest) = root.split_vertically(ph);
+    let (a1, a2) = rest.split_vertically(ph);
+    let px = |r: &Range<i32>| (r.start as f64 / dpr, r.end as f64 / dpr);
+    let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
+    let iters = |n: usize| (0..n).map(|i| i as f64).collect::<Vec<f64>>();
+    let snap_line = |label: bool| -> Vec<RefLine> {
+        d.snap
+            .map(|s| RefLine {
+                at: s as f64,
+                colour: th.series[1],
+                label: if !label {
+                    String::new()
+                } else if d.snap_final {
+                    format!("snap: iteration {}", s)
+                } else {
+                    format!("snap (so far): iteration {}", s)
+                },
+            })
+            .into_iter()
+            .collect()
+    };
+    let mut panels = Vec::new();
+
+    // Loss, from 0 to the largest seen (at least ln M).
+    let t_loss = iters(d.loss.len());
+    let top = d
+        .loss
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(d.ln_m, f64::max)
+        * 1.3;
+    let hl = [RefLine {
+        at: d.ln_m,
+        colour: th.muted,
+        label: format!("ln M = {}", readout(d.ln_m)),
+    }];
+    let vl = snap_line(true);
+    let spec = PanelSpec {
+        name: "loss",
+        title: format!("loss (nats): {}", readout(last(d.loss))),
+        t: &t_loss,
+        y: d.loss,
+        colour: th.series[0],
+        show_x: false,
+        x_desc: "",
+        y_fmt: &|v| tick(*v),
+        clamp: &|v| v,
+        hlines: &hl,
+        vlines: &vl,
+    };
+    let (xr, yr) = panel(&a0, &g, &th, &spec, x.clone(), 0.0..top)?;
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: "loss",
+        y0,
+        y1,
+    });
+
+    // Distinct-token entropy, with the uniform-attention reference.
+    let t_h = iters(d.entropy.len());
+    let (lo, hi) = d
+        .entropy
+        .iter()
+        .copied()
+        .chain(std::iter::once(d.uniform_entropy))
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    let pad = ((hi - lo) * 0.12).max(0.02);
+    let pad_top = ((hi - lo) * 0.25).max(0.04);
+    let hl = [RefLine {
+        at: d.uniform_entropy,
+        colour: th.muted,
+        label: format!("uniform attention (Z = 0): {}", readout(d.uniform_entropy)),
+    }];
+    let vl = snap_line(false);
+    let spec = PanelSpec {
+        name: "entropy",
+        title: format!(
+            "distinct-token entropy (nats): {}",
+            readout(last(d.entropy))
+        ),
+        t: &t_h,
+        y: d.entropy,
+        colour: th.series[2],
+        show_x: false,
+        x_desc: "",
+        y_fmt: &|v| tick(*v),
+        clamp: &|v| v,
+        hlines: &hl,
+        vlines: &vl,
+    };
+    let (_, yr) = panel(
+        &a1,
+        &g,
+        &th,
+        &spec,
+        x.clone(),
+        (lo - pad).max(0.0)..hi + pad_top,
+    )?;
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: "entropy",
+        y0,
+        y1,
+    });
+
+    // max |Δc| on a log scale, with the snap threshold; zeros drawn at the floor.
+    let t_dc = iters(d.max_dc.len());
+    let min_pos = d
+        .max_dc
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold(d.snap_tol, f64::min);
+    let floor = 10f64.powf((min_pos / 2.0).log10().floor()).max(1e-16);
+    let hl = [RefLine {
+        at: d.snap_tol,
+        colour: th.muted,
+        label: format!("snap_tol = {}", readout(d.snap_tol)),
+    }];
+    let spec = PanelSpec {
+        name: "max_dc",
+        title: format!("max |Δc| per iteration: {}", readout(last(d.max_dc))),
+        t: &t_dc,
+        y: d.max_dc,
+        colour: th.series[3],
+        show_x: true,
+        x_desc: "iteration",
+        y_fmt: &|v| format!("1e{}", v.log10().round() as i32),
+        clamp: &|v| v.max(floor),
+        hlines: &hl,
+        vlines: &vl,
+    };
+    let (_, yr) = panel(&a2, &g, &th, &spec, x.clone(), (floor..1.0).log_scale())?;
+    let (y0, y1) = px(&yr);
+    panels.push(PanelLayout {
+        name: "max_dc",
+        y0,
+        y1,
+    });
+
+    root.present().map_err(crate::plot::err)?;
+    let (x0, x1p) = px(&xr);
+    Ok(Layout {
+        x0,
+        x1: x1p,
+        i0: 0.0,
+        i1: x1,
+        panels,
+    })
+}
