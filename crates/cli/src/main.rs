@@ -66,10 +66,10 @@ pub struct RunArgs {
     #[arg(long, default_value = "")]
     pub config: String,
     /// Stop time (time units), rounded to a whole number of steps; default: the configuration's `until`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub until: Option<f64>,
     /// Interval between frames (time units), rounded to whole steps; at least dt. Default: dt.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub every: Option<f64>,
     /// Include the attention matrix P in each JSON frame.
     #[arg(long)]
@@ -82,7 +82,14 @@ pub struct RunArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run(args) => run::run(&args, &mut std::io::stdout().lock()),
+        Command::Run(args) => match run::run(&args, &mut std::io::stdout().lock()) {
+            Ok(()) => Ok(()),
+            Err(run::Failure::Input(m)) | Err(run::Failure::Output(m)) => Err(m),
+            Err(run::Failure::Diverged(m)) => {
+                eprintln!("attn: the run diverged: {}", m);
+                return ExitCode::from(3);
+            }
+        },
         Command::Bench { training: true, .. } => bench::run_training(),
         Command::Bench { min_seconds, depth: false, .. } => bench::run(min_seconds),
         Command::Bench { depth: true, config, .. } => bench::run_depth(&config),

@@ -8,6 +8,20 @@ use attn_core::{parse, Simulation};
 use serde::Serialize;
 use std::io::Write;
 
+/// Largest `--until / dt`, as for the configuration's own `until`.
+const MAX_STEPS: f64 = 1e8;
+
+/// Why a run did not complete.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input (configuration or flags): exit status 2.
+    Input(String),
+    /// The run diverged; the frames up to the last good state were printed: exit status 3.
+    Diverged(String),
+    /// Writing the output failed.
+    Output(String),
+}
+
 #[derive(Serialize)]
 struct Frame<'a> {
     step: u64,
@@ -15,87 +29,144 @@ struct Frame<'a> {
     tokens: Vec<&'a [f64]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     attention: Option<Vec<&'a [f64]>>,
-    metrics: &'a Metrics,
+    /// `None` (null) only for the last good frame of a diverged run whose P overflows.
+    metrics: Option<&'a Metrics>,
 }
 
-/// Runs `args`, writing the output to `out`. Errors are messages for the user.
-pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), String> {
-    let config = parse(&args.config).map_err(|e| format!("invalid --config: {}", e))?;
-    let dt = config.dt;
-    let until = args.until.unwrap_or(config.until);
-    if !(until >= 0.0 && until.is_finite()) {
-        return Err("--until must be a finite time >= 0".into());
+/// The run's frame schedule: steps 0, every, 2 every, ... and `last`.
+struct Schedule {
+    every: u64,
+    last: u64,
+}
+
+fn schedule(args: &RunArgs, dt: f64, config_until: f64) -> Result<Schedule, Failure> {
+    let until = args.until.unwrap_or(config_until);
+    if !until.is_finite() || until < 0.0 || until > 1e6 || until / dt > MAX_STEPS {
+        return Err(Failure::Input(format!(
+            "--until must be a time in [0, 1e6] with until / dt <= 1e8 steps (dt = {})",
+            format_f64(dt)
+        )));
     }
-    let last = steps_for(until, dt);
     let every = match args.every {
         None => 1,
-        Some(e) if e.is_finite() && e >= dt * (1.0 - 1e-9) => steps_for(e, dt).max(1),
-        Some(e) => return Err(format!("--every {} is below dt = {}; use at least dt", e, format_f64(dt))),
+        Some(e) if !e.is_finite() || e <= 0.0 => return Err(Failure::Input("--every must be a positive time".into())),
+        Some(e) if e >= dt * (1.0 - 1e-9) => steps_for(e, dt).max(1),
+        Some(e) => return Err(Failure::Input(format!("--every {} is below dt = {}; use at least dt", e, format_f64(dt)))),
     };
+    if args.attention && args.format == Format::Csv {
+        return Err(Failure::Input("--attention needs --format json (CSV rows hold tokens only)".into()));
+    }
+    Ok(Schedule { every, last: steps_for(until, dt) })
+}
+
+/// Runs `args`, writing the output to `out`.
+pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let config = parse(&args.config).map_err(|e| Failure::Input(format!("invalid --config: {}", e)))?;
+    let plan = schedule(args, config.dt, config.until)?;
     let mut sim = Simulation::new(&config);
-    let (n, d) = (sim.n(), sim.d());
-    let mut scratch = MetricsScratch::default();
-    let io = |e: std::io::Error| e.to_string();
-    let mut first = true;
-    match args.format {
-        Format::Json => write!(out, "{{\"config\":{},\"frames\":[", json(&config.to_canonical_string())).map_err(io)?,
-        Format::Csv => {
-            let coords: Vec<String> = (0..d).map(|c| format!("coord_{}", c)).collect();
-            writeln!(out, "step,t,i,{}", coords.join(",")).map_err(io)?
+    let mut writer = Writer { args, out, first: true, scratch: MetricsScratch::default() };
+    writer.open(&config.to_canonical_string(), sim.d())?;
+    let result = frames(&mut sim, &plan, &mut writer);
+    writer.close()?;
+    result
+}
+
+fn frames(sim: &mut Simulation, plan: &Schedule, writer: &mut Writer) -> Result<(), Failure> {
+    loop {
+        let step = sim.step_count();
+        let due = step % plan.every == 0 || step == plan.last;
+        if due {
+            writer.frame(sim)?;
+        }
+        if step >= plan.last {
+            return Ok(());
+        }
+        if let Err(e) = sim.step() {
+            // The state is the last good one: show it (when its metrics can be computed), then
+            // stop with the explanation.
+            if !due {
+                writer.last_good_frame(sim)?;
+            }
+            return Err(Failure::Diverged(e.message));
         }
     }
-    let mut emit = |sim: &mut Simulation, out: &mut dyn Write, first: &mut bool| -> Result<(), String> {
-        let metrics = Metrics::compute(sim, &mut scratch)?;
-        match args.format {
+}
+
+struct Writer<'a> {
+    args: &'a RunArgs,
+    out: &'a mut dyn Write,
+    first: bool,
+    scratch: MetricsScratch,
+}
+
+fn io(e: std::io::Error) -> Failure {
+    Failure::Output(e.to_string())
+}
+
+impl Writer<'_> {
+    fn open(&mut self, canonical: &str, d: usize) -> Result<(), Failure> {
+        match self.args.format {
+            Format::Json => {
+                let config = serde_json::to_string(canonical).map_err(|e| Failure::Output(e.to_string()))?;
+                write!(self.out, "{{\"config\":{},\"frames\":[", config).map_err(io)
+            }
+            Format::Csv => {
+                let coords: Vec<String> = (0..d).map(|c| format!("coord_{}", c)).collect();
+                writeln!(self.out, "step,t,i,{}", coords.join(",")).map_err(io)
+            }
+        }
+    }
+
+    fn frame(&mut self, sim: &mut Simulation) -> Result<(), Failure> {
+        let metrics = Metrics::compute(sim, &mut self.scratch).map_err(Failure::Diverged)?;
+        self.write_frame(sim, Some(&metrics))
+    }
+
+    /// The last good state of a diverged run: with metrics when they can be computed, else
+    /// tokens only (`"metrics": null`).
+    fn last_good_frame(&mut self, sim: &mut Simulation) -> Result<(), Failure> {
+        match Metrics::compute(sim, &mut self.scratch) {
+            Ok(metrics) => self.write_frame(sim, Some(&metrics)),
+            Err(_) => {
+                let (n, d, coords) = (sim.n(), sim.d(), sim.config().coords);
+                self.scratch.tokens.resize(n * d, 0.0);
+                sim.tokens_in(coords, &mut self.scratch.tokens);
+                self.write_frame(sim, None)
+            }
+        }
+    }
+
+    fn write_frame(&mut self, sim: &mut Simulation, metrics: Option<&Metrics>) -> Result<(), Failure> {
+        let (n, d) = (sim.n(), sim.d());
+        match self.args.format {
             Format::Json => {
                 let frame = Frame {
                     step: sim.step_count(),
                     t: sim.t(),
-                    tokens: scratch.tokens.chunks(d).collect(),
-                    attention: args.attention.then(|| scratch.p.chunks(n).collect()),
-                    metrics: &metrics,
+                    tokens: self.scratch.tokens.chunks(d).collect(),
+                    attention: (self.args.attention && metrics.is_some()).then(|| self.scratch.p.chunks(n).collect()),
+                    metrics,
                 };
-                if !*first {
-                    out.write_all(b",").map_err(io)?;
+                if !self.first {
+                    self.out.write_all(b",").map_err(io)?;
                 }
-                serde_json::to_writer(&mut *out, &frame).map_err(|e| e.to_string())?;
+                serde_json::to_writer(&mut *self.out, &frame).map_err(|e| Failure::Output(e.to_string()))?;
             }
             Format::Csv => {
-                for (i, row) in scratch.tokens.chunks(d).enumerate() {
+                for (i, row) in self.scratch.tokens.chunks(d).enumerate() {
                     let cells: Vec<String> = row.iter().map(|&x| format_f64(x)).collect();
-                    writeln!(out, "{},{},{},{}", sim.step_count(), format_f64(sim.t()), i, cells.join(",")).map_err(io)?;
+                    writeln!(self.out, "{},{},{},{}", sim.step_count(), format_f64(sim.t()), i, cells.join(",")).map_err(io)?;
                 }
             }
         }
-        *first = false;
+        self.first = false;
         Ok(())
-    };
-    loop {
-        let step = sim.step_count();
-        let due = step % every == 0 || step == last;
-        if due {
-            emit(&mut sim, out, &mut first)?;
-        }
-        if step >= last {
-            break;
-        }
-        if let Err(e) = sim.step() {
-            // The state is the last good one: show it, then stop with the explanation.
-            if !due {
-                emit(&mut sim, out, &mut first)?;
-            }
-            if args.format == Format::Json {
-                out.write_all(b"]}\n").map_err(io)?;
-            }
-            return Err(e.message);
-        }
     }
-    if args.format == Format::Json {
-        out.write_all(b"]}\n").map_err(io)?;
-    }
-    Ok(())
-}
 
-fn json(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    fn close(&mut self) -> Result<(), Failure> {
+        if self.args.format == Format::Json {
+            self.out.write_all(b"]}\n").map_err(io)?;
+        }
+        self.out.flush().map_err(io)
+    }
 }

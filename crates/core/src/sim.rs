@@ -137,7 +137,7 @@ impl Simulation {
             }
             Err(e) => {
                 self.state.copy_from_slice(&self.backup);
-                let message = format!("Paused at t = {}: {}.", crate::config::format_f64(self.t()), e.message);
+                let message = format!("Paused at t = {} (step {}): {}.", format_time(self.t()), self.step, e.message);
                 self.status = Status::Diverged(message.clone());
                 Err(Divergence { message })
             }
@@ -189,4 +189,10 @@ pub fn steps_for(until: f64, dt: f64) -> u64 {
     } else {
         s as u64
     }
+}
+
+/// `t` for messages: at most 10 significant digits, so `43.550000000000004` reads `43.55`.
+pub fn format_time(t: f64) -> String {
+    let rounded: f64 = format!("{:.9e}", t).parse().unwrap_or(t);
+    crate::config::format_f64(rounded)
 }

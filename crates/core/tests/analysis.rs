@@ -23,14 +23,17 @@ fn effective_rank_of_identity_uniform_and_rank_one() {
     assert!((effective_rank(&eye, n) - n as f64).abs() < 1e-9);
     let uniform = vec![1.0 / n as f64; n * n];
     assert!((effective_rank(&uniform, n) - 1.0).abs() < 1e-9);
-    // Large n is downsampled and stays bounded by 256.
-    let big = 600;
-    let mut eye_big = vec![0.0; big * big];
-    for i in 0..big {
-        eye_big[i * big + i] = 1.0;
+    // Large n: rows are sampled, columns kept, so a Boolean P with 4 leaders has rank 4
+    // whatever n (a column sample would drop leaders).
+    for big in [300, 1000] {
+        let mut boolean = vec![0.0; big * big];
+        for i in 0..big {
+            boolean[i * big + [3, 101, 200, 257][i % 4]] = 1.0;
+        }
+        let r = effective_rank(&boolean, big);
+        assert!((r - 4.0).abs() < 1e-9, "n = {}: {}", big, r);
     }
-    let r = effective_rank(&eye_big, big);
-    assert!(r >= 1.0 && r <= 256.0 + 1e-9, "{}", r);
+    assert!(effective_rank(&[f64::NAN, 0.0, 0.0, 1.0], 2).is_nan());
 }
 
 #[test]

@@ -31,6 +31,18 @@ fn keys_override_the_preset_in_any_order() {
 }
 
 #[test]
+fn changing_the_model_family_sets_the_keys_that_depend_on_it() {
+    let c = parse("model=sphere-sa").unwrap();
+    assert_eq!(c.to_canonical_string(), "preset=polytope&model=sphere-sa&integrate_in=x&integrator=retraction&coords=x");
+    assert_eq!(parse(&c.to_canonical_string()).unwrap(), c);
+    let e = parse("preset=sphere-sa&model=euclidean").unwrap();
+    assert_eq!(e.integrator, attn_core::config::Integrator::Euler);
+    assert_eq!(parse(&e.to_canonical_string()).unwrap(), e);
+    // Written keys are kept (and then validated).
+    assert_eq!(parse("model=sphere-sa&coords=z").unwrap_err().key, "coords");
+}
+
+#[test]
 fn floats_use_shortest_round_trip_text() {
     let c = parse("beta=0.1&dt=0.3&scale=1e-7&until=123456.78").unwrap();
     let s = c.to_canonical_string();
@@ -66,8 +78,9 @@ const MALFORMED: &[(&str, &str)] = &[
     ("until=-1", "until"),
     ("until=1e6&dt=1e-5", "until"),
     ("model=quantum", "model"),
-    ("model=sphere-sa", "integrate_in"),
-    ("model=sphere-sa&integrate_in=x&coords=x", "integrator"),
+    ("model=sphere-sa&integrate_in=z", "integrate_in"),
+    ("model=sphere-sa&integrate_in=x&coords=x&integrator=euler", "integrator"),
+    ("dt=1e-300", "dt"),
     ("preset=sphere-sa&integrator=euler", "integrator"),
     ("integrator=retraction", "integrator"),
     ("integrator=leapfrog", "integrator"),

@@ -164,6 +164,13 @@ fn malformed_strings_name_the_key() {
     // A depth preset without lab=depth says what to add.
     let e = parse_lab("preset=bert-init").unwrap_err();
     assert!(e.message.contains("lab=depth"), "{}", e);
+    // A particle configuration too long for the canonical string is refused by its key.
+    let row = vec!["0.123456789"; 64].join(",");
+    let points = vec![row; 1024].join(";");
+    let big = format!("lab=depth&particle=preset%3Dpolytope%26n%3D1024%26d%3D64%26init%3Dpoints%26points%3D{}", points);
+    let e = parse(&big).unwrap_err();
+    assert_eq!(e.key, "particle");
+    assert!(e.message.contains("bytes long"), "{}", e);
     // A too-long text is refused by its key; a text too long in tokens as well.
     let long = format!("lab=depth&input=text&text={}", "a".repeat(20_001));
     assert_eq!(parse(&long).unwrap_err().key, "text");

@@ -15,7 +15,10 @@ pub const KEYS: [&str; 20] = [
 
 /// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
 /// percent-encoded). `preset=` fills every key first, whatever its position; the other keys
-/// override it. An empty string gives the default preset (`polytope`). The result is validated
+/// override it. An empty string gives the default preset (`polytope`). When `model` changes
+/// between the euclidean and sphere families, the keys that depend on it and were not written
+/// (`integrate_in`, `coords`, `integrator`) take that family's defaults (x, x, retraction for
+/// the sphere; the preset's values, or euler, for the euclidean model). The result is validated
 /// (ranges, shapes, combinations); the error names the offending key and what is allowed.
 pub fn parse(text: &str) -> Result<Config, ConfigError> {
     let pairs = super::pairs::split_pairs(text, &KEYS, "particles")?;
@@ -30,8 +33,35 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
     }
+    let written = |key: &str| pairs.iter().any(|(k, _)| *k == key);
+    model_defaults(&mut c, preset, &written);
+    if c.until / c.dt > super::validate::MAX_STEPS && written("dt") && !written("until") {
+        return Err(ConfigError::new("dt", format!("until / dt must be at most 1e8 steps (until = {})", super::format_f64(c.until))));
+    }
     validate(&c)?;
     Ok(c)
+}
+
+/// Defaults of the keys that depend on the model family, for those not written.
+fn model_defaults(c: &mut Config, preset: Preset, written: &dyn Fn(&str) -> bool) {
+    let sphere = c.model != Model::Euclidean;
+    let preset_config = preset.config();
+    if sphere == (preset_config.model != Model::Euclidean) {
+        return;
+    }
+    if sphere {
+        if !written("integrate_in") {
+            c.integrate_in = Space::X;
+        }
+        if !written("coords") {
+            c.coords = Space::X;
+        }
+        if !written("integrator") && c.integrator == Integrator::Euler {
+            c.integrator = Integrator::Retraction;
+        }
+    } else if !written("integrator") && c.integrator == Integrator::Retraction {
+        c.integrator = Integrator::Euler;
+    }
 }
 
 fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigError> {
@@ -139,6 +169,9 @@ pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f6
     let mut cols = None;
     let mut rows = 0;
     for (r, row) in value.split(';').enumerate() {
+        if row.trim().is_empty() {
+            return Err(ConfigError::new(key, format!("row {} is empty (rows are separated by ;, with no ; at the end)", r + 1)));
+        }
         let mut count = 0;
         for entry in row.split(',') {
             let x = parse_float(key, entry.trim()).map_err(|_| {

@@ -21,7 +21,7 @@
 //! | `bias_scale` | standard deviation of every bias; 0 = bias-free | [0, 10] | 0 |
 //! | `shared` | one set of layer weights for every layer (ALBERT-like) | on, off | off |
 //! | `weights` | `random` (seeded), or `particle`: `Q, K, V` of the particle model (see [`super::weights`]) | random, particle | random |
-//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset) | a valid particle configuration | `preset=polytope` |
+//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset; kept in its canonical form) | a valid particle configuration, at most 262144 bytes | `preset=polytope` |
 //! | `input` | input tokens: seeded `gaussian` N(0, 1), the `particle` configuration's initial tokens (or tokens handed to [`super::DepthRun::with_tokens`]), or `text` | gaussian, particle, text | gaussian |
 //! | `text` | the text for `input=text` (percent-encoded), see [`super::input`] | at most 20000 bytes | empty |
 //! | `sentences` | sentence lengths in tokens, comma-separated (text: counted without markers); empty = automatic (text: from its punctuation; otherwise one sentence) | each 1..=512, summing to the token count | empty |
@@ -54,6 +54,10 @@ pub const MAX_LAYER_WEIGHTS: usize = 1 << 24;
 pub const MAX_ATTENTION_ENTRIES: usize = 1 << 25;
 /// Largest number of multiply-adds of one variant's forward pass.
 pub const MAX_MULTIPLY_ADDS: u64 = 1 << 37;
+/// Longest `particle` configuration (canonical form, bytes), so that the depth configuration's
+/// canonical string stays within the configuration length limit. Larger explicit token sets go
+/// through [`super::DepthRun::with_tokens`].
+pub const MAX_PARTICLE_BYTES: usize = 1 << 18;
 
 /// MLP activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -456,6 +460,7 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
             let p = crate::config::parse(inner)
                 .map_err(|e| ConfigError::new(key, format!("not a valid particle configuration: {}", e)))?;
             c.particle = p.to_canonical_string();
+            check_particle_len(&c.particle)?;
         }
         "input" => {
             c.input = choice(key, value, &[("gaussian", InputSource::Gaussian), ("particle", InputSource::Particle), ("text", InputSource::Text)])?
@@ -511,6 +516,16 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
             c.variants = list;
         }
         _ => return Err(ConfigError::new(key, "unknown key")),
+    }
+    Ok(())
+}
+
+fn check_particle_len(particle: &str) -> Result<(), ConfigError> {
+    if particle.len() > MAX_PARTICLE_BYTES {
+        return Err(ConfigError::new(
+            "particle",
+            format!("the particle configuration is {} bytes long; at most {} are allowed (hand large token sets to the run directly)", particle.len(), MAX_PARTICLE_BYTES),
+        ));
     }
     Ok(())
 }
@@ -590,6 +605,7 @@ impl DepthConfig {
         if c.sentences.len() > MAX_TOKENS || c.sentences.iter().any(|&s| s == 0 || s > MAX_TOKENS) {
             return Err(ConfigError::new("sentences", format!("each sentence length must be in 1..={} (at most {} sentences)", MAX_TOKENS, MAX_TOKENS)));
         }
+        check_particle_len(&c.particle)?;
         let particle = c.particle_config()?;
         if c.weights == WeightsSource::Particle {
             if c.heads != 1 {

@@ -39,7 +39,7 @@ pub const CLS: &str = "[CLS]";
 pub const SEP: &str = "[SEP]";
 
 /// The input of a run: tokens, labels, sentences and separators.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Input {
     /// Number of tokens `n`.
     pub n: usize,

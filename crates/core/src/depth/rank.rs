@@ -172,7 +172,7 @@ pub fn argmin_residual(x: &[f64], n: usize, d: usize) -> ArgminResidual {
             break;
         }
         best = value;
-        if !(value < start * (1.0 - 1e-12)) {
+        if value >= start * (1.0 - 1e-12) {
             break;
         }
     }

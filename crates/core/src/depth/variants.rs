@@ -98,13 +98,14 @@ pub struct VariantResult {
     /// `||res(X_l)||_{1,inf} / ||X_l||_{1,inf}` for `l = 0..=L` (centre per `residual_def`;
     /// NaN, serialised as null, after an overflow).
     pub residual: Vec<f64>,
-    /// `||X_l||_{1,inf}`, `l = 0..=L`.
+    /// `||X_l||_{1,inf}`, `l = 0..=L` (NaN after an overflow).
     pub composite_norm: Vec<f64>,
-    /// Singular values of each `X_l`, largest first (`L + 1` lists of `min(n, d_model)`): SVD for
+    /// Singular values of each `X_l`, largest first (`L + 1` lists of `min(n, d_model)`, NaN after an
+    /// overflow): SVD for
     /// `precision=f64`; for `f32` from the Gram matrix ([`rank::singular_values_gram`], good to
     /// about 1e-8 of the largest).
     pub singular_values: Vec<Vec<f64>>,
-    /// Context similarity statistics of layers `1..=L`.
+    /// Context similarity statistics of layers `1..=L` (up to and including an overflowed layer).
     pub similarity: Vec<LayerSimilarity>,
     /// Set when a layer's output was not finite: which layer and what to change.
     pub overflow: Option<String>,
@@ -246,6 +247,10 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
     let mut singular_values = Vec::with_capacity(c.layers + 1);
     for (l, h) in f.hidden.iter().enumerate() {
         let x = rows_f64(h);
+        if !x.iter().all(|v| v.is_finite()) {
+            // The overflowed layer: residual, norm and singular values stay NaN.
+            break;
+        }
         residual[l] = rank::relative_residual_with(c.residual_def, &x, n, d);
         composite_norm[l] = rank::composite_norm(&x, n, d);
         singular_values.push(match c.precision {
@@ -253,6 +258,7 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
             Precision::F64 => rank::singular_values(&x, n, d),
         });
     }
+    singular_values.resize(c.layers + 1, vec![f64::NAN; n.min(d)]);
     let mut layers = Vec::with_capacity(f.layers.len());
     for (index, rec) in f.layers.iter().enumerate() {
         let l = index + 1;
@@ -260,7 +266,7 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
             .map(|h| {
                 // O O^T in the run's precision (its matrix kernel), then S in f64.
                 let o = rec.head_outputs.columns(h * c.d_head, c.d_head);
-                let g = &o * o.transpose();
+                let g = o * o.transpose();
                 let mut s: Vec<f64> = g.iter().map(|v| v.widen()).collect();
                 similarity::normalize(&mut s, n, c.similarity_norm);
                 let p: Vec<f64> = rec.attention[h * n * n..(h + 1) * n * n].iter().map(|x| x.widen()).collect();

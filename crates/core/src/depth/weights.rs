@@ -104,7 +104,7 @@ impl Normals {
 
     /// The next standard normal deviate.
     #[inline]
-    pub fn next(&mut self) -> f64 {
+    pub fn sample(&mut self) -> f64 {
         let t = tables();
         loop {
             let bits = match self.spare.take() {
@@ -151,7 +151,7 @@ impl Normals {
     #[inline(never)]
     pub fn fill<T: Real>(&mut self, out: &mut [T], sd: f64) {
         for v in out.iter_mut() {
-            *v = T::lift(sd * self.next());
+            *v = T::lift(sd * self.sample());
         }
     }
 }
@@ -194,6 +194,7 @@ impl<T: Real> LayerWeights<T> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn random_matrix<T: Real>(seed: u32, layer: usize, kind: Kind, head: usize, cols: usize, sd: f64, out: &mut DMatrix<T>, col0: usize) {
     let mut normals = Normals::new(Rng::new(seed, stream(layer, kind, head)));
     for j in 0..cols {
