@@ -57,6 +57,41 @@ let labTabs;
 let activeLab = 'particles';
 let training = null; // the training lab, once loaded
 let trainingLoading = null;
+let depth = null; // the depth lab (depth/, loaded on first use)
+let depthLoading = null;
+const DEFAULT_DEPTH = 'lab=depth&preset=collapse-small'; // the depth lab's first configuration
+
+// ---- device cap ---------------------------------------------------------------------------
+
+// One step is never split on the main thread, so the page refuses runs whose step costs far more
+// than a frame. Cost model: n² d pair-coordinate evaluations per step (4x for rk4's four stages).
+// Measured with the wasm stepper (crates/xtask/bench/wasm_bench.mjs / `cargo xtask bench`, Node,
+// one thread): ~1.3-2 ns per pair-coordinate at d >= 128 (n = 512, d = 256: ~100 ms/step), while
+// at d <= 3 the per-pair exp dominates (~18-20 ns per pair: n = 4096, d = 2: ~300 ms/step).
+// The budget admits the largest runs the page promises (n = 4096 at d <= 3, Euler) and keeps
+// high-d steps under ~100 ms (d = 256: n <= 443, ~70 ms/step). The CLI has no such limit.
+const STEP_BUDGET = 4096 * 4096 * 3; // n² d (x4 for rk4) per step
+
+/** A check_config result, refused when the run is too heavy for the page (see STEP_BUDGET). */
+function checkPage(text, edited = null) {
+  const res = wasm.check_config(text);
+  if (!res.ok) return res;
+  const v = new Map(res.pairs);
+  const n = Number(v.get('n'));
+  const d = Number(v.get('d'));
+  const stages = v.get('integrator') === 'rk4' ? 4 : 1;
+  const cost = n * n * d * stages;
+  if (cost <= STEP_BUDGET) return res;
+  const nMax = Math.floor(Math.sqrt(STEP_BUDGET / (d * stages)));
+  const dMax = Math.floor(STEP_BUDGET / (n * n * stages));
+  const rk4 = stages > 1 ? ' with rk4 (4 evaluations per step)' : '';
+  const work = `(n² d${stages > 1 ? ' x 4' : ''} = ${cost.toLocaleString('en-US')}, the page allows ${STEP_BUDGET.toLocaleString('en-US')})`;
+  const cli = 'the CLI `attn run` has no such limit';
+  if (edited === 'd' && dMax >= 1) {
+    return { ok: false, key: 'd', message: `d = ${d} with n = ${n}${rk4} is too much work per step for the page ${work}; at n = ${n} the page allows d <= ${dMax}; ${cli}` };
+  }
+  return { ok: false, key: 'n', message: `n = ${n} with d = ${d}${rk4} is too much work per step for the page ${work}; at d = ${d} the page allows n <= ${nMax}; ${cli}` };
+}
 
 // ---- formatting -------------------------------------------------------------------------
 
@@ -95,12 +130,17 @@ function startRun(canonical) {
   app.lastMetricsAt = -Infinity;
   app.lastHeatAt = -Infinity;
   app.lastChartAt = -Infinity;
+  // Large runs: the O(n^2 d) analyses count as costly until measured, so the first frames
+  // compute them one per frame instead of stepping too.
+  const heavy = s.n() * s.n() * s.d() > 2e6;
+  app.metricsCost = heavy ? 2 * FRAME_BUDGET_MS : 0;
+  app.heatCost = heavy ? 2 * FRAME_BUDGET_MS : 0;
   setupView();
   hideDivergence();
   setPlaying(!app.userPaused && s.status() === 'running');
   refreshText();
   // First paint at once; for large runs the O(n^2 d) analyses follow in the next frames.
-  render(performance.now(), true, s.n() * s.n() * s.d() > 2e6);
+  render(performance.now(), true, heavy);
 }
 
 /** Projection and token view for the current run (PCA axes are fixed here, at reset). */
@@ -154,19 +194,47 @@ function viewTokens() {
   return s.project(coords, app.axes, app.k);
 }
 
+/**
+ * Steps between history samples (chart and trails) taken inside a frame: about 300 samples over
+ * [0, until], whatever the speed, so fast runs are not drawn as one chord per frame.
+ */
+function sampleEvery() {
+  const u = app.stepper.until_steps();
+  // Each sample costs one metrics evaluation, counted in the frame's time budget: when samples
+  // are dense the run advances fewer steps per frame rather than skipping them.
+  return u > 0 ? Math.max(1, Math.floor(u / 300)) : 10;
+}
+
+/** Records a history sample (metrics for the chart, positions for the trails) at this step. */
+function recordSample() {
+  const s = app.stepper;
+  const c0 = performance.now();
+  try {
+    s.metrics(); // pushes the sample into the chart's history
+  } catch {
+    return;
+  }
+  tokenView.push(s.step_count(), s.t(), viewTokens());
+  app.metricsCost = 0.7 * app.metricsCost + 0.3 * (performance.now() - c0);
+}
+
 /** Advances while playing, within the frame budget; returns the steps taken. */
 function runSteps(now) {
   const s = app.stepper;
   const target = app.stepsPerFrame;
   const t0 = performance.now();
+  // In-frame samples only when metrics are cheap and a frame covers more than one sample.
+  const every = app.metricsCost < FRAME_BUDGET_MS / 2 ? sampleEvery() : 0;
+  const sampling = every > 0 && target > every;
   let taken = 0;
   while (taken < target) {
     const elapsed = performance.now() - t0;
     if (taken > 0 && elapsed >= FRAME_BUDGET_MS) break;
     const left = FRAME_BUDGET_MS - elapsed;
-    const chunk = Number.isFinite(app.costPerStep)
+    let chunk = Number.isFinite(app.costPerStep)
       ? Math.max(1, Math.min(target - taken, Math.floor(left / Math.max(app.costPerStep, 1e-4))))
       : 1;
+    if (sampling) chunk = Math.min(chunk, every - (s.step_count() % every));
     const c0 = performance.now();
     const got = app.pastUntil ? s.advance_past_until(chunk) : s.advance(chunk);
     const ms = performance.now() - c0;
@@ -176,13 +244,13 @@ function runSteps(now) {
     }
     taken += got;
     if (got < chunk) break;
+    if (sampling && s.step_count() % every === 0 && taken < target) recordSample();
   }
   app.sps.push([now, taken]);
   afterSteps();
   return taken;
 }
 
-/** Pauses at `until` or on divergence. */
 function afterSteps() {
   const s = app.stepper;
   const status = s.status();
@@ -196,6 +264,7 @@ function afterSteps() {
 
 function setPlaying(on) {
   app.playing = on;
+  if (on) $('motion-note').hidden = true;
   controls.setPlaying(on);
   if (!on) app.sps = [];
 }
@@ -231,7 +300,8 @@ function stepOnce() {
   const got = s.status() === 'finished' ? s.advance_past_until(1) : s.advance(1);
   if (s.status() === 'diverged') showDivergence(s.message());
   if (got > 0) markAll();
-  renderNow();
+  // Not forced: a costly heatmap follows in the next frame rather than in this one.
+  render(performance.now(), false);
 }
 
 /** A speed at which a preset plays to its `until` in about 8 s (set when a preset is opened). */
@@ -270,6 +340,19 @@ function apply(res, note = '') {
   clearConfigError();
   controls.showValues(new Map(res.pairs), null);
   $('config-note').textContent = note;
+  showModified(res.differences);
+}
+
+/** Under the preset's description: the keys that differ from the preset, so the sentence is
+ * never taken to describe a different run. */
+function showModified(differences) {
+  const box = $('modified');
+  const list = (differences || []).filter((d) => d.key !== 'preset');
+  box.hidden = list.length === 0;
+  const short = (v) => (v.length > 28 ? `${v.slice(0, 25)}…` : v);
+  box.textContent = list.length
+    ? `Modified from the preset: ${list.map((d) => `${d.key} = ${short(d.value)} (preset: ${short(d.preset)})`).join(', ')}.`
+    : '';
 }
 
 function showConfigError(res, tail) {
@@ -312,13 +395,18 @@ function edit(key, value, commit) {
   let note = '';
   if (key === 'model' && commit) note = adjustForModel(draft, value, effectiveValues(app.draft, null));
   draft.set(key, value);
-  const res = wasm.check_config(draft.text());
+  if (key === 'init' && value === 'points' && commit) note = fillPoints(draft) || note;
+  const res = checkPage(draft.text(), key);
   app.draft = draft;
   if (!res.ok) {
     // While typing only the field is marked; the message (an alert) comes with Enter or leaving it.
     controls.markKey(res.key);
     if (commit) {
-      showConfigError(res, 'The last valid run keeps going.');
+      let tail = 'The last valid run keeps going.';
+      if (res.key === 'points' && (key === 'n' || key === 'd')) {
+        tail = `With init = points, the points must match n and d: edit the points below (n rows of d numbers) or choose another init. ${tail}`;
+      }
+      showConfigError(res, tail);
       controls.showValues(effectiveValues(draft, null), res.key);
     }
     return;
@@ -335,17 +423,45 @@ function edit(key, value, commit) {
   }
 }
 
+/**
+ * init=points chosen without points (or with points of the wrong shape): fills them with the
+ * initial tokens (t = 0) of the configuration being edited, in shortest round-trip form (exact); returns a note.
+ */
+function fillPoints(draft) {
+  const v = effectiveValues(draft, null);
+  const n = Number(v.get('n'));
+  const d = Number(v.get('d'));
+  const have = (v.get('points') || '').split(';').filter(Boolean);
+  if (have.length === n && have.every((r) => r.split(',').length === d)) return '';
+  const before = effectiveValues(app.draft, null).get('init');
+  const probe = draft.clone().set('init', before && before !== 'points' ? before : 'cube');
+  let x;
+  try {
+    const st = new wasm.Stepper(probe.delete('points').text());
+    x = st.tokens('x');
+    st.free();
+  } catch {
+    return '';
+  }
+  const rows = [];
+  for (let i = 0; i < n; i += 1) {
+    rows.push(Array.from(x.subarray(i * d, (i + 1) * d), (c) => String(c)).join(','));
+  }
+  draft.set('points', rows.join(';'));
+  return `Points filled with the initial tokens of init = ${probe.get('init')} (exact, so the run is unchanged); edit them below.`;
+}
+
 /** Starts from a configuration string (the hash); falls back to its preset when refused. */
 function loadConfig(text) {
-  const res = wasm.check_config(text);
+  const res = checkPage(text);
   if (res.ok) {
     apply(res);
     return;
   }
   const draft = Draft.fromText(text);
   app.draft = draft;
-  let fallback = wasm.check_config(`preset=${draft.preset()}`);
-  if (!fallback.ok) fallback = wasm.check_config('');
+  let fallback = checkPage(`preset=${draft.preset()}`);
+  if (!fallback.ok) fallback = checkPage('');
   if (!app.stepper) startRun(fallback.canonical);
   const name = new Map(fallback.pairs).get('preset');
   showConfigError(res, app.stepper && app.canonical === fallback.canonical
@@ -357,21 +473,22 @@ function loadConfig(text) {
 function newSeed() {
   const seed = crypto.getRandomValues(new Uint32Array(1))[0];
   const draft = Draft.fromText(app.canonical).set('seed', String(seed));
-  const res = wasm.check_config(draft.text());
+  const res = checkPage(draft.text());
   if (res.ok) {
     app.userPaused = false;
     apply(res);
   }
 }
 
-function halveDt() {
+/** Restarts with `key` (dt or beta) halved: the fixes a divergence message names. */
+function halve(key) {
   const draft = Draft.fromText(app.canonical);
-  const dt = app.stepper.dt() / 2;
-  draft.set('dt', String(dt));
-  const res = wasm.check_config(draft.text());
+  const value = (key === 'dt' ? app.stepper.dt() : app.stepper.beta()) / 2;
+  draft.set(key, String(value));
+  const res = checkPage(draft.text());
   if (res.ok) {
     app.userPaused = false;
-    apply(res, `dt halved to ${dt}.`);
+    apply(res, `${key === 'dt' ? 'dt' : 'β'} halved to ${value}.`);
   } else {
     showConfigError(res, 'The last valid run keeps going.');
   }
@@ -379,10 +496,18 @@ function halveDt() {
 
 // ---- divergence -------------------------------------------------------------------------
 
+/** The divergence message and one button per fix it names (smaller dt, smaller beta). */
 function showDivergence(message) {
   $('divergence-message').textContent = message;
+  const fix = /use a smaller ([^;.]*)/.exec(message)?.[1] ?? '';
+  const names = (w) => new RegExp(`\\b${w}\\b`).test(fix);
   const dt = app.stepper.dt();
+  const beta = app.stepper.beta();
+  const offerDt = names('dt') || !names('beta');
+  $('halve-dt').hidden = !offerDt;
   $('halve-dt').textContent = `Halve dt (${dt} → ${dt / 2}) and restart`;
+  $('halve-beta').hidden = !names('beta');
+  $('halve-beta').textContent = `Halve β (${beta} → ${beta / 2}) and restart`;
   $('divergence').hidden = false;
 }
 
@@ -403,9 +528,10 @@ function metricsInterval() {
   return app.metricsCost < 3 ? 0 : Math.max(150, 8 * app.metricsCost);
 }
 
+/** Computes the metrics when due; returns whether they were computed. */
 function updateMetrics(now, force) {
   const s = app.stepper;
-  if (!force && now - app.lastMetricsAt < metricsInterval()) return;
+  if (!force && now - app.lastMetricsAt < metricsInterval()) return false;
   const t0 = performance.now();
   try {
     app.metrics = s.metrics();
@@ -418,6 +544,7 @@ function updateMetrics(now, force) {
   app.needs.metrics = false;
   app.needs.chart = true;
   app.needs.draw = true;
+  return true;
 }
 
 /** The heatmap follows every frame when cheap, else at most every ~8 times its cost. */
@@ -437,7 +564,7 @@ function updateHeatmap(now, force) {
   const t0 = performance.now();
   try {
     heatmapView.update(app.stepper);
-    $('heatmap-max').textContent = `max P = ${fmtValue(app.stepper.p_max())}`;
+    $('heatmap-max').textContent = `(max P = ${fmtValue(app.stepper.p_max())})`;
   } catch {
     // keep the last picture
   }
@@ -464,8 +591,11 @@ function render(now, force, tokensOnly = false) {
     app.needs.data = false;
     app.needs.draw = true;
   }
-  if (app.needs.metrics) updateMetrics(now, settled);
-  if (app.needs.heat) updateHeatmap(now, settled);
+  // At most one costly analysis per frame (unless forced): a costly metrics pass defers the
+  // heatmap to the next frame, so no frame does both.
+  const metricsRan = app.needs.metrics && updateMetrics(now, settled);
+  const deferHeat = !force && metricsRan && app.metricsCost > FRAME_BUDGET_MS / 2;
+  if (app.needs.heat && !deferHeat) updateHeatmap(now, settled);
   if (app.needs.chart && (settled || now - app.lastChartAt >= CHART_INTERVAL_MS)) {
     try {
       chartView.draw(s);
@@ -509,6 +639,7 @@ function updateStatus(now) {
   const status = s.status();
   const state = status === 'diverged' ? 'diverged (paused)'
     : app.playing ? (app.pastUntil ? 'playing past until' : 'playing')
+    : step > until && until > 0 ? 'paused (past until)'
     : status === 'finished' ? 'finished at until'
     : 'paused';
   $('status-state').textContent = state;
@@ -549,7 +680,9 @@ function refreshText() {
   let heat = model === 'sphere-usa'
     ? 'Shows W row-normalised: Wᵢⱼ / Σₖ Wᵢₖ, which equals softmaxⱼ(β⟨Q xᵢ, K xⱼ⟩).'
     : 'Pᵢⱼ = softmaxⱼ(β⟨Q xᵢ, K xⱼ⟩): row i is the query token, column j the key token; rows sum to 1.';
-  heat += ' Colour: viridis from 0 to max P. Hover for the exact value.';
+  heat += heatmapView.scale === 'one'
+    ? ' Colour: viridis on the fixed scale 0 to 1 (a uniform P is dark, 1/n). Hover for the exact value.'
+    : ' Colour: viridis from 0 to max P (the largest entry is yellow, whatever its size). Hover for the exact value.';
   if (block > 1) heat += ` Each pixel shows the largest entry of a ${block} × ${block} block.`;
   $('heatmap-caption').textContent = heat;
 
@@ -643,11 +776,23 @@ function loadTraining() {
   return trainingLoading;
 }
 
+/** Loads the depth lab's modules (once, on first use). */
+function loadDepth() {
+  if (!depthLoading) {
+    depthLoading = import('./depth/lab.js').then((m) => {
+      depth = m.createDepthLab(wasm, { particleConfig: () => app.canonical });
+      return depth;
+    });
+  }
+  return depthLoading;
+}
+
 function showLab(lab) {
   activeLab = lab;
   labTabs.show(lab);
   app.hidden = lab !== 'particles';
   if (lab !== 'training' && training) training.hide();
+  if (lab !== 'depth' && depth) depth.hide();
   if (lab === 'particles') {
     markAll();
     heatmapView.draw();
@@ -656,6 +801,12 @@ function showLab(lab) {
 
 /** Shows the lab a configuration string asks for, with that configuration. */
 async function route(text) {
+  if (wasm.requested_lab(text) === 'depth') {
+    showLab('depth');
+    const lab = await loadDepth();
+    if (activeLab === 'depth') lab.show(text);
+    return;
+  }
   if (wasm.requested_lab(text) === 'training') {
     showLab('training');
     const lab = await loadTraining();
@@ -673,7 +824,9 @@ function selectLab(lab) {
   if (lab === activeLab) return;
   location.hash = lab === 'training'
     ? (training?.canonical || DEFAULT_TRAINING)
-    : (app.canonical || 'preset=polytope');
+    : lab === 'depth'
+      ? (depth?.canonical || DEFAULT_DEPTH)
+      : (app.canonical || 'preset=polytope');
 }
 
 /** Keyboard shortcuts act on the lab shown. */
@@ -681,6 +834,8 @@ function onKey(name) {
   return () => {
     if (activeLab === 'training') {
       if (training) training[name]();
+    } else if (activeLab === 'depth') {
+      if (depth) depth[name]();
     } else {
       ({ togglePlay, step: stepOnce, reset })[name]();
     }
@@ -702,7 +857,7 @@ async function main() {
     presets: wasm.presets(),
     paperV: wasm.paper_v_2d(),
     onPreset: (name) => {
-      const res = wasm.check_config(`preset=${name}`);
+      const res = checkPage(`preset=${name}`);
       if (res.ok) {
         apply(res);
         suggestSpeed();
@@ -729,10 +884,25 @@ async function main() {
         renderNow();
       }
     },
-    onHalveDt: halveDt,
+    onHalveDt: () => halve('dt'),
+    onHalveBeta: () => halve('beta'),
   });
   controls.showSpeed(app.stepsPerFrame);
   $('version').textContent = `attn-web ${wasm.version()}`;
+  $('heat-scale').addEventListener('change', (e) => {
+    heatmapView.scale = e.target.value;
+    $('heatmap-top').textContent = heatmapView.scale === 'one' ? '1' : 'max P';
+    if (!app.stepper) return;
+    refreshText();
+    app.needs.heat = true;
+    app.lastHeatAt = -Infinity;
+    if (!app.playing) renderNow();
+  });
+  // prefers-reduced-motion: the run starts paused, with a note and the Play button.
+  if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) {
+    app.userPaused = true;
+    $('motion-note').hidden = false;
+  }
 
   labTabs = new LabTabs(selectLab);
   await route(readHash());
@@ -757,6 +927,8 @@ async function main() {
     status: () => app.stepper.status(),
     playing: () => app.playing,
     metrics: () => app.metrics ?? null,
+    historyLen: () => app.stepper.history_len(),
+    historyNear: (t) => app.stepper.history_near(t),
     wasm,
   });
   performance.mark('attn-ready');

@@ -18,6 +18,7 @@ export class HeatmapView {
     this.imageCtx = this.image.getContext('2d');
     this.n = 0;
     this.hasImage = false;
+    this.scale = 'one'; // colour scale: 'one' (0..1, fixed) or 'max' (0..max P)
     const report = (e) => {
       const cell = this.cellAt(e);
       onHover(cell);
@@ -30,7 +31,7 @@ export class HeatmapView {
   /** Takes the current P from the stepper (pixels computed in Rust) and redraws. */
   update(stepper) {
     const side = stepper.heatmap_side(HEATMAP_MAX_SIDE);
-    const rgba = stepper.heatmap_rgba(HEATMAP_MAX_SIDE);
+    const rgba = stepper.heatmap_rgba_scaled(HEATMAP_MAX_SIDE, this.scale === 'one' ? 1 : 0);
     this.n = stepper.n();
     this.block = stepper.heatmap_block(HEATMAP_MAX_SIDE);
     if (this.image.width !== side) this.image.width = side;

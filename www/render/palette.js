@@ -89,6 +89,23 @@ export function niceTicks(lo, hi, count = 5) {
   return out;
 }
 
+/**
+ * Labels for a list of ticks: the fewest digits that tell every tick apart (two ticks never read
+ * the same), exponent form for huge or tiny values written short ("-5e153", "1.2e-7").
+ */
+export function tickLabels(ticks) {
+  const big = ticks.some((v) => v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-3));
+  for (let p = big ? 0 : 4; p <= 16; p += 1) {
+    const labels = ticks.map((v) => {
+      if (v === 0) return '0';
+      if (big) return v.toExponential(p).replace('e+', 'e');
+      return String(Number(v.toPrecision(p)));
+    });
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  return ticks.map((v) => String(v));
+}
+
 /** Short label for a tick value. */
 export function tickLabel(v) {
   if (v === 0) return '0';

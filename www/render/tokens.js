@@ -2,7 +2,7 @@
 // with trails, cluster colours, leader rings and an autoscale that follows growing tokens.
 // Draws what it is given (k coordinates per token); it computes no science.
 
-import { clusterColours, fitCanvas, niceTicks, theme, tickLabel } from './palette.js';
+import { clusterColours, fitCanvas, niceTicks, theme, tickLabel, tickLabels } from './palette.js';
 
 const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
 const TRAIL_SEGMENTS = 20000; // upper bound on n * trail length
@@ -193,8 +193,7 @@ export class TokenView {
   }
 
   /** Square plot area with room for tick labels; equal scale on both axes. */
-  frame2d(w, h) {
-    const left = 46;
+  frame2d(w, h, left = 46) {
     const bottom = 30;
     const size = Math.max(10, Math.min(w - left - 12, h - bottom - 12));
     const x0 = left + (w - left - 12 - size) / 2;
@@ -204,7 +203,14 @@ export class TokenView {
 
   draw2d(ctx, w, h, th, colours) {
     const { c, h: half } = this.view;
-    const { x0, y0, size } = this.frame2d(w, h);
+    // Room on the left for the widest y tick label (huge coordinates have long labels).
+    ctx.font = '11px system-ui, sans-serif';
+    const xTicks = niceTicks(c[0] - half, c[0] + half, 5);
+    const yTicks = niceTicks(c[1] - half, c[1] + half, 5);
+    const xLabels = tickLabels(xTicks);
+    const yLabels = tickLabels(yTicks);
+    const widest = Math.max(0, ...yLabels.map((l) => ctx.measureText(l).width));
+    const { x0, y0, size } = this.frame2d(w, h, Math.max(46, Math.ceil(widest) + 24));
     const s = size / (2 * half);
     const X = (v) => x0 + (v - (c[0] - half)) * s;
     const Y = (v) => y0 + size - (v - (c[1] - half)) * s;
@@ -217,24 +223,24 @@ export class TokenView {
     ctx.strokeRect(x0, y0, size, size);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (const v of niceTicks(c[0] - half, c[0] + half, 5)) {
+    xTicks.forEach((v, i) => {
       const x = X(v);
       ctx.beginPath();
       ctx.moveTo(x, y0);
       ctx.lineTo(x, y0 + size);
       ctx.stroke();
-      ctx.fillText(tickLabel(v), x, y0 + size + 4);
-    }
+      ctx.fillText(xLabels[i], x, y0 + size + 4);
+    });
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const v of niceTicks(c[1] - half, c[1] + half, 5)) {
+    yTicks.forEach((v, i) => {
       const y = Y(v);
       ctx.beginPath();
       ctx.moveTo(x0, y);
       ctx.lineTo(x0 + size, y);
       ctx.stroke();
-      ctx.fillText(tickLabel(v), x0 - 5, y);
-    }
+      ctx.fillText(yLabels[i], x0 - 5, y);
+    });
     ctx.fillStyle = th.fg;
     ctx.font = '12px system-ui, sans-serif';
     ctx.textAlign = 'right';
@@ -379,7 +385,12 @@ export class TokenView {
 
   drawTime(ctx, w, h, th, colours) {
     const { c, h: half } = this.view;
-    const left = 50;
+    ctx.font = '11px system-ui, sans-serif';
+    const yTicks = niceTicks(c[0] - half, c[0] + half, 6);
+    const yLabels = tickLabels(yTicks);
+    const tTicks = niceTicks(0, Math.max(this.tMax, this.t), 6);
+    const tLabels = tickLabels(tTicks);
+    const left = Math.max(50, Math.ceil(Math.max(0, ...yLabels.map((l) => ctx.measureText(l).width))) + 26);
     const bottom = 32;
     const top = 12;
     const right = 14;
@@ -396,23 +407,23 @@ export class TokenView {
     ctx.strokeRect(left, top, pw, ph);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    for (const v of niceTicks(0, tMax, 6)) {
+    tTicks.forEach((v, i) => {
       ctx.beginPath();
       ctx.moveTo(X(v), top);
       ctx.lineTo(X(v), top + ph);
       ctx.stroke();
-      ctx.fillText(tickLabel(v), X(v), top + ph + 4);
-    }
+      ctx.fillText(tLabels[i], X(v), top + ph + 4);
+    });
     ctx.fillText('t', left + pw / 2, top + ph + 17);
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const v of niceTicks(c[0] - half, c[0] + half, 6)) {
+    yTicks.forEach((v, i) => {
       ctx.beginPath();
       ctx.moveTo(left, Y(v));
       ctx.lineTo(left + pw, Y(v));
       ctx.stroke();
-      ctx.fillText(tickLabel(v), left - 5, Y(v));
-    }
+      ctx.fillText(yLabels[i], left - 5, Y(v));
+    });
     ctx.save();
     ctx.translate(12, top + ph / 2);
     ctx.rotate(-Math.PI / 2);

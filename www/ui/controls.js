@@ -6,6 +6,12 @@ export const SPEEDS = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 const $ = (id) => document.getElementById(id);
 
+/** A field's configuration value: trimmed; the points textarea's lines become `;`-separated rows. */
+function fieldValue(el) {
+  if (el.tagName !== 'TEXTAREA') return el.value.trim();
+  return el.value.split(/[\n;]/).map((r) => r.trim()).filter(Boolean).join(';');
+}
+
 export class Controls {
   /**
    * @param {{ presets: {name: string, description: string}[], paperV: string,
@@ -13,7 +19,7 @@ export class Controls {
    *   onPlay: () => void, onStep: () => void, onReset: () => void, onNewSeed: () => void,
    *   onSpeed: (stepsPerFrame: number) => void, onCoords: (c: string) => void,
    *   onTrails: (on: boolean) => void, onProjection: (mode: string, a: number, b: number) => void,
-   *   onHalveDt: () => void }} h
+   *   onHalveDt: () => void, onHalveBeta: () => void }} h
    */
   constructor(h) {
     this.h = h;
@@ -33,6 +39,7 @@ export class Controls {
     $('reset').addEventListener('click', () => h.onReset());
     $('new-seed').addEventListener('click', () => h.onNewSeed());
     $('halve-dt').addEventListener('click', () => h.onHalveDt());
+    $('halve-beta').addEventListener('click', () => h.onHalveBeta());
 
     this.speed = $('speed');
     this.speed.max = String(SPEEDS.length - 1);
@@ -49,12 +56,14 @@ export class Controls {
       if (el.tagName === 'SELECT') {
         el.addEventListener('change', () => h.onEdit(key, el.value, true));
       } else {
-        el.addEventListener('input', () => h.onEdit(key, el.value.trim(), false));
-        el.addEventListener('change', () => h.onEdit(key, el.value.trim(), true));
+        const value = () => fieldValue(el);
+        el.addEventListener('input', () => h.onEdit(key, value(), false));
+        el.addEventListener('change', () => h.onEdit(key, value(), true));
         el.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter') {
+          // In the points textarea, Shift+Enter starts a new line; Enter applies everywhere.
+          if (e.key === 'Enter' && !e.shiftKey) {
             e.preventDefault();
-            h.onEdit(key, el.value.trim(), true);
+            h.onEdit(key, value(), true);
           }
         });
       }
@@ -115,10 +124,12 @@ export class Controls {
           opt.textContent = v;
           el.append(opt);
         }
-        if (el.value !== v) el.value = v;
+        const shown = el.tagName === 'TEXTAREA' ? v.split(';').join('\n') : v;
+        if (el.value !== shown && fieldValue(el) !== v) el.value = shown;
       }
-      this.markInvalid(el, key === invalidKey);
+      this.markInvalid(el, key === invalidKey || (invalidKey === 'points' && key === 'init'));
     }
+    $('points-field').hidden = values.get('init') !== 'points';
     const sphere = values.get('model') !== 'euclidean';
     this.coordsGroup.disabled = sphere;
     this.coordsGroup.title = sphere ? 'sphere models show x; z = exp(-tV) x is for the euclidean model' : '';
@@ -127,7 +138,8 @@ export class Controls {
 
   /** Marks the field of `key` invalid (or none with null), for live validation while typing. */
   markKey(key) {
-    for (const el of this.fields) this.markInvalid(el, el.dataset.key === key);
+    // A points error also marks init (the points belong to init=points).
+    for (const el of this.fields) this.markInvalid(el, el.dataset.key === key || (key === 'points' && el.dataset.key === 'init'));
   }
 
   markInvalid(el, bad) {

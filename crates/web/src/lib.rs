@@ -15,12 +15,15 @@
 //! valid however the memory grows later.
 
 mod chart;
+mod depth;
+mod depth_chart;
 mod heatmap;
 mod plot;
 mod sweep_chart;
 mod training;
 mod training_chart;
 
+pub use depth::DepthLab;
 pub use training::TrainingLab;
 
 use attn_core::analysis::metrics::energy_defined;
@@ -502,6 +505,23 @@ impl Stepper {
     pub fn heatmap_rgba(&mut self, max_side: u32) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
         let scale = heatmap::finite_max(&self.scratch.p);
+        let px = heatmap::rgba(&self.scratch.p, self.sim.n(), max_side as usize, scale);
+        Ok(Uint8ClampedArray::from(&px[..]))
+    }
+
+    /// [`Stepper::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
+    /// `P_ij / top` (`top = 1`: the fixed 0..1 scale); `top <= 0` or not finite uses `max P`.
+    pub fn heatmap_rgba_scaled(
+        &mut self,
+        max_side: u32,
+        top: f64,
+    ) -> Result<Uint8ClampedArray, JsError> {
+        self.ensure_p()?;
+        let scale = if top > 0.0 && top.is_finite() {
+            top
+        } else {
+            heatmap::finite_max(&self.scratch.p)
+        };
         let px = heatmap::rgba(&self.scratch.p, self.sim.n(), max_side as usize, scale);
         Ok(Uint8ClampedArray::from(&px[..]))
     }

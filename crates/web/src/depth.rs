@@ -1,0 +1,323 @@
+//! The depth lab in the page (science.md §3-4: rank collapse with depth, context similarity): a
+//! thin wasm-bindgen wrapper of the core's [`DepthRun`] for the page's module Web Worker (one
+//! variant per message, its results as a JSON-compatible object, the context similarity
+//! matrices of every layer and head as viridis pixels and as values), and the drawing functions
+//! the page calls with the results the worker sent (see `depth_chart`).
+//!
+//! Every number comes from the core (`attn_core::depth`); what is decided here is only how to
+//! show it: colours of `S` span each head's own off-diagonal range.
+
+use crate::depth_chart::{self, Results};
+use crate::heatmap;
+use crate::to_js;
+use attn_core::depth::{parse, DepthPreset, DepthRun, Variant, DEPTH_PRESETS};
+use js_sys::{Float32Array, Uint8ClampedArray};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+#[derive(Serialize)]
+struct PresetInfo {
+    name: &'static str,
+    description: &'static str,
+}
+
+/// The depth presets, in the page's order: an array of `{ name, description }`.
+#[wasm_bindgen]
+pub fn depth_presets() -> Result<JsValue, JsError> {
+    let list: Vec<PresetInfo> = DEPTH_PRESETS
+        .iter()
+        .map(|p| PresetInfo {
+            name: p.name(),
+            description: p.description(),
+        })
+        .collect();
+    to_js(&list)
+}
+
+/// Every key of depth preset `name` with its value: `[[key, value], ...]` in canonical order.
+#[wasm_bindgen]
+pub fn depth_preset_pairs(name: &str) -> Result<JsValue, JsError> {
+    let p = DepthPreset::from_name(name)
+        .ok_or_else(|| JsError::new(&format!("`preset`: unknown depth preset {:?}", name)))?;
+    to_js(&p.config().pairs())
+}
+
+/// What the page shows before any variant has run.
+#[derive(Serialize)]
+struct Info<'a> {
+    canonical: String,
+    preset: &'static str,
+    description: &'static str,
+    n: usize,
+    d_model: usize,
+    d_head: usize,
+    layers: usize,
+    heads: usize,
+    labels: &'a [String],
+    sentence: &'a [usize],
+    separator: &'a [bool],
+    chance_level: f64,
+    path_shares: Vec<f64>,
+    /// The configured variants' names (`san`, ...), in order.
+    variants: Vec<&'static str>,
+    /// Their labels (`SAN`, ...).
+    variant_labels: Vec<&'static str>,
+}
+
+/// One depth configuration: its input and the records of the last variant run.
+#[wasm_bindgen]
+pub struct DepthLab {
+    run: DepthRun,
+    /// The similarity values of the last variant (filled by `similarity_rgba`).
+    values: Vec<f32>,
+}
+
+#[wasm_bindgen]
+impl DepthLab {
+    /// A run of a depth configuration (`lab=depth&...`); throws "`key`: what is allowed".
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &str) -> Result<DepthLab, JsError> {
+        let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(DepthLab {
+            run: DepthRun::new(&c),
+            values: Vec::new(),
+        })
+    }
+
+    /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
+    /// separator, chance_level, path_shares, variants, variant_labels }`.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let c = self.run.config();
+        let input = self.run.input();
+        to_js(&Info {
+            canonical: c.to_canonical_string(),
+            preset: c.preset.name(),
+            description: c.preset.description(),
+            n: input.n,
+            d_model: c.d_model,
+            d_head: c.d_head,
+            layers: c.layers,
+            heads: c.heads,
+            labels: &input.labels,
+            sentence: &input.sentence,
+            separator: &input.separator,
+            chance_level: self.run.chance_level(),
+            path_shares: self.run.path_shares(),
+            variants: c.variants.iter().map(|v| v.name()).collect(),
+            variant_labels: c.variants.iter().map(|v| v.label()).collect(),
+        })
+    }
+
+    /// Runs variant `name` (`san`, `san-mlp`, `san-skip`, `transformer`, `configured`): the
+    /// core's `VariantResult` (`{ variant, residual, composite_norm, singular_values,
+    /// similarity, overflow }`, NaN as null).
+    pub fn run_variant(&mut self, name: &str) -> Result<JsValue, JsError> {
+        let v = Variant::from_name(name).ok_or_else(|| {
+            JsError::new(&format!(
+                "`variants`: {:?} is not a variant; allowed: san, san-mlp, san-skip, transformer, configured",
+                name
+            ))
+        })?;
+        self.values.clear();
+        to_js(&self.run.run_variant(v))
+    }
+
+    /// The path-length decomposition of the last variant (`{ norms, relative_residuals, shares,
+    /// error }`, core `path_lengths`), or null when the stack has none (MLP, biases, overflow).
+    pub fn path_lengths(&self) -> Result<JsValue, JsError> {
+        match self.run.path_lengths() {
+            Ok(p) => to_js(&p),
+            Err(_) => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Side (pixels) of one similarity tile for at most `max_side` pixels per side.
+    pub fn tile_side(&self, max_side: u32) -> u32 {
+        heatmap::side(self.run.n(), max_side as usize).0 as u32
+    }
+
+    /// The context similarity matrices of the last variant as viridis pixels: the tiles of
+    /// layers `1..=L` (rows) and heads (columns) one after the other, each `side x side x 4`
+    /// (`side = tile_side(max_side)`). Each tile is scaled to its head's off-diagonal range
+    /// (the zero diagonal drawn at the low end). Empty before any run.
+    pub fn similarity_rgba(&mut self, max_side: u32) -> Uint8ClampedArray {
+        let c = self.run.config();
+        let n = self.run.n();
+        let mut out = Vec::new();
+        self.values.clear();
+        for l in 1..=c.layers {
+            for h in 0..c.heads {
+                let Some(s) = self.run.similarity_matrix(l, h) else {
+                    return Uint8ClampedArray::from(&out[..]);
+                };
+                out.extend(tile(&s, n, max_side as usize));
+                self.values.extend(s.iter().map(|&x| x as f32));
+            }
+        }
+        Uint8ClampedArray::from(&out[..])
+    }
+
+    /// The context similarity matrices of the last variant as values (`f32`), layer-major then
+    /// head, each `n x n` row-major (zero diagonal). Empty before any run.
+    pub fn similarity_values(&mut self) -> Float32Array {
+        if self.values.is_empty() {
+            let c = self.run.config();
+            for l in 1..=c.layers {
+                for h in 0..c.heads {
+                    match self.run.similarity_matrix(l, h) {
+                        Some(s) => self.values.extend(s.iter().map(|&x| x as f32)),
+                        None => return Float32Array::from(&self.values[..]),
+                    }
+                }
+            }
+        }
+        Float32Array::from(&self.values[..])
+    }
+}
+
+/// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over its off-diagonal
+/// range `[lo, hi]`; the diagonal at the low end.
+pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for i in 0..n {
+        for j in 0..n {
+            let x = s[i * n + j];
+            if i != j && x.is_finite() {
+                lo = lo.min(x);
+                hi = hi.max(x);
+            }
+        }
+    }
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let lo = if lo.is_finite() { lo } else { 0.0 };
+    let t: Vec<f64> = (0..n * n)
+        .map(|k| {
+            if k / n == k % n {
+                0.0
+            } else {
+                (s[k] - lo) / span
+            }
+        })
+        .collect();
+    heatmap::rgba(&t, n, max_side, 1.0)
+}
+
+/// Parses the results the worker sent (an array of `run_variant` objects).
+fn results(value: JsValue) -> Result<Results, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("depth results: {}", e)))
+}
+
+/// Draws the relative residual `||res(X_l)|| / ||X_l||` against layer for every finished
+/// variant (`results`: array of `run_variant` objects), linear or `log` y axis. `canvas` in
+/// device pixels (`dpr` per CSS px). Returns `{ x0, x1, l0, l1 }` (CSS px) for hover.
+#[wasm_bindgen]
+pub fn draw_depth_residual(
+    canvas: HtmlCanvasElement,
+    results_value: JsValue,
+    layers: u32,
+    log: bool,
+    dpr: f64,
+    dark: bool,
+) -> Result<JsValue, JsError> {
+    let r = results(results_value)?;
+    let layout = depth_chart::residual(canvas, &r, layers as usize, log, dpr, dark)
+        .map_err(|e| JsError::new(&e))?;
+    to_js(&layout)
+}
+
+/// Draws the |i - j| histograms of high-similarity pairs of one variant's result, one ridge per
+/// layer (each scaled to its own peak), layer 1 at the top.
+#[wasm_bindgen]
+pub fn draw_depth_histograms(
+    canvas: HtmlCanvasElement,
+    result_value: JsValue,
+    dpr: f64,
+    dark: bool,
+) -> Result<(), JsError> {
+    let r = results(result_value)?;
+    depth_chart::histograms(canvas, r.first(), dpr, dark).map_err(|e| JsError::new(&e))
+}
+
+/// Draws the same-sentence share of high-similarity pairs against layer, one curve per
+/// variant, with the chance level dashed.
+#[wasm_bindgen]
+pub fn draw_depth_same_sentence(
+    canvas: HtmlCanvasElement,
+    results_value: JsValue,
+    layers: u32,
+    chance: f64,
+    dpr: f64,
+    dark: bool,
+) -> Result<(), JsError> {
+    let r = results(results_value)?;
+    depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark)
+        .map_err(|e| JsError::new(&e))
+}
+
+/// Draws the share of paths of each length (`shares`, `k = 0..=L`) as bars, and for variants
+/// with a path decomposition the share of the output norm carried by each length.
+#[wasm_bindgen]
+pub fn draw_depth_paths(
+    canvas: HtmlCanvasElement,
+    shares: &[f64],
+    results_value: JsValue,
+    dpr: f64,
+    dark: bool,
+) -> Result<(), JsError> {
+    let r = results(results_value)?;
+    depth_chart::paths(canvas, shares, &r, dpr, dark).map_err(|e| JsError::new(&e))
+}
+
+/// Draws the singular values `σ_k(X_l) / σ_1(X_l)` of layer `layer` (log axis), one curve per
+/// variant.
+#[wasm_bindgen]
+pub fn draw_depth_spectrum(
+    canvas: HtmlCanvasElement,
+    results_value: JsValue,
+    layer: u32,
+    dpr: f64,
+    dark: bool,
+) -> Result<(), JsError> {
+    let r = results(results_value)?;
+    depth_chart::spectrum(canvas, &r, layer as usize, dpr, dark).map_err(|e| JsError::new(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_span_the_off_diagonal_range_with_the_diagonal_dark() {
+        // S = [[0, 2, 4], [2, 0, 3], [4, 3, 0]]: range [2, 4].
+        let s = [0.0, 2.0, 4.0, 2.0, 0.0, 3.0, 4.0, 3.0, 0.0];
+        let px = tile(&s, 3, 512);
+        assert_eq!(px.len(), 3 * 3 * 4);
+        assert_eq!(&px[0..3], &heatmap::viridis(0.0)); // diagonal
+        assert_eq!(&px[4..7], &heatmap::viridis(0.0)); // S_01 = 2, the low end
+        assert_eq!(&px[8..11], &heatmap::viridis(1.0)); // S_02 = 4, the high end
+        assert_eq!(&px[20..23], &heatmap::viridis(0.5)); // S_12 = 3
+    }
+
+    #[test]
+    fn a_lab_runs_a_variant_and_gives_a_tile_per_layer_and_head() {
+        let mut lab = DepthLab {
+            run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()),
+            values: Vec::new(),
+        };
+        let _ = lab.run.run_variant(Variant::SanSkip);
+        let c = lab.run.config();
+        let n = lab.run.n();
+        let mut count = 0;
+        for l in 1..=c.layers {
+            for h in 0..c.heads {
+                let s = lab.run.similarity_matrix(l, h).unwrap();
+                assert_eq!(tile(&s, n, 512).len(), n * n * 4);
+                count += 1;
+            }
+        }
+        assert_eq!(count, 2 * 4);
+        lab.run = DepthRun::new(lab.run.config());
+        assert!(lab.run.similarity_matrix(1, 0).is_none());
+    }
+}

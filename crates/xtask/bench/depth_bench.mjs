@@ -1,0 +1,34 @@
+// Times the depth lab's wasm under Node, the case of `attn bench --depth`: each variant of a depth
+// configuration (default bert-init: L = 12, H = 12, d_model = 768, MLP 3072, n = 128), forward
+// pass and all analyzers (DepthLab.run_variant), then what the page's worker adds per variant
+// (the similarity tiles as pixels and values, the path decomposition). One thread, +simd128; prints a table.
+// Usage: node depth_bench.mjs <path to www/pkg> [config]
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const pkg = resolve(process.argv[2] ?? 'www/pkg');
+const config = process.argv[3] ?? 'lab=depth&preset=bert-init';
+const glue = await import(pathToFileURL(join(pkg, 'attn_web.js')).href);
+glue.initSync({ module: readFileSync(join(pkg, 'attn_web_bg.wasm')) });
+
+const lab = new glue.DepthLab(config);
+const info = lab.info();
+console.log(`depth lab, wasm under Node (one thread, +simd128): ${info.canonical}`);
+console.log(`n = ${info.n}, d_model = ${info.d_model}, L = ${info.layers}, H = ${info.heads}`);
+console.log('variant       run_variant (s)   + tiles, paths (s)   total (s)   residual at L');
+let total = 0;
+for (const v of info.variants) {
+  const t0 = performance.now();
+  const r = lab.run_variant(v);
+  const t1 = performance.now();
+  lab.similarity_rgba(128);
+  lab.similarity_values();
+  lab.path_lengths();
+  const t2 = performance.now();
+  total += t2 - t0;
+  const res = r.residual.at(-1);
+  console.log(`${r.variant.padEnd(12)}  ${((t1 - t0) / 1000).toFixed(2).padStart(15)}   ${((t2 - t1) / 1000).toFixed(2).padStart(18)}   ${((t2 - t0) / 1000).toFixed(2).padStart(9)}   ${res === null ? 'overflow' : res.toExponential(3)}`);
+}
+console.log(`all ${info.variants.length} variants: ${(total / 1000).toFixed(2)} s`);
+lab.free();
