@@ -205,7 +205,8 @@ pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
 
 /// Parses the results the worker sent (an array of `run_variant` objects).
 fn results(value: JsValue) -> Result<Results, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("depth results: {}", e)))
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("depth results: {}", e)))
 }
 
 /// Draws the relative residual `||res(X_l)|| / ||X_l||` against layer for every finished
@@ -302,7 +303,9 @@ mod tests {
     #[test]
     fn a_lab_runs_a_variant_and_gives_a_tile_per_layer_and_head() {
         let mut lab = DepthLab {
-            run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()),
+            run: DepthRun::new(
+                &parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap(),
+            ),
             values: Vec::new(),
         };
         let _ = lab.run.run_variant(Variant::SanSkip);

@@ -2,7 +2,9 @@
 //! (`bench/wasm_bench.mjs`), same grid and same configurations, printed as two tables; then the
 //! training lab's two numbers (100 iterations of the paper's setting, the paper's 4 x 4 x 10-seed
 //! sweep) natively (`attn bench --training`) and in wasm (`bench/training_bench.mjs`, the sweep
-//! in a worker thread). A benchmark that prints numbers, never a timed test.
+//! in a worker thread); then the depth lab's time per variant of bert-init natively
+//! (`attn bench --depth`) and in wasm (`bench/depth_bench.mjs`). A benchmark that prints numbers,
+//! never a timed test.
 
 use std::path::Path;
 use std::process::Command;
@@ -44,5 +46,18 @@ pub fn run(root: &Path, min_seconds: f64) -> Result<()> {
             .arg(root.join("www/pkg"))
             .current_dir(root),
         "wasm training bench",
+    )?;
+    phase("depth lab, native: attn bench --depth");
+    util::run(
+        Command::new(target_dir().join("release").join("attn")).args(["bench", "--depth"]),
+        "native depth bench",
+    )?;
+    phase("depth lab, wasm under Node: crates/xtask/bench/depth_bench.mjs");
+    util::run(
+        Command::new("node")
+            .arg(root.join("crates/xtask/bench/depth_bench.mjs"))
+            .arg(root.join("www/pkg"))
+            .current_dir(root),
+        "wasm depth bench",
     )
 }
