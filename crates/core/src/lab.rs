@@ -2,7 +2,7 @@
 //! the depth lab (science.md §3-4, [`crate::depth`]) or the training lab (science.md §5,
 //! [`crate::training`]), chosen by the `lab` key.
 
-use crate::config::{self, percent_decode, shorten, ConfigError};
+use crate::config::{self, percent_decode, shorten, ConfigError, LabPreset};
 use crate::depth::{self, DepthConfig, DepthPreset};
 use crate::training::{self, TrainingConfig, TrainingPreset};
 

@@ -1,7 +1,8 @@
 //! The configuration string: presets, canonical round trip, and malformed input.
 
+mod common;
+
 use attn_core::config::{parse, Config, MatrixSpec, Preset, PRESETS};
-use attn_core::rng::Rng;
 
 #[test]
 fn every_preset_round_trips_and_is_canonical() {
@@ -106,46 +107,13 @@ const MALFORMED: &[(&str, &str)] = &[
 
 #[test]
 fn malformed_strings_name_the_key() {
-    for (text, key) in MALFORMED {
-        match parse(text) {
-            Ok(c) => panic!("{:?} parsed as {}", text, c),
-            Err(e) => {
-                assert_eq!(&e.key, key, "{:?} gave {}", text, e);
-                assert!(!e.message.is_empty());
-            }
-        }
-    }
+    common::malformed::each_names_its_key(MALFORMED, parse);
 }
 
 #[test]
 fn random_strings_and_mutations_never_panic() {
-    let mut rng = Rng::new(11, 0);
-    let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789=&;,.-+eE%#?_ \u{0}\u{7f}é∞".chars().collect();
     let seeds: Vec<String> = PRESETS.iter().map(|p| p.config().to_canonical_string() + "&n=7&v=1,2;3,4&seed=3").collect();
-    for i in 0..20_000 {
-        let s: String = if i % 2 == 0 {
-            let len = (rng.next_u64() % 60) as usize;
-            (0..len).map(|_| alphabet[(rng.next_u64() % alphabet.len() as u64) as usize]).collect()
-        } else {
-            let mut chars: Vec<char> = seeds[(rng.next_u64() % seeds.len() as u64) as usize].chars().collect();
-            for _ in 0..1 + rng.next_u64() % 4 {
-                let pos = (rng.next_u64() % (chars.len() as u64 + 1)) as usize;
-                let c = alphabet[(rng.next_u64() % alphabet.len() as u64) as usize];
-                match rng.next_u64() % 3 {
-                    0 if pos < chars.len() => {
-                        chars.remove(pos);
-                    }
-                    1 if pos < chars.len() => chars[pos] = c,
-                    _ => chars.insert(pos, c),
-                }
-            }
-            chars.into_iter().collect()
-        };
-        match parse(&s) {
-            Ok(c) => assert_eq!(parse(&c.to_canonical_string()).as_ref(), Ok(&c), "round trip of {:?}", s),
-            Err(e) => assert!(!e.key.is_empty() && !e.message.is_empty(), "{:?}", s),
-        }
-    }
+    common::fuzz::random_strings_and_mutations(11, &seeds, "", parse, Config::to_canonical_string);
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! The depth lab's configuration string: presets, canonical round trip, malformed input, and the
 //! `lab` dispatcher.
 
+mod common;
+
+use attn_core::config::LabPreset;
 use attn_core::depth::{
     parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm, Variant,
     WeightsSource, DEPTH_PRESETS,
 };
 use attn_core::lab::{parse_lab, requested_lab, LabConfig};
-use attn_core::rng::Rng;
 
 #[test]
 fn every_preset_round_trips_and_is_canonical() {
@@ -152,15 +154,7 @@ const MALFORMED: &[(&str, &str)] = &[
 
 #[test]
 fn malformed_strings_name_the_key() {
-    for (text, key) in MALFORMED {
-        match parse_lab(text) {
-            Ok(c) => panic!("{:?} parsed as {}", text, c),
-            Err(e) => {
-                assert_eq!(&e.key, key, "{:?} gave {}", text, e);
-                assert!(!e.message.is_empty());
-            }
-        }
-    }
+    common::malformed::each_names_its_key(MALFORMED, parse_lab);
     // A depth preset without lab=depth says what to add.
     let e = parse_lab("preset=bert-init").unwrap_err();
     assert!(e.message.contains("lab=depth"), "{}", e);
@@ -200,41 +194,11 @@ fn parse_lab_dispatches_by_the_lab_key() {
 
 #[test]
 fn random_strings_and_mutations_never_panic() {
-    let mut rng = Rng::new(21, 0);
-    let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789=&;,.-+eE%#?_ \u{0}\u{7f}é∞".chars().collect();
     let seeds: Vec<String> = DEPTH_PRESETS
         .iter()
         .map(|p| p.config().to_canonical_string() + "&layers=2&heads=2&d_model=8&d_head=4&tokens=6&mlp_width=8&sentences=3,3")
         .chain(std::iter::once("lab=depth&preset=context-text&text=the%20cat.%20a%20dog!&sentences=2,2,1&layers=1".to_string()))
         .chain(std::iter::once("lab=depth&preset=particle-euler&particle=preset%3Dpolytope%26n%3D5&tokens=5&layers=2".to_string()))
         .collect();
-    for i in 0..20_000 {
-        let s: String = if i % 2 == 0 {
-            let len = (rng.next_u64() % 60) as usize;
-            let body: String = (0..len).map(|_| alphabet[(rng.next_u64() % alphabet.len() as u64) as usize]).collect();
-            if i % 4 == 0 {
-                format!("lab=depth&{}", body)
-            } else {
-                body
-            }
-        } else {
-            let mut chars: Vec<char> = seeds[(rng.next_u64() % seeds.len() as u64) as usize].chars().collect();
-            for _ in 0..1 + rng.next_u64() % 4 {
-                let pos = (rng.next_u64() % (chars.len() as u64 + 1)) as usize;
-                let c = alphabet[(rng.next_u64() % alphabet.len() as u64) as usize];
-                match rng.next_u64() % 3 {
-                    0 if pos < chars.len() => {
-                        chars.remove(pos);
-                    }
-                    1 if pos < chars.len() => chars[pos] = c,
-                    _ => chars.insert(pos, c),
-                }
-            }
-            chars.into_iter().collect()
-        };
-        match parse_lab(&s) {
-            Ok(c) => assert_eq!(parse_lab(&c.to_canonical_string()).as_ref(), Ok(&c), "round trip of {:?}", s),
-            Err(e) => assert!(!e.key.is_empty() && !e.message.is_empty(), "{:?}", s),
-        }
-    }
+    common::fuzz::random_strings_and_mutations(21, &seeds, "lab=depth&", parse_lab, LabConfig::to_canonical_string);
 }

@@ -1,7 +1,7 @@
 //! The metrics chart: a history of the core's `Metrics` over time and its drawing with plotters
 //! onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
-use crate::plot::{clamp_dpr, err, note, panel, readout, root, theme, tick, Geometry, PanelSpec};
+use crate::plot::{clamp_dpr, err, note, panel, power_of_ten, readout, root, theme, tick, Geometry, PanelSpec};
 use attn_core::analysis::Metrics;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -206,13 +206,6 @@ pub fn draw(
     // Clusters: whole numbers from 0 to the largest seen (at least 2).
     let cmax = h.clusters.iter().copied().fold(1.0f64, f64::max);
     let spec = PanelSpec {
-        name: "clusters",
-        title: format!("clusters: {}", readout(last(&h.clusters))),
-        t: &h.t,
-        y: &h.clusters,
-        colour: th.series[0],
-        show_x: false,
-        x_desc: "",
         y_fmt: &|v| {
             if v.fract() == 0.0 {
                 format!("{}", *v as i64)
@@ -220,9 +213,7 @@ pub fn draw(
                 String::new()
             }
         },
-        clamp: &|v| v,
-        hlines: &[],
-        vlines: &[],
+        ..PanelSpec::new("clusters", format!("clusters: {}", readout(last(&h.clusters))), &h.t, &h.clusters, th.series[0])
     };
     let c_top = (cmax * 1.1).ceil().max(2.0);
     let (xr, yr) = panel(&areas[0], &g, &th, &spec, x.clone(), 0.0..c_top)?;
@@ -238,21 +229,11 @@ pub fn draw(
 
     // Boolean distance on a log scale: 0.5 at most; exact zeros drawn at the floor 1e-16.
     const FLOOR: f64 = 1e-16;
+    let title = format!("Boolean distance max|P − round P|: {}", readout(last(&h.boolean_distance)));
     let spec = PanelSpec {
-        name: "boolean_distance",
-        title: format!(
-            "Boolean distance max|P − round P|: {}",
-            readout(last(&h.boolean_distance))
-        ),
-        t: &h.t,
-        y: &h.boolean_distance,
-        colour: th.series[1],
-        show_x: false,
-        x_desc: "",
-        y_fmt: &|v| format!("1e{}", v.log10().round() as i32),
+        y_fmt: &power_of_ten,
         clamp: &|v| v.max(FLOOR),
-        hlines: &[],
-        vlines: &[],
+        ..PanelSpec::new("boolean_distance", title, &h.t, &h.boolean_distance, th.series[1])
     };
     let (_, yr) = panel(
         &areas[1],
@@ -279,19 +260,8 @@ pub fn draw(
         .filter(|v| v.is_finite())
         .fold(2.0f64, f64::max);
     let r_top = rmax * 1.08;
-    let spec = PanelSpec {
-        name: "effective_rank",
-        title: format!("effective rank of P: {}", readout(last(&h.effective_rank))),
-        t: &h.t,
-        y: &h.effective_rank,
-        colour: th.series[2],
-        show_x: false,
-        x_desc: "",
-        y_fmt: &|v| tick(*v),
-        clamp: &|v| v,
-        hlines: &[],
-        vlines: &[],
-    };
+    let title = format!("effective rank of P: {}", readout(last(&h.effective_rank)));
+    let spec = PanelSpec::new("effective_rank", title, &h.t, &h.effective_rank, th.series[2]);
     let (_, yr) = panel(&areas[2], &g, &th, &spec, x.clone(), 0.0..r_top)?;
     let (y0, y1) = px(&yr);
     panels.push(PanelLayout {
@@ -318,22 +288,17 @@ pub fn draw(
     } else {
         (0.0, 1.0)
     };
+    let title = if energy_defined {
+        format!("interaction energy E_β: {}", readout(last(&h.energy)))
+    } else {
+        "interaction energy E_β".to_string()
+    };
+    let (t, y): (&[f64], &[f64]) = if has_energy { (&h.t, &h.energy) } else { (&[], &[]) };
     let spec = PanelSpec {
-        name: "energy",
-        title: if energy_defined {
-            format!("interaction energy E_β: {}", readout(last(&h.energy)))
-        } else {
-            "interaction energy E_β".to_string()
-        },
-        t: if has_energy { &h.t } else { &[] },
-        y: if has_energy { &h.energy } else { &[] },
-        colour: th.series[3],
         show_x: true,
         x_desc: "t (time units)",
         y_fmt: &|v| if has_energy { tick(*v) } else { String::new() },
-        clamp: &|v| v,
-        hlines: &[],
-        vlines: &[],
+        ..PanelSpec::new("energy", title, t, y, th.series[3])
     };
     let (_, yr) = panel(&areas[3], &g, &th, &spec, x.clone(), e0..e1)?;
     if !energy_defined {

@@ -10,37 +10,22 @@
 use crate::depth_chart::{self, Results};
 use crate::heatmap;
 use crate::to_js;
-use attn_core::depth::{parse, DepthPreset, DepthRun, Variant, DEPTH_PRESETS};
+use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
 use js_sys::{Float32Array, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-#[derive(Serialize)]
-struct PresetInfo {
-    name: &'static str,
-    description: &'static str,
-}
-
 /// The depth presets, in the page's order: an array of `{ name, description }`.
 #[wasm_bindgen]
 pub fn depth_presets() -> Result<JsValue, JsError> {
-    let list: Vec<PresetInfo> = DEPTH_PRESETS
-        .iter()
-        .map(|p| PresetInfo {
-            name: p.name(),
-            description: p.description(),
-        })
-        .collect();
-    to_js(&list)
+    crate::presets::list::<DepthPreset>()
 }
 
 /// Every key of depth preset `name` with its value: `[[key, value], ...]` in canonical order.
 #[wasm_bindgen]
 pub fn depth_preset_pairs(name: &str) -> Result<JsValue, JsError> {
-    let p = DepthPreset::from_name(name)
-        .ok_or_else(|| JsError::new(&format!("`preset`: unknown depth preset {:?}", name)))?;
-    to_js(&p.config().pairs())
+    crate::presets::pairs::<DepthPreset>(name)
 }
 
 /// What the page shows before any variant has run.

@@ -4,6 +4,7 @@
 //! length, and the singular values of one layer. Drawing only: every number comes from the
 //! core's `VariantResult` (sent by the page's worker as JSON and handed back here).
 
+use crate::axes::{self, Axes};
 use crate::plot::{clamp_dpr, err, note, root, theme, tick, Geometry, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -187,35 +188,13 @@ pub fn residual(
         1e-3
     };
     let x_max = layers.max(1) as f64;
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let lw = g.line(1.0);
-    let builder = |y_desc: &str| {
-        let mut b = ChartBuilder::on(&area);
-        b.margin_top(g.title_h)
-            .margin_right(g.margin_r * 2)
-            .x_label_area_size(g.x_label)
-            .y_label_area_size(g.y_label + (g.font * 1.4) as u32);
-        let _ = y_desc;
-        b
-    };
+    let builder = |_: &str| axes::builder(&area, &g, (g.font * 1.4) as u32);
     macro_rules! draw_with {
         ($chart:expr, $clamp:expr) => {{
             let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_labels(layers.min(12) + 1)
-                .y_labels(6)
-                .x_label_formatter(&|v| format!("{}", v.round() as i64))
-                .y_label_formatter(&|v| tick(*v))
-                .label_style(font.clone())
-                .axis_style(th.muted.stroke_width(lw))
-                .bold_line_style(th.grid.stroke_width(lw))
-                .light_line_style(TRANSPARENT)
-                .x_desc("layer l (0 = the input)")
-                .y_desc(if log { "||res(X_l)|| / ||X_l|| (log)" } else { "||res(X_l)|| / ||X_l||" })
-                .axis_desc_style(font.clone())
-                .draw()
-                .map_err(err)?;
+            let y_desc = if log { "||res(X_l)|| / ||X_l|| (log)" } else { "||res(X_l)|| / ||X_l||" };
+            let frame = Axes { x_labels: layers.min(12) + 1, y_labels: 6, x_fmt: &axes::whole, x_desc: "layer l (0 = the input)", y_desc: Some(y_desc) };
+            axes::mesh(&mut chart, &g, &th, frame)?;
             let radius = (2.5 * g.dpr).round() as i32;
             for r in results {
                 let c = colour(&th, &r.variant);
@@ -296,31 +275,13 @@ pub fn histograms(
     let n = r
         .and_then(|r| r.similarity.first())
         .map_or(2, |l| l.distance_histogram.len().max(2));
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let lw = g.line(1.0);
-    let mut chart = ChartBuilder::on(&area)
-        .margin_top(g.title_h)
-        .margin_right(g.margin_r * 2)
-        .x_label_area_size(g.x_label)
-        .y_label_area_size(g.y_label + (g.font * 0.8) as u32)
+    let mut chart = axes::builder(&area, &g, (g.font * 0.8) as u32)
         .build_cartesian_2d(0.0..(n - 1) as f64, 0.0..(layers.max(1) as f64 + 0.45))
         .map_err(err)?;
     let labels = layers.max(1);
     let step = labels.div_ceil(12).max(1);
-    chart
-        .configure_mesh()
-        .x_labels(8)
-        .y_labels(0)
-        .disable_y_mesh()
-        .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .label_style(font.clone())
-        .axis_style(th.muted.stroke_width(lw))
-        .bold_line_style(th.grid.stroke_width(lw))
-        .light_line_style(TRANSPARENT)
-        .x_desc("|i − j| (token distance) of the high-similarity pairs")
-        .axis_desc_style(font.clone())
-        .draw()
-        .map_err(err)?;
+    let x_desc = "|i − j| (token distance) of the high-similarity pairs";
+    axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 0, x_fmt: &axes::whole, x_desc, y_desc: None })?;
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     if let Some(r) = r {
         let c = r.variant.as_str();
@@ -403,30 +364,10 @@ pub fn same_sentence(
     let Some((area, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(());
     };
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let lw = g.line(1.0);
     let x_max = layers.max(1) as f64;
-    let mut chart = ChartBuilder::on(&area)
-        .margin_top(g.title_h)
-        .margin_right(g.margin_r * 2)
-        .x_label_area_size(g.x_label)
-        .y_label_area_size(g.y_label)
-        .build_cartesian_2d(0.7..x_max + 0.3, 0.0..1.05)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_labels(layers.min(12))
-        .y_labels(6)
-        .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .y_label_formatter(&|v| tick(*v))
-        .label_style(font.clone())
-        .axis_style(th.muted.stroke_width(lw))
-        .bold_line_style(th.grid.stroke_width(lw))
-        .light_line_style(TRANSPARENT)
-        .x_desc("layer l")
-        .axis_desc_style(font.clone())
-        .draw()
-        .map_err(err)?;
+    let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(0.7..x_max + 0.3, 0.0..1.05).map_err(err)?;
+    let frame = Axes { x_labels: layers.min(12), y_labels: 6, x_fmt: &axes::whole, x_desc: "layer l", y_desc: None };
+    axes::mesh(&mut chart, &g, &th, frame)?;
     if chance.is_finite() {
         let dash = (5.0 * g.dpr).round() as i32;
         let gap = (4.0 * g.dpr).round() as i32;
@@ -504,8 +445,6 @@ pub fn paths(
     let Some((area, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(());
     };
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let lw = g.line(1.0);
     let k_max = shares.len().saturating_sub(1).max(1) as f64;
     let carried: Vec<(&VariantData, Vec<f64>)> = results
         .iter()
@@ -522,27 +461,9 @@ pub fn paths(
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max)
         .max(1e-9);
-    let mut chart = ChartBuilder::on(&area)
-        .margin_top(g.title_h)
-        .margin_right(g.margin_r * 2)
-        .x_label_area_size(g.x_label)
-        .y_label_area_size(g.y_label)
-        .build_cartesian_2d(-0.6..k_max + 0.6, 0.0..hi * 1.1)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_labels((k_max as usize + 1).min(13))
-        .y_labels(5)
-        .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .y_label_formatter(&|v| tick(*v))
-        .label_style(font.clone())
-        .axis_style(th.muted.stroke_width(lw))
-        .bold_line_style(th.grid.stroke_width(lw))
-        .light_line_style(TRANSPARENT)
-        .x_desc("path length k (attention layers a path goes through)")
-        .axis_desc_style(font.clone())
-        .draw()
-        .map_err(err)?;
+    let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(-0.6..k_max + 0.6, 0.0..hi * 1.1).map_err(err)?;
+    let x_desc = "path length k (attention layers a path goes through)";
+    axes::mesh(&mut chart, &g, &th, Axes { x_labels: (k_max as usize + 1).min(13), y_labels: 5, x_fmt: &axes::whole, x_desc, y_desc: None })?;
     chart
         .draw_series(shares.iter().enumerate().map(|(k, &s)| {
             Rectangle::new(
@@ -600,8 +521,6 @@ pub fn spectrum(
     let Some((area, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(());
     };
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let lw = g.line(1.0);
     let curves: Vec<(&VariantData, Vec<(f64, f64)>)> = results
         .iter()
         .filter_map(|r| {
@@ -636,27 +555,8 @@ pub fn spectrum(
         .fold(1.0f64, f64::min)
         .max(1e-17)
         / 2.0;
-    let mut chart = ChartBuilder::on(&area)
-        .margin_top(g.title_h)
-        .margin_right(g.margin_r * 2)
-        .x_label_area_size(g.x_label)
-        .y_label_area_size(g.y_label)
-        .build_cartesian_2d(1.0..k_max, (floor..2.0).log_scale())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_labels(8)
-        .y_labels(6)
-        .x_label_formatter(&|v| format!("{}", v.round() as i64))
-        .y_label_formatter(&|v| tick(*v))
-        .label_style(font.clone())
-        .axis_style(th.muted.stroke_width(lw))
-        .bold_line_style(th.grid.stroke_width(lw))
-        .light_line_style(TRANSPARENT)
-        .x_desc("k")
-        .axis_desc_style(font.clone())
-        .draw()
-        .map_err(err)?;
+    let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(1.0..k_max, (floor..2.0).log_scale()).map_err(err)?;
+    axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 6, x_fmt: &axes::whole, x_desc: "k", y_desc: None })?;
     for (r, pts) in &curves {
         let c = colour(&th, &r.variant);
         let style = c.stroke_width(g.line(2.0));

@@ -14,11 +14,15 @@
 //! Every array handed to JavaScript is a fresh copy (never a view into wasm memory), so it stays
 //! valid however the memory grows later.
 
+mod axes;
 mod chart;
+mod check;
 mod depth;
 mod depth_chart;
 mod heatmap;
 mod plot;
+mod presets;
+mod status;
 mod sweep_chart;
 mod training;
 mod training_chart;
@@ -28,9 +32,10 @@ pub use training::TrainingLab;
 
 use attn_core::analysis::metrics::energy_defined;
 use attn_core::analysis::{pca, Metrics, MetricsScratch};
-use attn_core::config::{Preset, Space, PRESETS};
+use attn_core::config::{Preset, Space};
 use attn_core::lab::{self, parse_lab};
-use attn_core::{parse, Simulation, Status};
+use attn_core::{parse, Simulation};
+use check::{CheckErr, CheckOk};
 use js_sys::{Float64Array, Uint32Array, Uint8ClampedArray};
 use serde::Serialize;
 use serde_wasm_bindgen::Serializer;
@@ -75,32 +80,17 @@ fn space_name(s: Space) -> &'static str {
     }
 }
 
-#[derive(Serialize)]
-struct PresetInfo {
-    name: &'static str,
-    description: &'static str,
-}
-
 /// The presets, in the page's order: an array of `{ name, description }`.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
-    let list: Vec<PresetInfo> = PRESETS
-        .iter()
-        .map(|p| PresetInfo {
-            name: p.name(),
-            description: p.description(),
-        })
-        .collect();
-    to_js(&list)
+    crate::presets::list::<Preset>()
 }
 
 /// Every key of preset `name` with its value: an array of `[key, value]` pairs in canonical
 /// order (`preset` first). Errors for an unknown name.
 #[wasm_bindgen]
 pub fn preset_pairs(name: &str) -> Result<JsValue, JsError> {
-    let p = Preset::from_name(name)
-        .ok_or_else(|| JsError::new(&format!("`preset`: unknown preset {:?}", name)))?;
-    to_js(&p.config().pairs())
+    crate::presets::pairs::<Preset>(name)
 }
 
 /// The 2-D value matrix of the paper's hyperplanes experiment, as configuration text
@@ -116,28 +106,6 @@ pub fn paper_v_2d() -> String {
         .unwrap_or_default()
 }
 
-#[derive(Serialize)]
-struct Difference {
-    key: &'static str,
-    preset: String,
-    value: String,
-}
-
-#[derive(Serialize)]
-struct CheckOk {
-    ok: bool,
-    canonical: String,
-    differences: Vec<Difference>,
-    pairs: Vec<(&'static str, String)>,
-}
-
-#[derive(Serialize)]
-struct CheckErr {
-    ok: bool,
-    key: String,
-    message: String,
-}
-
 /// Parses and validates a configuration string (`key=value&...`, as in the URL hash and the CLI).
 ///
 /// Returns `{ ok: true, canonical, differences: [{ key, preset, value }], pairs: [[key, value]] }`
@@ -146,21 +114,8 @@ struct CheckErr {
 #[wasm_bindgen]
 pub fn check_config(text: &str) -> Result<JsValue, JsError> {
     match parse(text) {
-        Ok(c) => to_js(&CheckOk {
-            ok: true,
-            canonical: c.to_canonical_string(),
-            differences: c
-                .differences_from_preset()
-                .into_iter()
-                .map(|(key, preset, value)| Difference { key, preset, value })
-                .collect(),
-            pairs: c.pairs(),
-        }),
-        Err(e) => to_js(&CheckErr {
-            ok: false,
-            key: e.key,
-            message: e.message,
-        }),
+        Ok(c) => to_js(&CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs())),
+        Err(e) => to_js(&CheckErr::from(e)),
     }
 }
 
@@ -183,24 +138,11 @@ pub fn check_lab_config(text: &str) -> Result<JsValue, JsError> {
     match parse_lab(text) {
         Ok(c) => to_js(&LabCheck {
             lab: c.lab(),
-            check: CheckOk {
-                ok: true,
-                canonical: c.to_canonical_string(),
-                differences: c
-                    .differences_from_preset()
-                    .into_iter()
-                    .map(|(key, preset, value)| Difference { key, preset, value })
-                    .collect(),
-                pairs: c.pairs(),
-            },
+            check: CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs()),
         }),
         Err(e) => to_js(&LabCheck {
             lab: lab::requested_lab(text),
-            check: CheckErr {
-                ok: false,
-                key: e.key,
-                message: e.message,
-            },
+            check: CheckErr::from(e),
         }),
     }
 }
@@ -278,20 +220,12 @@ impl Stepper {
 
     /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`Stepper::message`]).
     pub fn status(&self) -> String {
-        match self.sim.status() {
-            Status::Running => "running",
-            Status::Finished => "finished",
-            Status::Diverged(_) => "diverged",
-        }
-        .into()
+        crate::status::name(self.sim.status())
     }
 
     /// After a divergence, what overflowed and what to change; otherwise empty.
     pub fn message(&self) -> String {
-        match self.sim.status() {
-            Status::Diverged(m) => m.clone(),
-            _ => String::new(),
-        }
+        crate::status::message(self.sim.status())
     }
 
     /// Current time `step * dt` (time units).

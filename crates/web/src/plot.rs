@@ -164,6 +164,27 @@ pub struct PanelSpec<'a> {
     pub vlines: &'a [RefLine],
 }
 
+impl<'a> PanelSpec<'a> {
+    /// A panel of `y` against `t` without x tick labels: y ticks by [`tick`], values drawn as
+    /// they are, no reference lines.
+    pub fn new(name: &'static str, title: String, t: &'a [f64], y: &'a [f64], colour: RGBColor) -> PanelSpec<'a> {
+        PanelSpec { name, title, t, y, colour, show_x: false, x_desc: "", y_fmt: &tick_label, clamp: &same, hlines: &[], vlines: &[] }
+    }
+}
+
+fn tick_label(v: &f64) -> String {
+    tick(*v)
+}
+
+fn same(v: f64) -> f64 {
+    v
+}
+
+/// Tick label of a log axis: the power of ten, `1e-3`.
+pub fn power_of_ten(v: &f64) -> String {
+    format!("1e{}", v.log10().round() as i32)
+}
+
 /// Draws one panel with value axis `y_range`; returns its plot area's pixel ranges.
 pub fn panel<Y>(
     area: &DrawingArea<CanvasBackend, Shift>,

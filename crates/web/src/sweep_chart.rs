@@ -2,6 +2,7 @@
 //! `r = eta_Y / eta_Z` on a log axis, one curve per `eta_Z`, with the uniform-attention entropy
 //! as a dashed reference. Drawing only: the numbers come from the core's `run_cell`.
 
+use crate::axes::{self, Axes};
 use crate::plot::{clamp_dpr, err, note, root, theme, tick, Geometry};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -82,31 +83,15 @@ pub fn draw(
 
     let font = ("sans-serif", g.font).into_font().color(&th.fg);
     let lw = g.line(1.0);
-    let mut chart = ChartBuilder::on(&root)
-        .margin_top(g.title_h)
-        .margin_right(g.margin_r * 2)
-        .x_label_area_size(g.x_label)
-        .y_label_area_size(g.y_label + (g.font * 1.3) as u32)
+    let mut chart = axes::builder(&root, &g, (g.font * 1.3) as u32)
         .build_cartesian_2d(
             x_range.clone().log_scale().with_key_points(ticks),
             (lo - pad).max(0.0)..hi + pad,
         )
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_labels(8)
-        .y_labels(6)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .label_style(font.clone())
-        .axis_style(th.muted.stroke_width(lw))
-        .bold_line_style(th.grid.stroke_width(lw))
-        .light_line_style(TRANSPARENT)
-        .x_desc("r = η_Y / η_Z (log scale)")
-        .y_desc("final entropy (nats)")
-        .axis_desc_style(font.clone())
-        .draw()
-        .map_err(err)?;
+    let x_fmt = |v: &f64| tick(*v);
+    let x_desc = "r = η_Y / η_Z (log scale)";
+    axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)") })?;
 
     // The uniform-attention reference.
     if reference.is_finite() {

@@ -9,7 +9,7 @@
 
 use crate::heatmap;
 use crate::{sweep_chart, to_js, training_chart};
-use attn_core::training::{parse, run_cell, SweepCell, Trainer, TrainingPreset, TRAINING_PRESETS};
+use attn_core::training::{parse, run_cell, SweepCell, Trainer, TrainingPreset};
 use attn_core::Status;
 use js_sys::{Float64Array, Uint8ClampedArray};
 use serde::Serialize;
@@ -23,32 +23,17 @@ pub const SNAP_WINDOW: usize = 10;
 /// Most classes of the recorded query row shown side by side in the heatmap.
 pub const MAX_SHOWN_CLASSES: usize = 6;
 
-#[derive(Serialize)]
-struct PresetInfo {
-    name: &'static str,
-    description: &'static str,
-}
-
 /// The training presets, in the page's order: an array of `{ name, description }`.
 #[wasm_bindgen]
 pub fn training_presets() -> Result<JsValue, JsError> {
-    let list: Vec<PresetInfo> = TRAINING_PRESETS
-        .iter()
-        .map(|p| PresetInfo {
-            name: p.name(),
-            description: p.description(),
-        })
-        .collect();
-    to_js(&list)
+    crate::presets::list::<TrainingPreset>()
 }
 
 /// Every key of training preset `name` with its value: `[[key, value], ...]` in canonical
 /// order (`lab`, `preset` first). Errors for an unknown name.
 #[wasm_bindgen]
 pub fn training_preset_pairs(name: &str) -> Result<JsValue, JsError> {
-    let p = TrainingPreset::from_name(name)
-        .ok_or_else(|| JsError::new(&format!("`preset`: unknown training preset {:?}", name)))?;
-    to_js(&p.config().pairs())
+    crate::presets::pairs::<TrainingPreset>(name)
 }
 
 /// One sweep cell (science.md §5), for a Web Worker: the training configuration `config` with
@@ -281,20 +266,12 @@ impl TrainingLab {
     /// `"running"`, `"finished"` (reached `iterations`) or `"diverged"` (see
     /// [`TrainingLab::message`]).
     pub fn status(&self) -> String {
-        match self.trainer.status() {
-            Status::Running => "running",
-            Status::Finished => "finished",
-            Status::Diverged(_) => "diverged",
-        }
-        .into()
+        crate::status::name(self.trainer.status())
     }
 
     /// After a divergence, what overflowed and what to change; otherwise empty.
     pub fn message(&self) -> String {
-        match self.trainer.status() {
-            Status::Diverged(m) => m.clone(),
-            _ => String::new(),
-        }
+        crate::status::message(self.trainer.status())
     }
 
     /// Iterations taken.

@@ -2,7 +2,7 @@
 //! drawn with plotters in three stacked panels, with dashed references (`ln M`, the
 //! uniform-attention entropy, `snap_tol`) and the snap iteration. Drawing only, no science.
 
-use crate::plot::{clamp_dpr, panel, readout, root, theme, tick, Geometry, PanelSpec, RefLine};
+use crate::plot::{clamp_dpr, panel, power_of_ten, readout, root, theme, Geometry, PanelSpec, RefLine};
 use plotters::prelude::*;
 use serde::Serialize;
 use std::ops::Range;
@@ -73,6 +73,10 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
     let (a0, rest) = root.split_vertically(ph);
     let (a1, a2) = rest.split_vertically(ph);
     let px = |r: &Range<i32>| (r.start as f64 / dpr, r.end as f64 / dpr);
+    let layout = |name: &'static str, yr: &Range<i32>| {
+        let (y0, y1) = px(yr);
+        PanelLayout { name, y0, y1 }
+    };
     let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
     let iters = |n: usize| (0..n).map(|i| i as f64).collect::<Vec<f64>>();
     let snap_line = |label: bool| -> Vec<RefLine> {
@@ -108,26 +112,10 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
         label: format!("ln M = {}", readout(d.ln_m)),
     }];
     let vl = snap_line(true);
-    let spec = PanelSpec {
-        name: "loss",
-        title: format!("loss (nats): {}", readout(last(d.loss))),
-        t: &t_loss,
-        y: d.loss,
-        colour: th.series[0],
-        show_x: false,
-        x_desc: "",
-        y_fmt: &|v| tick(*v),
-        clamp: &|v| v,
-        hlines: &hl,
-        vlines: &vl,
-    };
+    let title = format!("loss (nats): {}", readout(last(d.loss)));
+    let spec = PanelSpec { hlines: &hl, vlines: &vl, ..PanelSpec::new("loss", title, &t_loss, d.loss, th.series[0]) };
     let (xr, yr) = panel(&a0, &g, &th, &spec, x.clone(), 0.0..top)?;
-    let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
-        name: "loss",
-        y0,
-        y1,
-    });
+    panels.push(layout(spec.name, &yr));
 
     // Distinct-token entropy, with the uniform-attention reference.
     let t_h = iters(d.entropy.len());
@@ -149,22 +137,8 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
         label: format!("uniform attention (Z = 0): {}", readout(d.uniform_entropy)),
     }];
     let vl = snap_line(false);
-    let spec = PanelSpec {
-        name: "entropy",
-        title: format!(
-            "distinct-token entropy (nats): {}",
-            readout(last(d.entropy))
-        ),
-        t: &t_h,
-        y: d.entropy,
-        colour: th.series[2],
-        show_x: false,
-        x_desc: "",
-        y_fmt: &|v| tick(*v),
-        clamp: &|v| v,
-        hlines: &hl,
-        vlines: &vl,
-    };
+    let title = format!("distinct-token entropy (nats): {}", readout(last(d.entropy)));
+    let spec = PanelSpec { hlines: &hl, vlines: &vl, ..PanelSpec::new("entropy", title, &t_h, d.entropy, th.series[2]) };
     let (_, yr) = panel(
         &a1,
         &g,
@@ -173,12 +147,7 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
         x.clone(),
         (lo - pad).max(0.0)..hi + pad_top,
     )?;
-    let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
-        name: "entropy",
-        y0,
-        y1,
-    });
+    panels.push(layout(spec.name, &yr));
 
     // max |Δc| on a log scale, with the snap threshold; zeros drawn at the floor.
     let t_dc = iters(d.max_dc.len());
@@ -194,26 +163,18 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
         colour: th.muted,
         label: format!("snap_tol = {}", readout(d.snap_tol)),
     }];
+    let title = format!("max |Δc| per iteration: {}", readout(last(d.max_dc)));
     let spec = PanelSpec {
-        name: "max_dc",
-        title: format!("max |Δc| per iteration: {}", readout(last(d.max_dc))),
-        t: &t_dc,
-        y: d.max_dc,
-        colour: th.series[3],
         show_x: true,
         x_desc: "iteration",
-        y_fmt: &|v| format!("1e{}", v.log10().round() as i32),
+        y_fmt: &power_of_ten,
         clamp: &|v| v.max(floor),
         hlines: &hl,
         vlines: &vl,
+        ..PanelSpec::new("max_dc", title, &t_dc, d.max_dc, th.series[3])
     };
     let (_, yr) = panel(&a2, &g, &th, &spec, x.clone(), (floor..1.0).log_scale())?;
-    let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
-        name: "max_dc",
-        y0,
-        y1,
-    });
+    panels.push(layout(spec.name, &yr));
 
     root.present().map_err(crate::plot::err)?;
     let (x0, x1p) = px(&xr);

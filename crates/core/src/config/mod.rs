@@ -7,12 +7,16 @@
 //! [`Config::to_canonical_string`] for the canonical form.
 
 mod format;
+mod lab_preset;
 mod pairs;
 mod parse;
 mod presets;
 mod validate;
+pub(crate) mod values;
 
 pub use format::format_f64;
+pub(crate) use lab_preset::pick_preset;
+pub use lab_preset::LabPreset;
 pub use parse::parse;
 pub(crate) use pairs::{canonical_string, differences, split_pairs};
 pub(crate) use parse::{parse_float, percent_decode, shorten, MAX_CONFIG_LEN};

@@ -1,6 +1,6 @@
 //! Parsing a configuration string. Never panics; every error names a key.
 
-use super::presets::{Preset, PRESETS};
+use super::presets::Preset;
 use super::validate::validate;
 use super::{Config, ConfigError, Init, Integrator, MatrixSpec, Model, Points, Space};
 
@@ -22,13 +22,7 @@ pub const KEYS: [&str; 20] = [
 /// (ranges, shapes, combinations); the error names the offending key and what is allowed.
 pub fn parse(text: &str) -> Result<Config, ConfigError> {
     let pairs = super::pairs::split_pairs(text, &KEYS, "particles")?;
-    let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
-        None => Preset::Polytope,
-        Some((_, name)) => Preset::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = PRESETS.iter().map(|p| p.name()).collect();
-            ConfigError::new("preset", format!("unknown preset {:?}; allowed: {}", shorten(name), names.join(", ")))
-        })?,
-    };
+    let preset: Preset = super::lab_preset::pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
@@ -66,11 +60,7 @@ fn model_defaults(c: &mut Config, preset: Preset, written: &dyn Fn(&str) -> bool
 
 fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
-        "version" => {
-            if value != "1" {
-                return Err(ConfigError::new(key, "only version 1 exists"));
-            }
-        }
+        "version" => super::values::version(key, value)?,
         "preset" => {}
         "lab" => {
             if value != "particles" {
@@ -87,11 +77,7 @@ fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigErr
         }
         "n" => c.n = parse_int(key, value)?,
         "d" => c.d = parse_int(key, value)?,
-        "seed" => {
-            c.seed = value
-                .parse::<u32>()
-                .map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))?
-        }
+        "seed" => c.seed = super::values::seed(key, value)?,
         "beta" => c.beta = parse_float(key, value)?,
         "dt" => c.dt = parse_float(key, value)?,
         "until" => c.until = parse_float(key, value)?,

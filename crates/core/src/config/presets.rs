@@ -55,6 +55,23 @@ pub const METASTABILITY_POINTS: [f64; 10] = [
     0.2284854, -0.99892629, -0.04632772,
 ];
 
+impl crate::config::LabPreset for Preset {
+    const NOUN: &'static str = "preset";
+    const DEFAULT: Self = Preset::Polytope;
+    fn all() -> &'static [Self] {
+        &PRESETS
+    }
+    fn name(self) -> &'static str {
+        Preset::name(self)
+    }
+    fn description(self) -> &'static str {
+        Preset::description(self)
+    }
+    fn pairs(self) -> Vec<(&'static str, String)> {
+        self.config().pairs()
+    }
+}
+
 impl Preset {
     /// The preset's name in configuration strings.
     pub fn name(self) -> &'static str {
@@ -71,11 +88,6 @@ impl Preset {
             Preset::SphereUsa => "sphere-usa",
             Preset::Metastability => "metastability",
         }
-    }
-
-    /// The preset named `name`, if any.
-    pub fn from_name(name: &str) -> Option<Preset> {
-        PRESETS.iter().copied().find(|p| p.name() == name)
     }
 
     /// What the preset demonstrates, in one sentence (shown in the page's status line).

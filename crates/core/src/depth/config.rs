@@ -43,7 +43,8 @@
 
 use super::input::{text_layout, MAX_TOKENS};
 use super::variants::{Variant, VARIANTS};
-use crate::config::{format_f64, parse_float, shorten, ConfigError};
+use crate::config::values::{self, count, float};
+use crate::config::{format_f64, parse_float, pick_preset, shorten, ConfigError};
 use crate::training::config::encode_value;
 use crate::training::text::MAX_TEXT_BYTES;
 use serde::Serialize;
@@ -173,6 +174,23 @@ pub const DEFAULT_TEXT: &str = "The cat sat on the mat. It looked at the door an
 When the door opened, the cat ran into the garden! Birds sang in the old tree, and the cat listened. \
 Was it hungry? It walked back to the house, drank some milk, and fell asleep on the warm mat.";
 
+impl crate::config::LabPreset for DepthPreset {
+    const NOUN: &'static str = "depth preset";
+    const DEFAULT: Self = DepthPreset::BertInit;
+    fn all() -> &'static [Self] {
+        &DEPTH_PRESETS
+    }
+    fn name(self) -> &'static str {
+        DepthPreset::name(self)
+    }
+    fn description(self) -> &'static str {
+        DepthPreset::description(self)
+    }
+    fn pairs(self) -> Vec<(&'static str, String)> {
+        self.config().pairs()
+    }
+}
+
 impl DepthPreset {
     /// The preset's name in configuration strings.
     pub fn name(self) -> &'static str {
@@ -182,11 +200,6 @@ impl DepthPreset {
             DepthPreset::ContextText => "context-text",
             DepthPreset::ParticleEuler => "particle-euler",
         }
-    }
-
-    /// The preset named `name`, if any.
-    pub fn from_name(name: &str) -> Option<DepthPreset> {
-        DEPTH_PRESETS.iter().copied().find(|p| p.name() == name)
     }
 
     /// What the preset demonstrates, in one sentence.
@@ -377,36 +390,13 @@ pub const DEPTH_KEYS: [&str; 32] = [
 /// Refuses, never clamps; the error names the offending key and what is allowed. Never panics.
 pub fn parse(text: &str) -> Result<DepthConfig, ConfigError> {
     let pairs = crate::config::split_pairs(text, &DEPTH_KEYS, "depth")?;
-    let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
-        None => DepthPreset::BertInit,
-        Some((_, name)) => DepthPreset::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = DEPTH_PRESETS.iter().map(|p| p.name()).collect();
-            ConfigError::new("preset", format!("unknown depth preset {:?}; allowed: {}", shorten(name), names.join(", ")))
-        })?,
-    };
+    let preset: DepthPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
     }
     c.validate()?;
     Ok(c)
-}
-
-fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {
-    match value.parse::<u64>() {
-        Ok(v) if v >= lo as u64 && v <= hi as u64 => Ok(v as usize),
-        Ok(v) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi))),
-        Err(_) => Err(ConfigError::new(key, format!("{:?} is not a whole number; allowed: {}..={}", shorten(value), lo, hi))),
-    }
-}
-
-fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &str) -> Result<f64, ConfigError> {
-    let x = parse_float(key, value)?;
-    if ok(x) {
-        Ok(x)
-    } else {
-        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
-    }
 }
 
 fn choice<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T, ConfigError> {
@@ -426,17 +416,9 @@ fn scale_ok(x: f64) -> bool {
 
 fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
-        "version" => {
-            if value != "1" {
-                return Err(ConfigError::new(key, "only version 1 exists"));
-            }
-        }
+        "version" => values::version(key, value)?,
         "preset" => {}
-        "lab" => {
-            if value != "depth" {
-                return Err(ConfigError::new(key, format!("{:?} is not allowed here; a depth configuration has lab=depth", shorten(value))));
-            }
-        }
+        "lab" => values::lab(key, value, "depth")?,
         "layers" => c.layers = count(key, value, 1, 48)?,
         "heads" => c.heads = count(key, value, 1, 16)?,
         "d_model" => c.d_model = count(key, value, 1, 1024)?,
@@ -465,12 +447,7 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
         "input" => {
             c.input = choice(key, value, &[("gaussian", InputSource::Gaussian), ("particle", InputSource::Particle), ("text", InputSource::Text)])?
         }
-        "text" => {
-            if value.len() > MAX_TEXT_BYTES {
-                return Err(ConfigError::new(key, format!("{} bytes long; at most {} are allowed", value.len(), MAX_TEXT_BYTES)));
-            }
-            c.text = value.to_string();
-        }
+        "text" => c.text = values::text(key, value, MAX_TEXT_BYTES)?,
         "sentences" => {
             c.sentences = if value.is_empty() {
                 Vec::new()
@@ -496,11 +473,7 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
         "threshold" => c.threshold = parse_float(key, value)?,
         "residual_def" => c.residual_def = choice(key, value, &[("mean", ResidualDef::Mean), ("argmin", ResidualDef::Argmin)])?,
         "precision" => c.precision = choice(key, value, &[("f32", Precision::F32), ("f64", Precision::F64)])?,
-        "seed" => {
-            c.seed = value
-                .parse::<u32>()
-                .map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))?
-        }
+        "seed" => c.seed = values::seed(key, value)?,
         "variants" => {
             let mut list = Vec::new();
             for name in value.split(',') {

@@ -32,7 +32,8 @@
 //! (query, next) pairs; error on `text`). `version` is reserved (absent or `1`).
 
 use super::text::{Corpus, MAX_TEXT_BYTES};
-use crate::config::{format_f64, parse_float, shorten, ConfigError};
+use crate::config::values::{self, count, float};
+use crate::config::{format_f64, pick_preset, shorten, ConfigError};
 use serde::Serialize;
 
 /// Largest vocabulary size `M`.
@@ -69,6 +70,23 @@ pub enum TrainingPreset {
 /// All training presets, in the order the page lists them.
 pub const TRAINING_PRESETS: [TrainingPreset; 2] = [TrainingPreset::ScanSnap, TrainingPreset::ScanSnapSweep];
 
+impl crate::config::LabPreset for TrainingPreset {
+    const NOUN: &'static str = "training preset";
+    const DEFAULT: Self = TrainingPreset::ScanSnap;
+    fn all() -> &'static [Self] {
+        &TRAINING_PRESETS
+    }
+    fn name(self) -> &'static str {
+        TrainingPreset::name(self)
+    }
+    fn description(self) -> &'static str {
+        TrainingPreset::description(self)
+    }
+    fn pairs(self) -> Vec<(&'static str, String)> {
+        self.config().pairs()
+    }
+}
+
 impl TrainingPreset {
     /// The preset's name in configuration strings.
     pub fn name(self) -> &'static str {
@@ -76,11 +94,6 @@ impl TrainingPreset {
             TrainingPreset::ScanSnap => "scan-snap",
             TrainingPreset::ScanSnapSweep => "scan-snap-sweep",
         }
-    }
-
-    /// The preset named `name`, if any.
-    pub fn from_name(name: &str) -> Option<TrainingPreset> {
-        TRAINING_PRESETS.iter().copied().find(|p| p.name() == name)
     }
 
     /// What the preset demonstrates, in one sentence.
@@ -206,13 +219,7 @@ pub const TRAINING_KEYS: [&str; 22] = [
 /// override it. Refuses, never clamps; the error names the offending key and what is allowed.
 pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
     let pairs = crate::config::split_pairs(text, &TRAINING_KEYS, "training")?;
-    let preset = match pairs.iter().find(|(k, _)| *k == "preset") {
-        None => TrainingPreset::ScanSnap,
-        Some((_, name)) => TrainingPreset::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = TRAINING_PRESETS.iter().map(|p| p.name()).collect();
-            ConfigError::new("preset", format!("unknown training preset {:?}; allowed: {}", shorten(name), names.join(", ")))
-        })?,
-    };
+    let preset: TrainingPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
@@ -222,36 +229,11 @@ pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
 }
 
 
-fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {
-    match value.parse::<u64>() {
-        Ok(v) if v >= lo as u64 && v <= hi as u64 => Ok(v as usize),
-        Ok(v) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi))),
-        Err(_) => Err(ConfigError::new(key, format!("{:?} is not a whole number; allowed: {}..={}", shorten(value), lo, hi))),
-    }
-}
-
-fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &str) -> Result<f64, ConfigError> {
-    let x = parse_float(key, value)?;
-    if ok(x) {
-        Ok(x)
-    } else {
-        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
-    }
-}
-
 fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
-        "version" => {
-            if value != "1" {
-                return Err(ConfigError::new(key, "only version 1 exists"));
-            }
-        }
+        "version" => values::version(key, value)?,
         "preset" => {}
-        "lab" => {
-            if value != "training" {
-                return Err(ConfigError::new(key, format!("{:?} is not allowed here; a training configuration has lab=training", shorten(value))));
-            }
-        }
+        "lab" => values::lab(key, value, "training")?,
         "queries" => c.queries = count(key, value, 1, 32)?,
         "next_per_query" => c.next_per_query = count(key, value, 1, 32)?,
         "commons" => c.commons = count(key, value, 0, 256)?,
@@ -272,20 +254,11 @@ fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), C
         "batch" => c.batch = count(key, value, 1, 4096)?,
         "seq_len" => c.seq_len = count(key, value, 2, 4096)?,
         "iterations" => c.iterations = count(key, value, 0, 20_000)?,
-        "seed" => {
-            c.seed = value
-                .parse::<u32>()
-                .map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))?
-        }
+        "seed" => c.seed = values::seed(key, value)?,
         "query_row" => c.query_row = count(key, value, 0, MAX_M - 1)?,
         "snap_tol" => c.snap_tol = float(key, value, |x| x > 0.0 && x < 1.0, "0 < snap_tol < 1")?,
         "vocab" => c.vocab = count(key, value, 2, MAX_M)?,
-        "text" => {
-            if value.len() > MAX_TEXT_BYTES {
-                return Err(ConfigError::new(key, format!("{} bytes long; at most {} are allowed", value.len(), MAX_TEXT_BYTES)));
-            }
-            c.text = value.to_string();
-        }
+        "text" => c.text = values::text(key, value, MAX_TEXT_BYTES)?,
         _ => return Err(ConfigError::new(key, "unknown key")),
     }
     Ok(())

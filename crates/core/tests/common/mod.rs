@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 pub mod alloc;
+pub mod fuzz;
+pub mod malformed;
 
 use attn_core::{parse, Simulation};
 

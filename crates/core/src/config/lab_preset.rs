@@ -1,0 +1,42 @@
+//! What every lab's presets have in common: a name, a description, the full list, the default,
+//! and the choice of the preset from a configuration's `preset=` pair.
+
+use super::parse::shorten;
+use super::ConfigError;
+
+/// A named starting configuration of one lab.
+pub trait LabPreset: Copy + 'static {
+    /// What messages call a preset of this lab (`preset`, `training preset`, ...).
+    const NOUN: &'static str;
+    /// The preset used when a configuration names none.
+    const DEFAULT: Self;
+
+    /// Every preset of the lab, in the page's order.
+    fn all() -> &'static [Self];
+
+    /// The preset's name in configuration strings.
+    fn name(self) -> &'static str;
+
+    /// What the preset demonstrates, in one sentence.
+    fn description(self) -> &'static str;
+
+    /// Every key of the preset's configuration with its value, in canonical order.
+    fn pairs(self) -> Vec<(&'static str, String)>;
+
+    /// The preset named `name`, if any.
+    fn from_name(name: &str) -> Option<Self> {
+        Self::all().iter().copied().find(|p| p.name() == name)
+    }
+}
+
+/// The preset a configuration's `preset=` pair names ([`LabPreset::DEFAULT`] when absent); the
+/// error on `preset` lists the allowed names.
+pub(crate) fn pick_preset<P: LabPreset>(pairs: &[(&'static str, String)]) -> Result<P, ConfigError> {
+    match pairs.iter().find(|(k, _)| *k == "preset") {
+        None => Ok(P::DEFAULT),
+        Some((_, name)) => P::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = P::all().iter().map(|p| p.name()).collect();
+            ConfigError::new("preset", format!("unknown {} {:?}; allowed: {}", P::NOUN, shorten(name), names.join(", ")))
+        }),
+    }
+}

@@ -1,0 +1,54 @@
+//! Range-checked values shared by every lab's parser: whole numbers, finite numbers, seeds,
+//! `version`, `lab` and free text. Every error names the key and what is allowed.
+
+use super::format::format_f64;
+use super::parse::{parse_float, shorten};
+use super::ConfigError;
+
+/// A whole number in `lo..=hi`.
+pub(crate) fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {
+    match value.parse::<u64>() {
+        Ok(v) if v >= lo as u64 && v <= hi as u64 => Ok(v as usize),
+        Ok(v) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi))),
+        Err(_) => Err(ConfigError::new(key, format!("{:?} is not a whole number; allowed: {}..={}", shorten(value), lo, hi))),
+    }
+}
+
+/// A finite number for which `ok` holds; `allowed` describes the range in messages.
+pub(crate) fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &str) -> Result<f64, ConfigError> {
+    let x = parse_float(key, value)?;
+    if ok(x) {
+        Ok(x)
+    } else {
+        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
+    }
+}
+
+/// A PRNG seed, `0..=4294967295`.
+pub(crate) fn seed(key: &str, value: &str) -> Result<u32, ConfigError> {
+    value.parse::<u32>().map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))
+}
+
+/// The reserved `version` key: only `1` exists.
+pub(crate) fn version(key: &str, value: &str) -> Result<(), ConfigError> {
+    if value != "1" {
+        return Err(ConfigError::new(key, "only version 1 exists"));
+    }
+    Ok(())
+}
+
+/// The `lab` key of a lab other than the particle lab: must be `lab` itself.
+pub(crate) fn lab(key: &str, value: &str, lab: &str) -> Result<(), ConfigError> {
+    if value != lab {
+        return Err(ConfigError::new(key, format!("{:?} is not allowed here; a {} configuration has lab={}", shorten(value), lab, lab)));
+    }
+    Ok(())
+}
+
+/// Free text of at most `max_bytes` bytes.
+pub(crate) fn text(key: &str, value: &str, max_bytes: usize) -> Result<String, ConfigError> {
+    if value.len() > max_bytes {
+        return Err(ConfigError::new(key, format!("{} bytes long; at most {} are allowed", value.len(), max_bytes)));
+    }
+    Ok(value.to_string())
+}
