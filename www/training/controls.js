@@ -1,6 +1,8 @@
 // The training lab's controls: preset, run buttons, speed, and one field per training key.
 // This module only reads and writes the DOM and reports what the user did; lab.js decides.
 
+import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from '../ui/fields.js';
+
 /** Iterations per frame offered by the speed slider (each frame is also capped by a time budget). */
 export const SPEEDS = [1, 2, 3, 5, 10, 20, 50, 100];
 
@@ -15,14 +17,7 @@ export class TrainingControls {
    */
   constructor(h) {
     this.preset = $('tr-preset');
-    for (const p of h.presets) {
-      const opt = document.createElement('option');
-      opt.value = p.name;
-      opt.textContent = p.name;
-      opt.title = p.description;
-      this.preset.append(opt);
-    }
-    this.preset.addEventListener('change', () => h.onPreset(this.preset.value));
+    fillPresets(this.preset, h.presets, h.onPreset);
 
     this.play = $('tr-play');
     this.play.addEventListener('click', () => h.onPlay());
@@ -31,54 +26,16 @@ export class TrainingControls {
     $('tr-new-seed').addEventListener('click', () => h.onNewSeed());
     $('tr-halve-eta').addEventListener('click', () => h.onHalveEta());
 
-    this.speed = $('tr-speed');
-    this.speed.max = String(SPEEDS.length - 1);
-    this.speedOut = $('tr-speed-out');
-    this.speed.addEventListener('input', () => {
-      const k = SPEEDS[Number(this.speed.value)] ?? 1;
-      this.showSpeed(k);
-      h.onSpeed(k);
-    });
+    this.showSpeed = bindSpeed($('tr-speed'), $('tr-speed-out'), SPEEDS, 'iteration', h.onSpeed);
 
-    this.fields = [...document.querySelectorAll('#tr-form [data-key]')];
-    for (const el of this.fields) {
-      const key = el.dataset.key;
-      if (el.tagName === 'SELECT') {
-        el.addEventListener('change', () => h.onEdit(key, el.value, true));
-      } else if (el.tagName === 'TEXTAREA') {
-        // Text is applied with Ctrl+Enter, the "Use text" button, or on leaving the box.
-        el.addEventListener('input', () => h.onEdit(key, el.value, false));
-        el.addEventListener('change', () => h.onEdit(key, el.value, true));
-        el.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            h.onEdit(key, el.value, true);
-          }
-        });
-      } else {
-        el.addEventListener('input', () => h.onEdit(key, el.value.trim(), false));
-        el.addEventListener('change', () => h.onEdit(key, el.value.trim(), true));
-        el.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            h.onEdit(key, el.value.trim(), true);
-          }
-        });
-      }
-    }
+    // Text is applied with Ctrl+Enter, the "Use text" button, or on leaving the box.
+    this.fields = bindFields($('tr-form'), h.onEdit);
     this.text = $('tr-text');
     $('tr-text-apply').addEventListener('click', () => h.onEdit('text', this.text.value, true));
     $('tr-text-clear').addEventListener('click', () => {
       this.text.value = '';
       h.onEdit('text', '', true);
     });
-    $('tr-form').addEventListener('submit', (e) => e.preventDefault());
-  }
-
-  showSpeed(k) {
-    this.speedOut.textContent = `${k} iteration${k === 1 ? '' : 's'}/frame`;
-    const i = SPEEDS.indexOf(k);
-    if (i >= 0 && Number(this.speed.value) !== i) this.speed.value = String(i);
   }
 
   /**
@@ -87,42 +44,16 @@ export class TrainingControls {
    * @param {string|null} invalidKey the key to mark invalid, if any
    */
   showValues(values, invalidKey) {
-    const preset = values.get('preset');
-    if (preset && [...this.preset.options].some((o) => o.value === preset)) this.preset.value = preset;
-    for (const el of this.fields) {
-      const key = el.dataset.key;
-      const v = values.get(key);
-      if (v !== undefined) {
-        if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === v)) {
-          const opt = document.createElement('option');
-          opt.value = v;
-          opt.textContent = v;
-          el.append(opt);
-        }
-        if (el.value !== v) el.value = v;
-      }
-      this.markInvalid(el, key === invalidKey);
-    }
+    showPreset(this.preset, values);
+    showFields(this.fields, values, (key) => key === invalidKey, 'tr-config-error');
   }
 
   /** Marks the field of `key` invalid (or none with null). */
   markKey(key) {
-    for (const el of this.fields) this.markInvalid(el, el.dataset.key === key);
-  }
-
-  markInvalid(el, bad) {
-    if (bad) {
-      el.setAttribute('aria-invalid', 'true');
-      el.setAttribute('aria-describedby', 'tr-config-error');
-    } else {
-      el.removeAttribute('aria-invalid');
-      el.removeAttribute('aria-describedby');
-    }
+    for (const el of this.fields) markInvalid(el, el.dataset.key === key, 'tr-config-error');
   }
 
   setPlaying(playing) {
-    this.play.textContent = playing ? 'Pause' : 'Play';
-    this.play.setAttribute('aria-pressed', String(playing));
-    this.play.title = playing ? 'Pause (Space)' : 'Play (Space)';
+    showPlaying(this.play, playing);
   }
 }

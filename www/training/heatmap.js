@@ -3,7 +3,7 @@
 // in blocks (common, then distinct ordered by co-occurrence weight) separated by gaps and
 // labelled. Pixels come from Rust (TrainingLab.heatmap_rgba); labels are drawn here.
 
-import { fitCanvas, isDark, niceTicks, theme, tickLabel } from '../render/palette.js';
+import { clearCanvas, fitCanvas, isDark, niceTicks, tickLabel } from '../render/palette.js';
 
 const MARGIN = { left: 42, top: 36, right: 6, bottom: 4 };
 const MIN_ROW_PX = 2; // CSS px per iteration row before the view starts scrolling
@@ -75,12 +75,8 @@ export class CnHeatmap {
   }
 
   draw() {
-    const { w, h, dpr } = fitCanvas(this.canvas);
     const ctx = this.ctx;
-    const th = theme();
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = th.panel;
-    ctx.fillRect(0, 0, w, h);
+    const { w, h, th } = clearCanvas(this.canvas, ctx);
     const v = this.view;
     if (!this.layout || !v || !this.layout.blocks.length) return;
     const blocks = this.layout.blocks;

@@ -7,7 +7,13 @@
 
 import { Draft } from '../state/draft.js';
 import { writeHash } from '../state/hash.js';
+import { decodedValues, draftValues, editConfig } from '../state/lab_config.js';
 import { Summary } from '../ui/summary.js';
+import { RateMeter } from '../ui/rate.js';
+import { chunkFor, updateCost } from '../ui/budget.js';
+import { fmt } from '../ui/format.js';
+import { placeTip, tipLines } from '../ui/tip.js';
+import { showRefusal } from '../ui/config_error.js';
 import { onThemeChange } from '../render/palette.js';
 import { SPEEDS, TrainingControls } from './controls.js';
 import { CnHeatmap } from './heatmap.js';
@@ -20,28 +26,8 @@ const CHART_INTERVAL_MS = 150; // chart redraws while playing
 export const DEFAULT_TRAINING = 'lab=training&preset=scan-snap';
 const $ = (id) => document.getElementById(id);
 
-/** A number for text: a few significant digits. */
-function fmt(v) {
-  if (v === null || v === undefined || Number.isNaN(v)) return '–';
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a < 1e-3 || a >= 1e5) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
-}
-
 /** The core's [key, value] pairs as a Map for the controls (its `text` value is percent-encoded). */
-function valuesOf(pairs) {
-  const values = new Map(pairs);
-  const text = values.get('text');
-  if (text) {
-    try {
-      values.set('text', decodeURIComponent(text));
-    } catch {
-      // keep as written
-    }
-  }
-  return values;
-}
+const valuesOf = (pairs) => decodedValues(pairs, ['text']);
 
 /** @param {object} wasm the attn_web module, initialised */
 export function createTrainingLab(wasm) {
@@ -59,7 +45,7 @@ class TrainingLabPage {
     this.pastEnd = false; // the user asked to continue after `iterations`
     this.perFrame = 1;
     this.cost = NaN; // measured ms per iteration
-    this.ips = []; // [time, iterations] over the last second
+    this.ips = new RateMeter(); // iterations per second over the last second
     this.visible = false;
     this.raf = 0;
     this.needs = { heat: true, chart: true };
@@ -142,7 +128,7 @@ class TrainingLabPage {
     this.canonical = lab.config_string();
     this.pastEnd = false;
     this.cost = NaN;
-    this.ips = [];
+    this.ips.clear();
     this.labels = lab.labels();
     this.heatmap.configure(lab.heatmap_layout(), this.labels);
     this.hideDivergence();
@@ -175,19 +161,14 @@ class TrainingLabPage {
       const elapsed = performance.now() - t0;
       if (taken > 0 && elapsed >= FRAME_BUDGET_MS) break;
       const left = FRAME_BUDGET_MS - elapsed;
-      const chunk = Number.isFinite(this.cost)
-        ? Math.max(1, Math.min(target - taken, Math.floor(left / Math.max(this.cost, 1e-4))))
-        : 1;
+      const chunk = chunkFor(target - taken, left, this.cost);
       const c0 = performance.now();
       const got = this.pastEnd ? lab.advance_past_end(chunk) : lab.advance(chunk);
-      if (got > 0) {
-        const per = (performance.now() - c0) / got;
-        this.cost = Number.isFinite(this.cost) ? 0.7 * this.cost + 0.3 * per : per;
-      }
+      if (got > 0) this.cost = updateCost(this.cost, (performance.now() - c0) / got);
       taken += got;
       if (got < chunk) break;
     }
-    this.ips.push([now, taken]);
+    this.ips.record(now, taken);
     this.afterIterations();
     return taken;
   }
@@ -206,7 +187,7 @@ class TrainingLabPage {
   setPlaying(on) {
     this.playing = on;
     this.controls.setPlaying(on);
-    if (!on) this.ips = [];
+    if (!on) this.ips.clear();
   }
 
   togglePlay() {
@@ -280,15 +261,7 @@ class TrainingLabPage {
 
   /** Every key's value to show for a draft that the core refused (preset values + the draft's). */
   effectiveValues(draft) {
-    let base;
-    try {
-      base = this.wasm.training_preset_pairs(draft.get('preset') ?? 'scan-snap');
-    } catch {
-      base = this.wasm.training_preset_pairs('scan-snap');
-    }
-    const values = valuesOf(base);
-    for (const [k, v] of draft.pairs) if (v !== undefined) values.set(k, v);
-    return values;
+    return draftValues(draft, (name) => this.wasm.training_preset_pairs(name), 'scan-snap', valuesOf);
   }
 
   /** Applies a valid check result: new run, canonical hash, controls. */
@@ -326,40 +299,11 @@ class TrainingLabPage {
 
   /** A control changed `key`: validate the draft; apply it when committed and valid. */
   edit(key, value, commit) {
-    const draft = this.draft.clone();
-    draft.set('lab', 'training');
-    draft.set(key, value);
-    const res = this.wasm.check_lab_config(draft.text());
-    this.draft = draft;
-    if (!res.ok) {
-      // While typing only the field is marked; the message (an alert) comes with Enter or leaving it.
-      this.controls.markKey(res.key);
-      if (commit) {
-        this.showConfigError(res, 'The last valid run keeps going.');
-        this.controls.showValues(this.effectiveValues(draft), res.key);
-      }
-      return;
-    }
-    this.clearConfigError();
-    this.controls.markKey(null);
-    if (commit) {
-      if (res.canonical === this.canonical) {
-        this.draft = Draft.fromText(res.canonical);
-        this.controls.showValues(valuesOf(res.pairs), null);
-        return;
-      }
-      this.apply(res);
-    }
+    editConfig(this, 'training', key, value, commit, 'The last valid run keeps going.', valuesOf);
   }
 
   showConfigError(res, tail) {
-    const lead = document.createElement('strong');
-    lead.textContent = 'Not applied. ';
-    const key = document.createElement('code');
-    key.className = 'key';
-    key.textContent = res.key;
-    const msg = String(res.message);
-    $('tr-config-error').replaceChildren(lead, key, document.createTextNode(`: ${msg}${/[.!?]$/.test(msg) ? '' : '.'} ${tail}`));
+    showRefusal($('tr-config-error'), res, tail);
   }
 
   clearConfigError() {
@@ -412,13 +356,7 @@ class TrainingLabPage {
     const snap = lab.snap();
     const snapText = snap < 0 ? '–' : `iteration ${snap}${lab.snap_is_final() ? '' : ' (so far)'}`;
     $('tr-snap').textContent = snapText;
-    while (this.ips.length && now - this.ips[0][0] > 1000) this.ips.shift();
-    let ips = 0;
-    if (this.playing && this.ips.length > 1) {
-      const n = this.ips.slice(1).reduce((a, [, k]) => a + k, 0);
-      ips = n / Math.max(1e-3, (now - this.ips[0][0]) / 1000);
-    }
-    $('tr-ips').textContent = String(Math.round(ips));
+    $('tr-ips').textContent = String(Math.round(this.ips.perSecond(now, this.playing)));
     const status = lab.status();
     const state = status === 'diverged' ? 'diverged (paused)'
       : this.playing ? (this.pastEnd ? 'playing past the last iteration' : 'playing')
@@ -494,20 +432,4 @@ class TrainingLabPage {
     this.chartHover = h;
     this.showChartTip(h);
   }
-}
-
-function placeTip(tip, x, y, w) {
-  tip.hidden = false;
-  const width = tip.offsetWidth;
-  const left = x + 14 + width > w ? Math.max(0, x - 14 - width) : x + 14;
-  tip.style.left = `${left}px`;
-  tip.style.top = `${Math.max(0, y + 14)}px`;
-}
-
-function tipLines(tip, lines) {
-  tip.replaceChildren(...lines.map((text) => {
-    const div = document.createElement('div');
-    div.textContent = text;
-    return div;
-  }));
 }

@@ -1,8 +1,10 @@
 // The controls: real DOM elements with labels. This module only reads and writes the DOM and
-// reports what the user did; main.js decides what happens.
+// reports what the user did; particles/lab.js decides what happens.
 
 /** Steps per frame offered by the speed slider (each frame is also capped by a time budget). */
 export const SPEEDS = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from './fields.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,14 +26,7 @@ export class Controls {
   constructor(h) {
     this.h = h;
     this.preset = $('preset');
-    for (const p of h.presets) {
-      const opt = document.createElement('option');
-      opt.value = p.name;
-      opt.textContent = p.name;
-      opt.title = p.description;
-      this.preset.append(opt);
-    }
-    this.preset.addEventListener('change', () => h.onPreset(this.preset.value));
+    fillPresets(this.preset, h.presets, h.onPreset);
 
     this.play = $('play');
     this.play.addEventListener('click', () => h.onPlay());
@@ -41,34 +36,13 @@ export class Controls {
     $('halve-dt').addEventListener('click', () => h.onHalveDt());
     $('halve-beta').addEventListener('click', () => h.onHalveBeta());
 
-    this.speed = $('speed');
-    this.speed.max = String(SPEEDS.length - 1);
-    this.speedOut = $('speed-out');
-    this.speed.addEventListener('input', () => {
-      const s = SPEEDS[Number(this.speed.value)] ?? 1;
-      this.showSpeed(s);
-      h.onSpeed(s);
-    });
+    this.showSpeed = bindSpeed($('speed'), $('speed-out'), SPEEDS, 'step', h.onSpeed);
 
-    this.fields = [...document.querySelectorAll('#config-form [data-key]')];
-    for (const el of this.fields) {
-      const key = el.dataset.key;
-      if (el.tagName === 'SELECT') {
-        el.addEventListener('change', () => h.onEdit(key, el.value, true));
-      } else {
-        const value = () => fieldValue(el);
-        el.addEventListener('input', () => h.onEdit(key, value(), false));
-        el.addEventListener('change', () => h.onEdit(key, value(), true));
-        el.addEventListener('keydown', (e) => {
-          // In the points textarea, Shift+Enter starts a new line; Enter applies everywhere.
-          if (e.key === 'Enter' && !e.shiftKey) {
-            e.preventDefault();
-            h.onEdit(key, value(), true);
-          }
-        });
-      }
-    }
-    $('config-form').addEventListener('submit', (e) => e.preventDefault());
+    // In the points textarea, Shift+Enter starts a new line; Enter applies everywhere.
+    this.fields = bindFields($('config-form'), h.onEdit, {
+      value: fieldValue,
+      isCommit: (e) => e.key === 'Enter' && !e.shiftKey,
+    });
     // A button clicked with the pointer gives focus back to the page, so the keyboard shortcuts
     // (Space play/pause) work next; keyboard activation (detail 0) keeps the focus where it is.
     document.addEventListener('click', (e) => {
@@ -100,35 +74,18 @@ export class Controls {
     this.axisB.addEventListener('change', proj);
   }
 
-  showSpeed(stepsPerFrame) {
-    this.speedOut.textContent = `${stepsPerFrame} step${stepsPerFrame === 1 ? '' : 's'}/frame`;
-    const i = SPEEDS.indexOf(stepsPerFrame);
-    if (i >= 0 && Number(this.speed.value) !== i) this.speed.value = String(i);
-  }
-
   /**
    * Shows configuration values.
    * @param {Map<string, string>} values key -> value (every key)
    * @param {string|null} invalidKey the key to mark invalid, if any
    */
   showValues(values, invalidKey) {
-    const preset = values.get('preset');
-    if (preset && [...this.preset.options].some((o) => o.value === preset)) this.preset.value = preset;
-    for (const el of this.fields) {
-      const key = el.dataset.key;
-      const v = values.get(key);
-      if (v !== undefined) {
-        if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === v)) {
-          const opt = document.createElement('option');
-          opt.value = v;
-          opt.textContent = v;
-          el.append(opt);
-        }
-        const shown = el.tagName === 'TEXTAREA' ? v.split(';').join('\n') : v;
-        if (el.value !== shown && fieldValue(el) !== v) el.value = shown;
-      }
-      this.markInvalid(el, key === invalidKey || (invalidKey === 'points' && key === 'init'));
-    }
+    showPreset(this.preset, values);
+    const isInvalid = (key) => key === invalidKey || (invalidKey === 'points' && key === 'init');
+    showFields(this.fields, values, isInvalid, 'config-error', (el, v) => {
+      const shown = el.tagName === 'TEXTAREA' ? v.split(';').join('\n') : v;
+      if (el.value !== shown && fieldValue(el) !== v) el.value = shown;
+    });
     $('points-field').hidden = values.get('init') !== 'points';
     const sphere = values.get('model') !== 'euclidean';
     this.coordsGroup.disabled = sphere;
@@ -139,24 +96,12 @@ export class Controls {
   /** Marks the field of `key` invalid (or none with null), for live validation while typing. */
   markKey(key) {
     // A points error also marks init (the points belong to init=points).
-    for (const el of this.fields) this.markInvalid(el, el.dataset.key === key || (key === 'points' && el.dataset.key === 'init'));
-  }
-
-  markInvalid(el, bad) {
-    if (bad) {
-      el.setAttribute('aria-invalid', 'true');
-      el.setAttribute('aria-describedby', 'config-error');
-    } else {
-      el.removeAttribute('aria-invalid');
-      el.removeAttribute('aria-describedby');
-    }
+    for (const el of this.fields) markInvalid(el, el.dataset.key === key || (key === 'points' && el.dataset.key === 'init'), 'config-error');
   }
 
   /** Play button label and pressed state. */
   setPlaying(playing) {
-    this.play.textContent = playing ? 'Pause' : 'Play';
-    this.play.setAttribute('aria-pressed', String(playing));
-    this.play.title = playing ? 'Pause (Space)' : 'Play (Space)';
+    showPlaying(this.play, playing);
   }
 
   /** Shows the projection choice only for d > 3. */

@@ -1,0 +1,50 @@
+// A chart drawn by the web crate with plotters (`source.draw_chart(canvas, dpr, dark)`, which
+// returns the plot's layout): sizes the canvas for the screen's pixel ratio and maps the pointer
+// along the x axis for hover readouts. The particle and training charts extend it.
+
+import { fitCanvas, isDark } from './palette.js';
+
+export class PlotChart {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {[string, string]} range the layout's keys of the x axis's first and last value
+   * @param {(hover: object | null) => void} onHover gets `hoverAt`'s result or null off the plot
+   * @param {(L: object, u: number, at: {x: number, y: number, w: number}) => object} hoverAt
+   *   the hover for the pointer at fraction `u` of the x axis
+   */
+  constructor(canvas, range, onHover, hoverAt) {
+    this.canvas = canvas;
+    this.range = range;
+    this.layout = null;
+    const report = (e) => {
+      const rect = canvas.getBoundingClientRect();
+      const x = e.clientX - rect.left;
+      const y = e.clientY - rect.top;
+      const L = this.layout;
+      if (!L || !(L.x1 > L.x0) || x < L.x0 - 4 || x > L.x1 + 4) {
+        onHover(null);
+        return;
+      }
+      const u = Math.max(0, Math.min(1, (x - L.x0) / (L.x1 - L.x0)));
+      onHover(hoverAt(L, u, { x, y, w: rect.width }));
+    };
+    canvas.addEventListener('pointermove', report);
+    canvas.addEventListener('pointerdown', report);
+    canvas.addEventListener('pointerleave', () => onHover(null));
+  }
+
+  /** Redraws `source`'s chart; keeps the layout for hover mapping. */
+  draw(source) {
+    const { dpr } = fitCanvas(this.canvas);
+    this.layout = source.draw_chart(this.canvas, dpr, isDark());
+    return this.layout;
+  }
+
+  /** Canvas x (CSS px) of x-axis value v. */
+  xOf(v) {
+    const L = this.layout;
+    const [k0, k1] = this.range;
+    if (!L || !(L[k1] > L[k0])) return null;
+    return L.x0 + ((v - L[k0]) / (L[k1] - L[k0])) * (L.x1 - L.x0);
+  }
+}
