@@ -1,7 +1,7 @@
 //! `attn bench`: milliseconds per step of the native stepper (a benchmark that prints numbers,
 //! never a timed test).
 
-use attn_core::{parse, Simulation};
+use attn_core::{parse, Simulation, Stepping};
 use std::time::Instant;
 
 /// The benchmark configuration for a case: V = I in z (the paper's setting), Gaussian tokens.

@@ -26,4 +26,4 @@ pub mod sim;
 pub mod training;
 
 pub use config::{parse, Config, ConfigError};
-pub use sim::{Simulation, Status};
+pub use sim::{Simulation, Status, Stepping};

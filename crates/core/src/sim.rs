@@ -17,6 +17,49 @@ pub enum Status {
     Diverged(String),
 }
 
+/// A run that moves one step at a time: the particle [`Simulation`] and the training lab's
+/// `Trainer`. The ways of taking several steps are written once, here.
+pub trait Stepping {
+    /// Takes one step; on a divergence the run keeps its last good state and reports why.
+    fn step(&mut self) -> Result<(), Divergence>;
+
+    /// Where the run stands.
+    fn status(&self) -> &Status;
+
+    /// Takes up to `k` steps, stopping at the run's end (`until`, `iterations`) or at a
+    /// divergence; returns the steps taken.
+    fn advance(&mut self, k: u64) -> u64 {
+        let mut taken = 0;
+        while taken < k && *self.status() == Status::Running {
+            if self.step().is_err() {
+                break;
+            }
+            taken += 1;
+        }
+        taken
+    }
+
+    /// Takes up to `k` steps even past the run's end (the user asked for more), stopping only at
+    /// a divergence; returns the steps taken.
+    fn advance_past_end(&mut self, k: u64) -> u64 {
+        let mut taken = 0;
+        while taken < k && self.step().is_ok() {
+            taken += 1;
+        }
+        taken
+    }
+}
+
+impl Stepping for Simulation {
+    fn step(&mut self) -> Result<(), Divergence> {
+        Simulation::step(self)
+    }
+
+    fn status(&self) -> &Status {
+        Simulation::status(self)
+    }
+}
+
 /// The particle simulation of one configuration.
 ///
 /// Holds the integrated variable (x, or z = exp(-tV) x for the Euclidean model with
@@ -142,18 +185,6 @@ impl Simulation {
                 Err(Divergence { message })
             }
         }
-    }
-
-    /// Takes up to `k` steps, stopping at `until` or at a divergence; returns the steps taken.
-    pub fn advance(&mut self, k: u64) -> u64 {
-        let mut taken = 0;
-        while taken < k && self.status == Status::Running {
-            if self.step().is_err() {
-                break;
-            }
-            taken += 1;
-        }
-        taken
     }
 
     /// Writes the tokens in coordinates `coords` into `out` (`n x d`): x, or the rescaled

@@ -2,6 +2,7 @@
 
 mod common;
 
+use attn_core::Stepping;
 use attn_core::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
 use attn_core::analysis::{boolean_distance, cluster_labels, spread};
 use attn_core::config::{Space, PAPER_V_2D};

@@ -2,6 +2,7 @@
 
 mod common;
 
+use attn_core::Stepping;
 use attn_core::Status;
 use common::sim;
 use common::alloc::{allocations, Counting};

@@ -1,6 +1,7 @@
 //! The training lab's science checks (science.md §5, scan and snap): first loss, Z = 0 entropy,
 //! exact gradients, the paper's scan and snap, the snap criterion, text data, determinism.
 
+use attn_core::Stepping;
 use attn_core::rng::Rng;
 use attn_core::training::analysis::{distinct_entropy, snap_iteration, snap_iteration_live};
 use attn_core::training::data::Dataset;

@@ -34,7 +34,7 @@ use attn_core::analysis::metrics::energy_defined;
 use attn_core::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::config::{Preset, Space};
 use attn_core::lab::{self, parse_lab};
-use attn_core::{parse, Simulation};
+use attn_core::{parse, Simulation, Stepping};
 use check::{CheckErr, CheckOk};
 use js_sys::{Float64Array, Uint32Array, Uint8ClampedArray};
 use serde::Serialize;
@@ -211,11 +211,7 @@ impl Stepper {
     /// Takes up to `k` steps even past `until` (the user asked for more), stopping only at a
     /// divergence; returns the steps taken.
     pub fn advance_past_until(&mut self, k: u32) -> u32 {
-        let mut taken = 0;
-        while taken < k && self.sim.step().is_ok() {
-            taken += 1;
-        }
-        taken
+        self.sim.advance_past_end(k as u64) as u32
     }
 
     /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`Stepper::message`]).

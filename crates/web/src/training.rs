@@ -10,7 +10,7 @@
 use crate::heatmap;
 use crate::{sweep_chart, to_js, training_chart};
 use attn_core::training::{parse, run_cell, SweepCell, Trainer, TrainingPreset};
-use attn_core::Status;
+use attn_core::{Status, Stepping};
 use js_sys::{Float64Array, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -250,17 +250,13 @@ impl TrainingLab {
     /// Takes up to `k` SGD iterations, stopping at `iterations` or at a divergence; returns the
     /// iterations taken.
     pub fn advance(&mut self, k: u32) -> u32 {
-        self.trainer.advance(k as usize) as u32
+        self.trainer.advance(k as u64) as u32
     }
 
     /// Takes up to `k` iterations even past `iterations` (the user asked for more), stopping
     /// only at a divergence; returns the iterations taken.
     pub fn advance_past_end(&mut self, k: u32) -> u32 {
-        let mut taken = 0;
-        while taken < k && self.trainer.step().is_ok() {
-            taken += 1;
-        }
-        taken
+        self.trainer.advance_past_end(k as u64) as u32
     }
 
     /// `"running"`, `"finished"` (reached `iterations`) or `"diverged"` (see

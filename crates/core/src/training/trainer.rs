@@ -9,7 +9,7 @@ use super::model::{sequence_loss, transpose, ModelScratch};
 use super::sgd::sgd_step;
 use crate::model::Divergence;
 use crate::rng::Rng;
-use crate::sim::Status;
+use crate::sim::{Status, Stepping};
 
 /// PRNG stream of the uniform initialisation of `Y` and `Z`.
 pub const STREAM_INIT: u64 = 0x7261_696e_5f69_6e69;
@@ -193,22 +193,9 @@ impl Trainer {
         Ok(())
     }
 
-    /// Takes up to `k` iterations, stopping at `iterations` or at a divergence; returns the
-    /// iterations taken.
-    pub fn advance(&mut self, k: usize) -> usize {
-        let mut taken = 0;
-        while taken < k && self.status == Status::Running {
-            if self.step().is_err() {
-                break;
-            }
-            taken += 1;
-        }
-        taken
-    }
-
     /// Runs to `iterations` (or a divergence).
     pub fn run(&mut self) -> &Record {
-        self.advance(usize::MAX);
+        self.advance(u64::MAX);
         &self.record
     }
 
@@ -303,5 +290,15 @@ impl Trainer {
     /// iterations.
     pub fn snap_iteration_live(&self, window: usize) -> Option<usize> {
         snap_iteration_live(&self.record.max_dc, self.config.snap_tol, window)
+    }
+}
+
+impl Stepping for Trainer {
+    fn step(&mut self) -> Result<(), Divergence> {
+        Trainer::step(self)
+    }
+
+    fn status(&self) -> &Status {
+        Trainer::status(self)
     }
 }
