@@ -4,6 +4,7 @@ mod bench;
 mod depth;
 mod run;
 mod sweep;
+mod threads;
 mod train;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -77,6 +78,15 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
+    /// Threads per velocity evaluation (rows split in blocks; the tokens are the same bits for
+    /// any number). Default: every core.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The number of cores (`std::thread::available_parallelism`), 1 if unknown.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 fn main() -> ExitCode {

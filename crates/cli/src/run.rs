@@ -4,7 +4,8 @@ use crate::{Format, RunArgs};
 use attn_core::analysis::{Metrics, MetricsScratch};
 use attn_core::config::format_f64;
 use attn_core::sim::steps_for;
-use attn_core::{parse, Simulation};
+use crate::threads::Threaded;
+use attn_core::{parse, Simulation, Stepping};
 use serde::Serialize;
 use std::io::Write;
 
@@ -63,29 +64,33 @@ fn schedule(args: &RunArgs, dt: f64, config_until: f64) -> Result<Schedule, Fail
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let config = parse(&args.config).map_err(|e| Failure::Input(format!("invalid --config: {}", e)))?;
     let plan = schedule(args, config.dt, config.until)?;
-    let mut sim = Simulation::new(&config);
+    let threads = args.threads.unwrap_or_else(crate::default_threads);
+    if threads == 0 || threads > 256 {
+        return Err(Failure::Input("--threads must be in 1..=256".into()));
+    }
+    let mut run = Threaded::new(&config, threads);
     let mut writer = Writer { args, out, first: true, scratch: MetricsScratch::default() };
-    writer.open(&config.to_canonical_string(), sim.d())?;
-    let result = frames(&mut sim, &plan, &mut writer);
+    writer.open(&config.to_canonical_string(), config.d)?;
+    let result = frames(&mut run, &plan, &mut writer);
     writer.close()?;
     result
 }
 
-fn frames(sim: &mut Simulation, plan: &Schedule, writer: &mut Writer) -> Result<(), Failure> {
+fn frames(run: &mut Threaded, plan: &Schedule, writer: &mut Writer) -> Result<(), Failure> {
     loop {
-        let step = sim.step_count();
+        let step = run.sim().step_count();
         let due = step % plan.every == 0 || step == plan.last;
         if due {
-            writer.frame(sim)?;
+            writer.frame(run.sim_mut())?;
         }
         if step >= plan.last {
             return Ok(());
         }
-        if let Err(e) = sim.step() {
+        if let Err(e) = run.step() {
             // The state is the last good one: show it (when its metrics can be computed), then
             // stop with the explanation.
             if !due {
-                writer.last_good_frame(sim)?;
+                writer.last_good_frame(run.sim_mut())?;
             }
             return Err(Failure::Diverged(e.message));
         }

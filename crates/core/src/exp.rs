@@ -43,24 +43,24 @@ const C: [f64; 12] = [
 ];
 
 /// `e^x` with identical bits on every target (see the module documentation for accuracy).
-#[inline]
+///
+/// Written without branches (every case is a select on values computed for all inputs), so a loop
+/// over a slice of inputs vectorises — f64x2 in wasm with `+simd128`, the target's widest vectors
+/// natively — and each lane computes exactly the scalar arithmetic below, in the same order: the
+/// bits do not depend on how the loop is vectorised. `crates/core/tests/exp.rs` checks the bits
+/// against the original branchy form of the same formulas (kept in the test) on dense samples.
+#[inline(always)]
 pub fn exp(x: f64) -> f64 {
-    if x.is_nan() {
-        return x;
-    }
-    if x > EXP_OVERFLOW {
-        return f64::INFINITY;
-    }
-    if x < EXP_UNDERFLOW {
-        return 0.0;
-    }
-    // k = round(x / ln 2), |k| <= 1075.
-    let kf = {
-        let y = x * LOG2_E;
-        let t = if y >= 0.0 { y + 0.5 } else { y - 0.5 };
-        (t as i64) as f64
-    };
-    let hi = x - kf * LN2_HI;
+    // Clamp into the computed range, so every lane computes something finite; the special cases
+    // are selected at the end.
+    let xc = if x > EXP_OVERFLOW { EXP_OVERFLOW } else { x };
+    let xc = if xc < EXP_UNDERFLOW { EXP_UNDERFLOW } else { xc };
+    let xc = if x.is_nan() { 0.0 } else { xc };
+    // k = trunc(y +- 0.5) (rounding half away from zero), |k| <= 1075.
+    let y = xc * LOG2_E;
+    let t = if y >= 0.0 { y + 0.5 } else { y - 0.5 };
+    let kf = trunc_small(t);
+    let hi = xc - kf * LN2_HI;
     let lo = kf * LN2_LO;
     let r = hi - lo;
     // e^r = 1 + r + r^2 (1/2 + r (1/6 + ...)).
@@ -71,24 +71,91 @@ pub fn exp(x: f64) -> f64 {
         p = C[i] + r * p;
     }
     let er = 1.0 + (r + (r * r) * p);
-    scale_by_pow2(er, kf as i32)
-}
-
-/// `y * 2^k` for `y` in [0.7, 1.5] and `k` in [-1076, 1024], exact unless the result is subnormal.
-#[inline]
-fn scale_by_pow2(y: f64, k: i32) -> f64 {
-    if k > 1023 {
-        y * 2.0 * pow2(k - 1)
-    } else if k >= -1022 {
-        y * pow2(k)
+    // er * 2^k as (er * 2^ka) * g: ka = k - 1, g = 2 above the largest normal exponent; ka = k + 60,
+    // g = 2^-60 for subnormal results (the first product exact, the second rounds once); else g = 1.
+    let ka = if kf > 1023.0 {
+        kf - 1.0
+    } else if kf < -1022.0 {
+        kf + 60.0
     } else {
-        // Two steps: the first is exact, the second rounds once into the subnormal range.
-        (y * pow2(k + 60)) * pow2(-60)
+        kf
+    };
+    let g = if kf > 1023.0 {
+        2.0
+    } else if kf < -1022.0 {
+        TWO_M60
+    } else {
+        1.0
+    };
+    let e = (er * pow2_of_integral(ka)) * g;
+    let e = if x > EXP_OVERFLOW { f64::INFINITY } else { e };
+    let e = if x < EXP_UNDERFLOW { 0.0 } else { e };
+    if x.is_nan() {
+        x
+    } else {
+        e
     }
 }
 
-/// `2^k` for normal exponents `k` in [-1022, 1023].
-#[inline]
-fn pow2(k: i32) -> f64 {
-    f64::from_bits(((k + 1023) as u64) << 52)
+/// 2^-60.
+const TWO_M60: f64 = 8.673_617_379_884_035e-19;
+/// 2^52: adding it to a value in [0, 2^52) rounds that value to an integer (the current rounding
+/// mode, round to nearest even) and leaves the integer in the low mantissa bits.
+const TWO_52: f64 = 4_503_599_627_370_496.0;
+
+/// `trunc(t)` for `|t| < 2^52`, as `(t as i64) as f64` would give it, without a conversion
+/// instruction (baseline x86-64 has no vector trunc; this is adds, compares and selects).
+#[inline(always)]
+fn trunc_small(t: f64) -> f64 {
+    let u = if t < 0.0 { -t } else { t };
+    let rounded = (u + TWO_52) - TWO_52;
+    let floor = if rounded > u { rounded - 1.0 } else { rounded };
+    if t < 0.0 {
+        -floor
+    } else {
+        floor
+    }
+}
+
+/// `2^k` for an integral `k` in [-1022, 1023] (given as f64): the biased exponent `k + 1023` is
+/// placed in the low bits of `k + 1023 + 2^52` and shifted into the exponent field.
+#[inline(always)]
+fn pow2_of_integral(k: f64) -> f64 {
+    f64::from_bits((k + (1023.0 + TWO_52)).to_bits() << 52)
+}
+
+/// [`exp`] for `x <= 0` (including `-inf`), with the same bits: the arguments of the attention
+/// weights `exp(c (s_ij - max_k s_ik))` are never positive, so the overflow case and half of the
+/// rounding of `k` drop out and the vectorised loop is about half as long.
+///
+/// Bit-identical to [`exp`] for every `x <= 0` (tested over dense samples of `[-750, 0]`, the
+/// rounding ties of `k`, the subnormal range and the edges). Positive or NaN inputs give
+/// meaningless values: callers guarantee `x <= 0`.
+#[inline(always)]
+pub fn exp_nonpositive(x: f64) -> f64 {
+    // k = trunc(y - 0.5) = -floor(0.5 - y) for y = x log2(e) <= 0 (at y = -0 this gives k = -0,
+    // which yields the same bits as k = +0 below).
+    let u = 0.5 - x * LOG2_E;
+    let rounded = (u + TWO_52) - TWO_52;
+    let floor = if rounded > u { rounded - 1.0 } else { rounded };
+    let kf = -floor;
+    let hi = x - kf * LN2_HI;
+    let lo = kf * LN2_LO;
+    let r = hi - lo;
+    let mut p = C[11];
+    let mut i = 11;
+    while i > 0 {
+        i -= 1;
+        p = C[i] + r * p;
+    }
+    let er = 1.0 + (r + (r * r) * p);
+    let subnormal = kf < -1022.0;
+    let ka = if subnormal { kf + 60.0 } else { kf };
+    let g = if subnormal { TWO_M60 } else { 1.0 };
+    let e = (er * pow2_of_integral(ka)) * g;
+    if x < EXP_UNDERFLOW {
+        0.0
+    } else {
+        e
+    }
 }

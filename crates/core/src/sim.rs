@@ -77,6 +77,8 @@ pub struct Simulation {
     status: Status,
     view_m: Vec<f64>,
     initial_spread: f64,
+    /// The stage of a step driven by [`Simulation::supply_velocity`], if one is in progress.
+    pending_stage: Option<usize>,
 }
 
 impl Simulation {
@@ -98,6 +100,7 @@ impl Simulation {
             status: if config.until > 0.0 { Status::Running } else { Status::Finished },
             view_m: vec![0.0; d * d],
             initial_spread: crate::analysis::spread(&init::tokens(config), config.n, d),
+            pending_stage: None,
         }
     }
 
@@ -156,22 +159,100 @@ impl Simulation {
     /// Takes one step regardless of `until`. On overflow the state is restored to the last good
     /// one and the status becomes [`Status::Diverged`]. Allocates nothing.
     pub fn step(&mut self) -> Result<(), Divergence> {
+        self.step_with(None)
+    }
+
+    /// [`Simulation::step`] with the velocity evaluated by `eval` (the CLI's threads), or by the
+    /// simulation's own field when `None`. Any evaluator that computes each row as
+    /// [`Field::velocity_rows`] does gives the same bits.
+    pub fn step_with(&mut self, eval: Option<&mut integrate::Evaluate>) -> Result<(), Divergence> {
+        if let Status::Diverged(m) = &self.status {
+            return Err(Divergence { message: m.clone() });
+        }
+        self.pending_stage = None;
+        self.backup.copy_from_slice(&self.state);
+        let c = &self.config;
+        let sphere = c.model != Model::Euclidean;
+        let field = &mut self.field;
+        let mut own = |st: integrate::Stage, x: &[f64], out: &mut [f64]| field.velocity(st.t, x, out, st.projected);
+        let eval: &mut integrate::Evaluate = match eval {
+            Some(e) => e,
+            None => &mut own,
+        };
+        let result = integrate::step_with(c.integrator, sphere, eval, &mut self.state, self.step, c.dt, c.d, &mut self.scratch);
+        self.conclude(result)
+    }
+
+    /// Starts a step whose velocities are computed elsewhere (the page's worker pool): the
+    /// caller then repeatedly takes [`Simulation::pending_stage`], evaluates the velocity of that
+    /// state and hands it to [`Simulation::supply_velocity`]. Same arithmetic, same bits, as
+    /// [`Simulation::step`]. Errors when the run has diverged.
+    pub fn begin_step(&mut self) -> Result<(), Divergence> {
         if let Status::Diverged(m) = &self.status {
             return Err(Divergence { message: m.clone() });
         }
         self.backup.copy_from_slice(&self.state);
+        self.pending_stage = Some(0);
+        Ok(())
+    }
+
+    /// The stage of the step in progress and the state (`n x d`, row-major) at which its
+    /// velocity is wanted; `None` when no step is in progress.
+    pub fn pending_stage(&mut self) -> Option<(integrate::Stage, &[f64])> {
+        let k = self.pending_stage?;
         let c = &self.config;
+        let st = integrate::stage(c.integrator, c.model != Model::Euclidean, self.step, c.dt, k);
+        let (input, _) = integrate::stage_buffers(c.integrator, k, &self.state, c.dt, &mut self.scratch);
+        Some((st, input))
+    }
+
+    /// Hands in the velocity (`n x d`) of the pending stage. Returns `Ok(true)` when this
+    /// completed the step, `Ok(false)` when another stage is pending. A non-finite velocity, or
+    /// no step in progress, is an error; a divergence restores the last good state.
+    pub fn supply_velocity(&mut self, velocity: &[f64]) -> Result<bool, Divergence> {
+        let Some(k) = self.pending_stage else {
+            return Err(Divergence { message: "no step in progress".into() });
+        };
+        if velocity.len() != self.state.len() {
+            return Err(Divergence { message: format!("velocity of length {} for {} numbers", velocity.len(), self.state.len()) });
+        }
+        if let Err(e) = crate::model::check_velocity(velocity) {
+            return self.conclude(Err(e)).map(|()| true);
+        }
+        let c = &self.config;
+        let (_, out) = integrate::stage_buffers(c.integrator, k, &self.state, c.dt, &mut self.scratch);
+        out.copy_from_slice(velocity);
+        if k + 1 < integrate::stage_count(c.integrator) {
+            self.pending_stage = Some(k + 1);
+            return Ok(false);
+        }
         let sphere = c.model != Model::Euclidean;
-        let result = integrate::step(c.integrator, sphere, &mut self.field, &mut self.state, self.step, c.dt, c.d, &mut self.scratch)
-            .and_then(|()| {
-                if self.state.iter().all(|x| x.is_finite()) {
-                    Ok(())
-                } else {
-                    Err(Divergence {
-                        message: "the tokens overflowed the f64 range; use a smaller dt or beta, integrate in z, or stop earlier".into(),
-                    })
-                }
-            });
+        let result = integrate::finish(c.integrator, sphere, &mut self.state, c.dt, c.d, &self.scratch);
+        self.conclude(result).map(|()| true)
+    }
+
+    /// Ends the step in progress with a divergence found elsewhere (a worker's message): the last
+    /// good state is restored and the run pauses with that message.
+    pub fn abort_step(&mut self, message: &str) -> Divergence {
+        match self.conclude(Err(Divergence { message: message.to_string() })) {
+            Err(e) => e,
+            Ok(()) => unreachable!("conclude(Err) is an error"),
+        }
+    }
+
+    /// Completes a step: checks the tokens, advances the clock, or restores the last good state
+    /// and pauses with the message.
+    fn conclude(&mut self, result: Result<(), Divergence>) -> Result<(), Divergence> {
+        self.pending_stage = None;
+        let result = result.and_then(|()| {
+            if self.state.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(Divergence {
+                    message: "the tokens overflowed the f64 range; use a smaller dt or beta, integrate in z, or stop earlier".into(),
+                })
+            }
+        });
         match result {
             Ok(()) => {
                 self.step += 1;

@@ -67,3 +67,101 @@ fn monotone_on_a_fine_grid() {
         x += 1.0 / 1024.0 + 1e-7;
     }
 }
+
+/// The exponential as first written (issue 2): the same formulas with branches and an integer
+/// conversion. The branch-free, vectorisable `exp` must give the same bits for every input, so
+/// links made with the first version replay unchanged.
+fn reference_exp(x: f64) -> f64 {
+    const LOG2_E: f64 = std::f64::consts::LOG2_E;
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+    let c: [f64; 12] = std::array::from_fn(|i| 1.0 / (2..=i as u64 + 2).product::<u64>() as f64);
+    let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    if x.is_nan() {
+        return x;
+    }
+    if x > EXP_OVERFLOW {
+        return f64::INFINITY;
+    }
+    if x < EXP_UNDERFLOW {
+        return 0.0;
+    }
+    let y = x * LOG2_E;
+    let t = if y >= 0.0 { y + 0.5 } else { y - 0.5 };
+    let kf = (t as i64) as f64;
+    let r = (x - kf * LN2_HI) - kf * LN2_LO;
+    let mut p = c[11];
+    for i in (0..11).rev() {
+        p = c[i] + r * p;
+    }
+    let er = 1.0 + (r + (r * r) * p);
+    let k = kf as i32;
+    if k > 1023 {
+        er * 2.0 * pow2(k - 1)
+    } else if k >= -1022 {
+        er * pow2(k)
+    } else {
+        (er * pow2(k + 60)) * pow2(-60)
+    }
+}
+
+#[test]
+fn same_bits_as_the_first_version_everywhere() {
+    let mut rng = Rng::new(11, 4);
+    let mut xs: Vec<f64> = Vec::new();
+    for _ in 0..300_000 {
+        xs.push(rng.uniform(-750.0, 712.0));
+        xs.push(rng.uniform(-40.0, 0.0));
+        xs.push(rng.uniform(-1.0, 1.0) * 1e-6);
+    }
+    // Half-integer multiples of ln 2 (rounding ties of k), range edges, specials.
+    for k in -1080..=1030 {
+        let base = (k as f64 + 0.5) * std::f64::consts::LN_2;
+        let mut v = base;
+        for _ in 0..4 {
+            xs.push(v);
+            v = f64::from_bits(v.to_bits() + 1);
+        }
+        xs.push(k as f64 * std::f64::consts::LN_2);
+    }
+    xs.extend([0.0, -0.0, 1e-300, -1e-300, f64::MIN_POSITIVE, -f64::MIN_POSITIVE, EXP_OVERFLOW, EXP_UNDERFLOW]);
+    xs.extend([709.79, -745.2, -708.4, -708.3, 1e10, -1e10, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN]);
+    // Bits of the vectorised loop (the way the row kernel calls it) and of single calls.
+    let mut vectorised = xs.clone();
+    vectorised.iter_mut().for_each(|x| *x = exp(*x));
+    for (i, &x) in xs.iter().enumerate() {
+        let want = reference_exp(x);
+        assert_eq!(exp(x).to_bits(), want.to_bits(), "x = {:e}", x);
+        assert_eq!(vectorised[i].to_bits(), want.to_bits(), "vectorised, x = {:e}", x);
+    }
+    assert!(exp(f64::NAN).is_nan());
+}
+
+#[test]
+fn the_nonpositive_form_has_the_same_bits_on_its_domain() {
+    use attn_core::exp::exp_nonpositive;
+    let mut rng = Rng::new(12, 4);
+    let mut xs: Vec<f64> = Vec::new();
+    for _ in 0..300_000 {
+        xs.push(rng.uniform(-760.0, 0.0));
+        xs.push(rng.uniform(-40.0, 0.0));
+        xs.push(-rng.uniform(0.0, 1.0) * 1e-6);
+    }
+    for k in -1080..=0 {
+        let mut v = (k as f64 - 0.5) * std::f64::consts::LN_2;
+        for _ in 0..4 {
+            xs.push(v);
+            v = f64::from_bits(v.to_bits() + 1);
+        }
+        xs.push(k as f64 * std::f64::consts::LN_2);
+    }
+    xs.extend([0.0, -0.0, -1e-300, -f64::MIN_POSITIVE, -5e-324, EXP_UNDERFLOW, -708.4, -708.3, -745.2, -1e10, f64::MIN]);
+    xs.push(f64::NEG_INFINITY);
+    let mut vectorised = xs.clone();
+    vectorised.iter_mut().for_each(|x| *x = exp_nonpositive(*x));
+    for (i, &x) in xs.iter().enumerate() {
+        let want = reference_exp(x);
+        assert_eq!(exp_nonpositive(x).to_bits(), want.to_bits(), "x = {:e}", x);
+        assert_eq!(vectorised[i].to_bits(), want.to_bits(), "vectorised, x = {:e}", x);
+    }
+}

@@ -21,6 +21,7 @@ mod depth;
 mod depth_chart;
 mod heatmap;
 mod plot;
+mod pool;
 mod presets;
 mod status;
 mod sweep_chart;
@@ -28,6 +29,7 @@ mod training;
 mod training_chart;
 
 pub use depth::DepthLab;
+pub use pool::RowWorker;
 pub use training::TrainingLab;
 
 use attn_core::analysis::metrics::energy_defined;

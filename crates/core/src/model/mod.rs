@@ -144,12 +144,22 @@ impl Field {
     /// SA: `sum_j P_ij V x_j`, USA: `sum_j W_ij V x_j` (§2), projected onto the tangent space
     /// `Pi_{x_i}` when `projected` (the ODE; the retraction scheme uses the unprojected sum).
     pub fn velocity(&mut self, t: f64, state: &[f64], out: &mut [f64], projected: bool) -> Result<(), Divergence> {
+        self.velocity_rows(t, state, 0, self.n, out, projected)?;
+        check_velocity(out)
+    }
+
+    /// The velocity of tokens `lo..hi` only, into `out` (`(hi - lo) x d`, row-major): the rows a
+    /// thread or a worker computes. Each row is computed exactly as in [`Field::velocity`], so
+    /// any split of the rows gives the same bits. Errors from the rows (scores or USA weights
+    /// overflowing) are returned; the finiteness of the assembled velocity is checked by the
+    /// caller with [`check_velocity`]. Panics if `lo > hi` or `hi > n` (callers split `0..n`).
+    pub fn velocity_rows(&mut self, t: f64, state: &[f64], lo: usize, hi: usize, out: &mut [f64], projected: bool) -> Result<(), Divergence> {
         self.prepare(t, state)?;
         let (n, d) = (self.n, self.d);
         let relative = self.model == Model::Euclidean && self.space == Space::Z;
-        for i in 0..n {
+        for i in lo..hi {
             let rw = self.row(i)?;
-            // Row factor: 1/sum for P; e^{beta m_i} / (n sum) ... for USA the weights are
+            // Row factor: 1/sum for P; for USA the weights are
             // W_ij = e^{beta m_i} e^{beta (s_ij - m_i)} / n.
             let factor = match self.model {
                 Model::SphereUsa => {
@@ -166,15 +176,8 @@ impl Field {
                 }
                 _ => 1.0 / rw.sum,
             };
-            let oi = &mut out[i * d..(i + 1) * d];
-            for (c, o) in oi.iter_mut().enumerate() {
-                let wc = &self.w[c * n..(c + 1) * n];
-                *o = if relative {
-                    rows::weighted_sum_relative(&self.e, wc, wc[i], n)
-                } else {
-                    rows::weighted_sum(&self.e, wc, n)
-                };
-            }
+            let oi = &mut out[(i - lo) * d..(i - lo + 1) * d];
+            rows::weighted_sums(&self.e, &self.w, n, d, if relative { Some(i) } else { None }, oi);
             oi.iter_mut().for_each(|o| *o *= factor);
             if projected && self.model != Model::Euclidean {
                 let xi = &state[i * d..(i + 1) * d];
@@ -186,9 +189,6 @@ impl Field {
                     oi[c] -= dot * xi[c];
                 }
             }
-        }
-        if out.iter().any(|x| !x.is_finite()) {
-            return Err(Divergence { message: "the velocity overflowed; use a smaller dt or beta".into() });
         }
         Ok(())
     }
@@ -214,6 +214,14 @@ impl Field {
         let tt = if negate { -t } else { t };
         expm_scaled_into(&self.v, self.d, tt, out, &mut self.w1, &mut self.w2)
     }
+}
+
+/// The check after a velocity evaluation: every entry finite, else the divergence the user sees.
+pub fn check_velocity(v: &[f64]) -> Result<(), Divergence> {
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(Divergence { message: "the velocity overflowed; use a smaller dt or beta".into() });
+    }
+    Ok(())
 }
 
 /// `A x_i` for every token `x_i` of `x` (`n x d`, row-major), written coordinate-major:

@@ -10,7 +10,7 @@
 //! not depend on the SIMD width the compiler picks (2 lanes in wasm, 4 or 8 natively).
 
 use super::Divergence;
-use crate::exp::exp;
+use crate::exp::exp_nonpositive;
 
 /// Number of partial sums in a sum over tokens.
 pub const LANES: usize = 8;
@@ -55,6 +55,58 @@ pub fn weighted_sum_relative(e: &[f64], w: &[f64], wi: f64, n: usize) -> f64 {
     combine(&acc)
 }
 
+/// `out[c] = sum_j e[j] * (w[c][j] - shift[c])` for every coordinate `c < d` (`w` coordinate-major
+/// `d x n`; `shift` all zeros for the x model, the row's own values `w_i` for the relative field of
+/// the z model), each sum in lane order — the same bits as [`weighted_sum`] /
+/// [`weighted_sum_relative`] per coordinate, with the coordinates fused into one pass for `d <= 3`.
+#[inline]
+pub fn weighted_sums(e: &[f64], w: &[f64], n: usize, d: usize, relative: Option<usize>, out: &mut [f64]) {
+    match (d, relative) {
+        (2, Some(i)) => fused::<2, true>(e, w, n, i, out),
+        (3, Some(i)) => fused::<3, true>(e, w, n, i, out),
+        (2, None) => fused::<2, false>(e, w, n, 0, out),
+        (3, None) => fused::<3, false>(e, w, n, 0, out),
+        _ => {
+            for (c, o) in out[..d].iter_mut().enumerate() {
+                let wc = &w[c * n..(c + 1) * n];
+                *o = match relative {
+                    Some(i) => weighted_sum_relative(e, wc, wc[i], n),
+                    None => weighted_sum(e, wc, n),
+                };
+            }
+        }
+    }
+}
+
+/// [`weighted_sums`] for a fixed small `D`: one pass over `j`, `D` sets of lane sums.
+#[inline(always)]
+fn fused<const D: usize, const RELATIVE: bool>(e: &[f64], w: &[f64], n: usize, i: usize, out: &mut [f64]) {
+    let mut acc = [[0.0f64; LANES]; D];
+    let cols: [&[f64]; D] = core::array::from_fn(|c| &w[c * n..(c + 1) * n]);
+    let shift: [f64; D] = core::array::from_fn(|c| if RELATIVE { cols[c][i] } else { 0.0 });
+    let e = &e[..n];
+    let full = n / LANES * LANES;
+    let mut j = 0;
+    while j < full {
+        let ec = &e[j..j + LANES];
+        for c in 0..D {
+            let wc = &cols[c][j..j + LANES];
+            for l in 0..LANES {
+                acc[c][l] += if RELATIVE { ec[l] * (wc[l] - shift[c]) } else { ec[l] * wc[l] };
+            }
+        }
+        j += LANES;
+    }
+    for j in full..n {
+        for c in 0..D {
+            acc[c][j - full] += if RELATIVE { e[j] * (cols[c][j] - shift[c]) } else { e[j] * cols[c][j] };
+        }
+    }
+    for c in 0..D {
+        out[c] = combine(&acc[c]);
+    }
+}
+
 /// The summary of one row of unnormalised weights.
 #[derive(Clone, Copy, Debug)]
 pub struct RowWeights {
@@ -67,47 +119,86 @@ pub struct RowWeights {
 /// Fills `e[j] = exp(c (s_ij - max_k s_ik))` with `s_ij = sum_c a_ic b_jc` (`c` in increasing
 /// order; `a`, `b` coordinate-major `d x n`); when `c` is infinite, the hardmax limit
 /// `e[j] = [s_ij == max]`. Errors when a score is not finite.
+///
+/// The loops run over `j` in chunks of [`LANES`] with per-lane state only, so they vectorise;
+/// every `e[j]` and every partial sum is the same arithmetic in the same order whatever the
+/// vector width (the max of a set does not depend on the order in which it is taken).
 pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, e: &mut [f64]) -> Result<RowWeights, Divergence> {
     let e = &mut e[..n];
-    let a0 = a[i];
-    for (s, &bj) in e.iter_mut().zip(&b[..n]) {
-        *s = a0 * bj;
-    }
-    for k in 1..d {
-        let ak = a[k * n + i];
-        for (s, &bj) in e.iter_mut().zip(&b[k * n..(k + 1) * n]) {
-            *s += ak * bj;
+    scores(a, b, n, d, i, e);
+    // Lane maxima; `bad` stays exactly 0 while every score is finite (s - s = 0) and becomes
+    // NaN as soon as one is infinite or NaN.
+    let mut lane_max = [f64::NEG_INFINITY; LANES];
+    let mut bad = [0.0f64; LANES];
+    let full = n / LANES * LANES;
+    for chunk in e[..full].chunks_exact(LANES) {
+        for l in 0..LANES {
+            let s = chunk[l];
+            lane_max[l] = if s > lane_max[l] { s } else { lane_max[l] };
+            bad[l] += s - s;
         }
     }
-    let mut max = f64::NEG_INFINITY;
-    let mut nan = false;
-    for &s in e.iter() {
-        max = if s > max { s } else { max };
-        nan |= s.is_nan();
+    for (l, &s) in e[full..].iter().enumerate() {
+        lane_max[l] = if s > lane_max[l] { s } else { lane_max[l] };
+        bad[l] += s - s;
     }
-    if !max.is_finite() || nan {
+    let max = lane_max.iter().fold(f64::NEG_INFINITY, |m, &s| if s > m { s } else { m });
+    if !max.is_finite() || combine(&bad) != 0.0 {
         return Err(Divergence {
             message: "the attention scores <Q x_i, K x_j> overflowed; use a smaller dt or beta, integrate in z, or stop earlier".into(),
         });
     }
+    let mut acc = [0.0; LANES];
     if c.is_finite() {
-        for x in e.iter_mut() {
-            *x = exp(c * (*x - max));
+        // c (s - max) <= 0: the exponential's nonpositive form (same bits as `exp`).
+        for chunk in e[..full].chunks_exact_mut(LANES) {
+            for l in 0..LANES {
+                let x = exp_nonpositive(c * (chunk[l] - max));
+                chunk[l] = x;
+                acc[l] += x;
+            }
+        }
+        for (l, x) in e[full..].iter_mut().enumerate() {
+            *x = exp_nonpositive(c * (*x - max));
+            acc[l] += *x;
         }
     } else {
-        for x in e.iter_mut() {
+        for (j, x) in e.iter_mut().enumerate() {
             *x = if *x == max { 1.0 } else { 0.0 };
+            acc[j % LANES] += *x;
         }
-    }
-    let mut acc = [0.0; LANES];
-    let full = n / LANES * LANES;
-    for ec in e[..full].chunks_exact(LANES) {
-        for l in 0..LANES {
-            acc[l] += ec[l];
-        }
-    }
-    for j in full..n {
-        acc[j - full] += e[j];
     }
     Ok(RowWeights { max_score: max, sum: combine(&acc) })
+}
+
+/// `e[j] = s_ij = sum_c a_ic b_jc`, the coordinates added in increasing order
+/// (`((a_0 b_0 + a_1 b_1) + a_2 b_2) + ...`); fused into one pass for `d <= 3`.
+#[inline]
+fn scores(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, e: &mut [f64]) {
+    let a0 = a[i];
+    let b0 = &b[..n];
+    match d {
+        1 => e.iter_mut().zip(b0).for_each(|(s, &x)| *s = a0 * x),
+        2 => {
+            let a1 = a[n + i];
+            for ((s, &x), &y) in e.iter_mut().zip(b0).zip(&b[n..2 * n]) {
+                *s = a0 * x + a1 * y;
+            }
+        }
+        3 => {
+            let (a1, a2) = (a[n + i], a[2 * n + i]);
+            for (((s, &x), &y), &z) in e.iter_mut().zip(b0).zip(&b[n..2 * n]).zip(&b[2 * n..3 * n]) {
+                *s = (a0 * x + a1 * y) + a2 * z;
+            }
+        }
+        _ => {
+            e.iter_mut().zip(b0).for_each(|(s, &x)| *s = a0 * x);
+            for k in 1..d {
+                let ak = a[k * n + i];
+                for (s, &bj) in e.iter_mut().zip(&b[k * n..(k + 1) * n]) {
+                    *s += ak * bj;
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,90 @@
+//! The worker pool's two halves (issue 5): [`RowWorker`], one per Web Worker (or Node worker
+//! thread), computes blocks of rows of each velocity evaluation with its own field; the
+//! [`Stepper`] that owns the run drives a step stage by stage with the velocities the workers
+//! return. Each row is computed inside one worker in the core's fixed order, so the tokens are
+//! bit-identical to [`Stepper::advance`] whatever the number of workers.
+
+use crate::Stepper;
+use attn_core::model::Field;
+use attn_core::{init, parse};
+use js_sys::Float64Array;
+use wasm_bindgen::prelude::*;
+
+/// A field that computes blocks of rows of the velocity (`attn_core::model::Field::velocity_rows`).
+#[wasm_bindgen]
+pub struct RowWorker {
+    field: Field,
+    n: usize,
+    d: usize,
+    out: Vec<f64>,
+}
+
+#[wasm_bindgen]
+impl RowWorker {
+    /// The field of `config` (the run's configuration string; the same string gives the same
+    /// `Q, K, V`). Errors with the configuration error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &str) -> Result<RowWorker, JsError> {
+        let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
+        let m = init::matrices(&c);
+        Ok(RowWorker { field: Field::new(&c, &m), n: c.n, d: c.d, out: Vec::new() })
+    }
+
+    /// The velocity of tokens `lo..hi` of `state` (`n x d`, row-major) at stage time `t`
+    /// (projected onto the sphere's tangent space when `projected`): a new `Float64Array` of
+    /// `(hi - lo) x d`. Errors when the rows are out of range or the state has the wrong length,
+    /// and with the divergence message when a score or weight overflows.
+    pub fn rows(&mut self, t: f64, state: &[f64], lo: u32, hi: u32, projected: bool) -> Result<Float64Array, JsError> {
+        let (lo, hi) = (lo as usize, hi as usize);
+        if lo > hi || hi > self.n || state.len() != self.n * self.d {
+            return Err(JsError::new(&format!("rows {}..{} of {} tokens, state of {} numbers", lo, hi, self.n, state.len())));
+        }
+        self.out.resize((hi - lo) * self.d, 0.0);
+        self.field.velocity_rows(t, state, lo, hi, &mut self.out, projected).map_err(|e| JsError::new(&e.message))?;
+        Ok(Float64Array::from(&self.out[..]))
+    }
+}
+
+#[wasm_bindgen]
+impl Stepper {
+    /// Starts a step whose velocities the worker pool computes. Errors after a divergence.
+    pub fn begin_step(&mut self) -> Result<(), JsError> {
+        self.sim.begin_step().map_err(|e| JsError::new(&e.message))
+    }
+
+    /// Whether a step started with [`Stepper::begin_step`] is waiting for a velocity.
+    pub fn stage_pending(&mut self) -> bool {
+        self.sim.pending_stage().is_some()
+    }
+
+    /// Stage time of the pending stage (time units); NaN when none is pending.
+    pub fn stage_t(&mut self) -> f64 {
+        self.sim.pending_stage().map_or(f64::NAN, |(s, _)| s.t)
+    }
+
+    /// Whether the pending stage's field is projected onto the sphere's tangent space.
+    pub fn stage_projected(&mut self) -> bool {
+        self.sim.pending_stage().is_some_and(|(s, _)| s.projected)
+    }
+
+    /// The state (`n x d`, row-major) at which the pending stage's velocity is wanted: a new
+    /// `Float64Array` (empty when no stage is pending).
+    pub fn stage_state(&mut self) -> Float64Array {
+        match self.sim.pending_stage() {
+            Some((_, state)) => Float64Array::from(state),
+            None => Float64Array::new_with_length(0),
+        }
+    }
+
+    /// Hands in the pending stage's velocity (`n x d`); `true` when the step is complete. Errors
+    /// (the run then pauses with the message, last good state kept) on a non-finite velocity.
+    pub fn supply_velocity(&mut self, velocity: &[f64]) -> Result<bool, JsError> {
+        self.sim.supply_velocity(velocity).map_err(|e| JsError::new(&e.message))
+    }
+
+    /// Ends the pending step with a worker's divergence message: the run pauses with it and keeps
+    /// its last good state.
+    pub fn abort_step(&mut self, message: &str) {
+        self.sim.abort_step(message);
+    }
+}
