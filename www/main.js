@@ -6,16 +6,20 @@
 // configuration in the hash.
 
 import init, * as wasm from './pkg/attn_web.js';
-import { readHash } from './state/hash.js';
+import { encodeValue, readHash } from './state/hash.js';
 import { bindKeys } from './ui/keyboard.js';
 import { LabTabs } from './ui/labs.js';
 import { particles } from './particles/lab.js';
+import { setupExport } from './export/menu.js';
+import { setupApi } from './embed/api.js';
+import { setupShare } from './share/share.js';
 
 const DEFAULT_TRAINING = 'lab=training&preset=scan-snap'; // the training lab's first configuration
 const DEFAULT_DEPTH = 'lab=depth&preset=collapse-small'; // the depth lab's first configuration
 const $ = (id) => document.getElementById(id);
 
 let labTabs;
+let share = null; // share/share.js: the link in the address bar, copy link / embed code, embed mode
 let activeLab = 'particles';
 let training = null; // the training lab, once loaded
 let trainingLoading = null;
@@ -57,6 +61,7 @@ function showLab(lab) {
 
 /** Shows the lab a configuration string asks for, with that configuration. */
 async function route(text) {
+  share?.route(text); // page-level view keys: theme, panels, embed mode
   if (wasm.requested_lab(text) === 'depth') {
     showLab('depth');
     const lab = await loadDepth();
@@ -83,6 +88,32 @@ function selectLab(lab) {
       : (particles.canonical() || 'preset=polytope');
 }
 
+/** The configuration string of `lab` (its last applied one). */
+function labConfig(lab) {
+  if (lab === 'training') return training?.canonical || DEFAULT_TRAINING;
+  if (lab === 'depth') return depth?.canonical || DEFAULT_DEPTH;
+  return particles.canonical() || 'preset=polytope';
+}
+
+/**
+ * Opens a configuration as a link does (a history entry; the lab it asks for), for the PNG
+ * import and the postMessage API; resolves once its lab shows it. The page's view keys (embed
+ * mode, panels, theme, ...) that `text` does not set are kept; a moment (`t`, `step`) is not.
+ */
+async function openLink(text) {
+  let link = text;
+  const now = wasm.check_link(readHash());
+  const next = wasm.check_link(text);
+  if (now.ok && next.ok) {
+    const set = new Set(next.view_pairs.map(([k]) => k));
+    const keep = now.view_pairs.filter(([k]) => !set.has(k) && k !== 't' && k !== 'step');
+    const merged = keep.length ? wasm.check_link(`${next.link}&${keep.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`) : next;
+    link = merged.ok ? merged.link : next.link;
+  }
+  if (readHash() !== link) history.pushState(history.state, '', `#${link}`);
+  await route(link);
+}
+
 /** Keyboard shortcuts act on the lab shown. */
 function onKey(name) {
   return () => {
@@ -104,10 +135,13 @@ async function main() {
   $('version').textContent = `attn-web ${wasm.version()}`;
 
   labTabs = new LabTabs(selectLab);
+  share = setupShare({ wasm, particles, activeLab: () => activeLab });
   await route(readHash());
   bindKeys({ togglePlay: onKey('togglePlay'), step: onKey('step'), reset: onKey('reset') });
   window.addEventListener('hashchange', () => route(readHash()));
   particles.start();
+  setupExport({ wasm, particles, config: labConfig, openLink });
+  setupApi({ wasm, particles, activeLab: () => activeLab, openLink });
   performance.mark('attn-ready');
   window.__attnReady = true;
   requestAnimationFrame(particles.frame);

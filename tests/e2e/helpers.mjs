@@ -97,6 +97,9 @@ export async function openPage(browser, hash = '', options = {}) {
     }
   });
 
+  // Content-Security-Policy violations count as errors (the policy: crates/xtask/src/server.rs).
+  await page.addInitScript(watchCsp);
+
   const url = `${ATTN_URL}#${String(hash).replace(/^#/, '')}`;
   await page.goto(url);
   try {
@@ -108,6 +111,19 @@ export async function openPage(browser, hash = '', options = {}) {
     });
   }
   return page;
+}
+
+/**
+ * Init script (runs in the page before its own scripts): reports every Content-Security-Policy
+ * violation as a console error, which openPage collects, and keeps them in `window.__csp`.
+ */
+export function watchCsp() {
+  window.__csp = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    const what = `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || '?'}:${e.lineNumber}`;
+    window.__csp.push(what);
+    console.error(`CSP violation: ${what}`);
+  });
 }
 
 /**

@@ -34,7 +34,7 @@ describe('playground page', () => {
     const page = await openPage(browser, '');
     try {
       // The default preset, announced in the hash and the description.
-      assert.equal(await page.evaluate(() => location.hash), '#preset=polytope');
+      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=polytope');
       assert.match(await page.locator('#description').textContent(), /polytope/);
       assert.equal(await page.inputValue('#preset'), 'polytope');
 
@@ -113,19 +113,19 @@ describe('playground page', () => {
       await page.waitForFunction(() => window.__attn.n() === 40);
       assert.equal(await page.inputValue('#cfg-n'), '40');
       assert.equal(await page.inputValue('#cfg-d'), '3');
-      assert.equal(await page.evaluate(() => location.hash), '#preset=polytope-3d');
+      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=polytope-3d');
       assert.match(await page.locator('#description').textContent(), /3-D/);
       // The 3-D view is drawn and keeps playing.
       await page.waitForFunction(() => window.__attn.step() >= 5);
       assert.ok((await canvasSnapshot(page, '#tokens')).inked > 100);
 
-      // Editing a value keeps the canonical string in the hash (no history entry).
+      // A committed edit puts the canonical string in the hash, as one new history entry.
       const before = await page.evaluate(() => history.length);
       await page.fill('#cfg-n', '25');
       await page.press('#cfg-n', 'Enter');
       await page.waitForFunction(() => window.__attn.n() === 25);
-      assert.equal(await page.evaluate(() => location.hash), '#preset=polytope-3d&n=25');
-      assert.equal(await page.evaluate(() => history.length), before);
+      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=polytope-3d&n=25');
+      assert.equal(await page.evaluate(() => history.length), before + 1);
       assertNoErrors(page);
     } finally {
       await page.close();
@@ -141,7 +141,7 @@ describe('playground page', () => {
       assert.equal(await alert.getAttribute('role'), 'alert');
       assert.equal(await alert.locator('code.key').textContent(), 'v');
       assert.match(await alert.textContent(), /d x d = 3 x 3/);
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'preset=hyperplanes');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=1&preset=hyperplanes');
       assert.equal(await page.inputValue('#cfg-d'), '3', 'the controls show what the link asked for');
       assert.equal(await page.getAttribute('#cfg-v', 'aria-invalid'), 'true');
 
@@ -150,7 +150,7 @@ describe('playground page', () => {
       await page.press('#cfg-v', 'Enter');
       await page.waitForFunction(() => document.querySelector('#config-error code.key')?.textContent === 'v'
         && /row 2 has 1 entries/.test(document.getElementById('config-error').textContent));
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'preset=hyperplanes');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=1&preset=hyperplanes');
 
       // The last good run still steps.
       await pause(page);
@@ -165,7 +165,7 @@ describe('playground page', () => {
       await page.press('#cfg-v', 'Enter');
       await page.waitForFunction(() => window.__attn.d() === 3);
       assert.equal(await alert.textContent(), '');
-      assert.equal(await page.evaluate(() => location.hash), '#preset=hyperplanes&d=3&v=1,0,0;0,1,0;0,0,-0.5');
+      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=hyperplanes&d=3&v=1,0,0;0,1,0;0,0,-0.5');
 
       // A bad number in the hash: named too, and nothing breaks.
       await page.evaluate(() => {
@@ -262,7 +262,7 @@ describe('playground page', () => {
       await page.waitForFunction(() => window.__attn.configString().includes('model=sphere-sa'));
       assert.equal(
         await page.evaluate(() => window.__attn.configString()),
-        'preset=polytope&model=sphere-sa&integrate_in=x&integrator=retraction&coords=x',
+        'version=1&preset=polytope&model=sphere-sa&integrate_in=x&integrator=retraction&coords=x',
       );
       assert.match(await page.locator('#config-note').textContent(), /integrate_in = x/);
       assert.equal(await page.isDisabled('input[name="coords"][value="z"]'), true, 'z is for the euclidean model');

@@ -19,6 +19,11 @@ import { TokenView } from '../render/tokens.js';
 import { HeatmapView } from '../render/heatmap.js';
 import { ChartView } from '../render/chart.js';
 import { onThemeChange } from '../render/palette.js';
+import { runHistory } from '../export/history.js';
+import { advanceTo } from './seek.js';
+import { poolAdvance, poolBusy, setWorkers, usesPool, workerCount } from './pool_run.js';
+import { applyView, showHeatScale, viewPairs } from './view_keys.js';
+import { showSeek } from '../share/seek_note.js';
 
 const FRAME_BUDGET_MS = 10; // time spent stepping per animation frame (of ~16 ms)
 const CHART_INTERVAL_MS = 200; // chart redraws while playing
@@ -32,6 +37,9 @@ const app = {
   userPaused: false, // the user paused: configuration changes keep the run paused
   pastUntil: false, // the user asked to continue after `until`
   stepsPerFrame: 1,
+  /** A worker-pool step is in flight (particles/pool_run.js). */
+  poolPending: false,
+  speedChosen: false, // the speed was chosen (slider or link), so the link carries it
   costPerStep: NaN, // measured ms per step of the current run
   projection: { mode: 'pca2', a: 1, b: 2 },
   axes: null, // k x d projection axes for d > 3 (fixed at reset)
@@ -46,6 +54,7 @@ const app = {
   heatHover: null,
   chartHover: null,
   hidden: false, // the training lab is shown: the particle run neither steps nor draws
+  seek: null, // the seek in progress (seekStep), if any
 };
 
 let controls;
@@ -53,6 +62,8 @@ let tokenView;
 let heatmapView;
 let chartView;
 let summary;
+/** Called when the link changes: 'push' (a committed change) or 'replace' (dragging, loading). */
+let onLink = () => writeHash(app.canonical);
 
 // ---- device cap ---------------------------------------------------------------------------
 
@@ -64,6 +75,8 @@ let summary;
 // The budget admits the largest runs the page promises (n = 4096 at d <= 3, Euler) and keeps
 // high-d steps under ~100 ms (d = 256: n <= 443, ~70 ms/step). The CLI has no such limit.
 const STEP_BUDGET = 4096 * 4096 * 3; // n² d (x4 for rk4) per step
+/** Most tokens the page runs (its views and analyses are sized for this); the core allows more. */
+const PAGE_MAX_N = 4096;
 
 /** A check_config result, refused when the run is too heavy for the page (see STEP_BUDGET). */
 function checkPage(text, edited = null) {
@@ -74,6 +87,9 @@ function checkPage(text, edited = null) {
   const d = Number(v.get('d'));
   const stages = v.get('integrator') === 'rk4' ? 4 : 1;
   const cost = n * n * d * stages;
+  if (n > PAGE_MAX_N) {
+    return { ok: false, key: 'n', message: `n = ${n} is more tokens than the page draws; allowed: 1..=${PAGE_MAX_N} (the CLI \`attn run\` takes up to 16384)` };
+  }
   if (cost <= STEP_BUDGET) return res;
   const nMax = Math.floor(Math.sqrt(STEP_BUDGET / (d * stages)));
   const dMax = Math.floor(STEP_BUDGET / (n * n * stages));
@@ -112,6 +128,8 @@ function startRun(canonical) {
   app.stepper = s;
   app.canonical = s.config_string();
   app.pastUntil = false;
+  app.seek = null;
+  runHistory.reset(app.canonical, s.n(), s.d(), s.coords());
   app.costPerStep = NaN;
   app.sps.clear();
   app.lastMetricsAt = -Infinity;
@@ -197,12 +215,18 @@ function recordSample() {
   const s = app.stepper;
   const c0 = performance.now();
   try {
-    s.metrics(); // pushes the sample into the chart's history
+    recordState(s.metrics()); // pushes the sample into the chart's history
   } catch {
     return;
   }
   tokenView.push(s.step_count(), s.t(), viewTokens());
   app.metricsCost = 0.7 * app.metricsCost + 0.3 * (performance.now() - c0);
+}
+
+/** Keeps the state whose metrics `m` were just computed for the exports (export/history.js). */
+function recordState(m) {
+  const s = app.stepper;
+  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m);
 }
 
 /** Advances while playing, within the frame budget; returns the steps taken. */
@@ -273,6 +297,7 @@ function togglePlay() {
 function stepOnce() {
   const s = app.stepper;
   if (!s) return;
+  app.seek = null;
   if (app.playing) {
     app.userPaused = true;
     setPlaying(false);
@@ -281,11 +306,22 @@ function stepOnce() {
     showDivergence(s.message());
     return;
   }
-  const got = s.status() === 'finished' ? s.advance_past_until(1) : s.advance(1);
-  if (s.status() === 'diverged') showDivergence(s.message());
-  if (got > 0) markAll();
-  // Not forced: a costly heatmap follows in the next frame rather than in this one.
-  render(performance.now(), false);
+  const done = (got) => {
+    if (s.status() === 'diverged') showDivergence(s.message());
+    if (got > 0) markAll();
+    // Not forced: a costly heatmap follows in the next frame rather than in this one.
+    render(performance.now(), false);
+  };
+  if (usesPool(s)) {
+    if (poolBusy() || app.poolPending) return;
+    app.poolPending = true;
+    poolAdvance(s, 1, { pastEnd: true, alive: () => app.stepper === s })
+      .then((got) => { if (app.stepper === s) done(got); })
+      .catch((e) => console.warn(e))
+      .finally(() => { app.poolPending = false; });
+    return;
+  }
+  done(s.status() === 'finished' ? s.advance_past_until(1) : s.advance(1));
 }
 
 /** A speed at which a preset plays to its `until` in about 8 s (set when a preset is opened). */
@@ -293,11 +329,14 @@ function suggestSpeed() {
   const target = Math.max(1, app.stepper.until_steps() / 480);
   const k = SPEEDS.filter((v) => v <= target).at(-1) ?? 1;
   app.stepsPerFrame = k;
+  app.speedChosen = false;
   controls.showSpeed(k);
 }
 
 function reset() {
-  if (app.stepper) startRun(app.canonical);
+  if (!app.stepper) return;
+  startRun(app.canonical);
+  onLink('push');
 }
 
 // ---- configuration ----------------------------------------------------------------------
@@ -316,15 +355,16 @@ function effectiveValues(draft, res) {
   return values;
 }
 
-/** Applies a valid check result: new run, canonical hash, controls. */
-function apply(res, note = '') {
+/** Applies a valid check result: new run, controls, and the link in the address bar (`how`:
+ * 'push' a history entry for a committed change, 'replace' when loading a link). */
+function apply(res, note = '', how = 'push') {
   startRun(res.canonical);
-  writeHash(res.canonical);
   app.draft = Draft.fromText(res.canonical);
   clearConfigError();
   controls.showValues(new Map(res.pairs), null);
   $('config-note').textContent = note;
   showModified(res.differences);
+  onLink(how);
 }
 
 /** Under the preset's description: the keys that differ from the preset, so the sentence is
@@ -432,7 +472,7 @@ function fillPoints(draft) {
 function loadConfig(text) {
   const res = checkPage(text);
   if (res.ok) {
-    apply(res);
+    apply(res, '', 'replace');
     return;
   }
   const draft = Draft.fromText(text);
@@ -512,6 +552,7 @@ function updateMetrics(now, force) {
   const t0 = performance.now();
   try {
     app.metrics = s.metrics();
+    recordState(app.metrics);
     tokenView.setStyle(s.labels(), s.leaders());
   } catch {
     app.metrics = null; // P cannot be computed at this state (the divergence message says why)
@@ -594,8 +635,35 @@ function frame(now) {
   requestAnimationFrame(frame);
   if (!app.stepper || app.hidden) return;
   // Large runs: a frame either steps or refreshes the O(n^2 d) analyses, not both.
-  if (app.playing && !heavyAnalysesDue(now) && runSteps(now) > 0) markAll();
+  // The pool steps while this thread draws and analyses (the state only changes when a step
+  // completes, between frames), so it is started whatever the analyses cost.
+  if (app.playing) {
+    if (usesPool(app.stepper)) poolSteps();
+    else if (!heavyAnalysesDue(now) && runSteps(now) > 0) markAll();
+  }
   render(now, false);
+}
+
+/**
+ * Large runs step in the worker pool (particles/pool_run.js): up to the frame's steps within the
+ * frame budget, while the main thread keeps drawing; the frame after the batch shows it.
+ */
+function poolSteps() {
+  if (poolBusy() || app.poolPending) return;
+  const s = app.stepper;
+  app.poolPending = true;
+  const alive = () => app.stepper === s;
+  poolAdvance(s, app.stepsPerFrame, { budgetMs: FRAME_BUDGET_MS, pastEnd: app.pastUntil, alive })
+    .then((taken) => {
+      if (!alive()) return;
+      app.sps.record(performance.now(), taken);
+      if (taken > 0) markAll();
+      afterSteps();
+    })
+    .catch((e) => console.warn(e))
+    .finally(() => {
+      app.poolPending = false;
+    });
 }
 
 function updateStatus(now) {
@@ -645,7 +713,10 @@ function refreshText() {
       ? ` d = ${d}: two coordinates shown.`
       : ` d = ${d}: projected on principal axes fixed at reset.`;
   } else if (d === 3) view = ' Drag to rotate.';
-  $('tokens-caption').textContent = `${eq}${view} Colour: clusters (grey: alone); ring: leaders (a column of P with an entry > ½).`;
+  const colour = tokenView.colour === 'index'
+    ? 'Colour: token index (viridis, token 0 dark)'
+    : tokenView.colour === 'plain' ? 'Colour: one for all tokens' : 'Colour: clusters (grey: alone)';
+  $('tokens-caption').textContent = `${eq}${view} ${colour}; ring: leaders (a column of P with an entry > ½).`;
 
   const block = s.heatmap_block(512);
   let heat = model === 'sphere-usa'
@@ -725,6 +796,7 @@ function setup() {
   tokenView.onChange = () => {
     app.needs.draw = true;
   };
+  tokenView.onCameraEnd = () => onLink('replace');
   heatmapView = new HeatmapView($('heatmap'), onHeatHover);
   chartView = new ChartView($('chart'), onChartHover);
   summary = new Summary($('summary'));
@@ -736,6 +808,7 @@ function setup() {
       if (res.ok) {
         apply(res);
         suggestSpeed();
+        onLink('replace'); // the new entry without the old speed
       }
     },
     onEdit: edit,
@@ -745,11 +818,14 @@ function setup() {
     onNewSeed: newSeed,
     onSpeed: (k) => {
       app.stepsPerFrame = k;
+      app.speedChosen = true;
+      onLink('replace');
     },
     onCoords: (c) => edit('coords', c, true),
     onTrails: (on) => {
       tokenView.showTrails = on;
       app.needs.draw = true;
+      onLink('push');
     },
     onProjection: (mode, a, b) => {
       app.projection = { mode, a, b };
@@ -758,19 +834,28 @@ function setup() {
         refreshText();
         renderNow();
       }
+      onLink('push');
     },
     onHalveDt: () => halve('dt'),
     onHalveBeta: () => halve('beta'),
   });
   controls.showSpeed(app.stepsPerFrame);
   $('heat-scale').addEventListener('change', (e) => {
-    heatmapView.scale = e.target.value;
-    $('heatmap-top').textContent = heatmapView.scale === 'one' ? '1' : 'max P';
+    showHeatScale(heatmapView, e.target.value);
     if (!app.stepper) return;
     refreshText();
     app.needs.heat = true;
     app.lastHeatAt = -Infinity;
     if (!app.playing) renderNow();
+    onLink('push');
+  });
+  $('colour').addEventListener('change', (e) => {
+    tokenView.colour = e.target.value;
+    if (!app.stepper) return;
+    refreshText();
+    app.needs.draw = true;
+    if (!app.playing) renderNow();
+    onLink('push');
   });
   // prefers-reduced-motion: the run starts paused, with a note and the Play button.
   if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) {
@@ -797,13 +882,83 @@ function start() {
     d: () => app.stepper.d(),
     dt: () => app.stepper.dt(),
     configString: () => app.stepper.config_string(),
+    /** The tokens in the configuration's coords (n x d, row-major Float64Array). */
+    tokens: () => app.stepper.tokens(app.stepper.coords()),
+    seeking: () => app.seek !== null,
     status: () => app.stepper.status(),
     playing: () => app.playing,
     metrics: () => app.metrics ?? null,
     historyLen: () => app.stepper.history_len(),
     historyNear: (t) => app.stepper.history_near(t),
+    /** Worker pool: force `k` workers (0 = step on the main thread, null = automatic). */
+    setWorkers,
+    workers: () => (usesPool(app.stepper) ? workerCount() : 0),
+    /** Whether a step is in flight in the worker pool. */
+    stepping: () => poolBusy() || app.poolPending === true,
     wasm,
   });
+}
+
+// ---- hooks for the postMessage API (embed/api.js) and PNG import (export/menu.js) ----------
+
+/** Plays (as the Play button; a diverged run stays paused with its message). */
+function play() {
+  if (app.stepper && !app.playing) togglePlay();
+}
+
+/** Pauses (as the Pause button) and stops a seek in progress. */
+function pause() {
+  app.seek = null;
+  if (app.playing) togglePlay();
+  else app.userPaused = true;
+}
+
+/**
+ * Shows the run paused at step `target` (a whole number >= 0), computed from the start (or from
+ * the current step when it lies before) in slices that never freeze the page (particles/seek.js).
+ * Resolves to the step reached: less than `target` when the run diverged on the way, or when
+ * another command (play, a new configuration, another seek) took over.
+ */
+async function seekStep(target) {
+  pause();
+  if (!app.stepper) return 0;
+  if (target < app.stepper.step_count() || app.stepper.status() === 'diverged') startRun(app.canonical);
+  const s = app.stepper;
+  const token = {};
+  app.seek = token;
+  const alive = () => app.seek === token && app.stepper === s && !app.playing;
+  // Large runs step in the worker pool (once a frame's pool step in flight has landed).
+  while (app.poolPending && alive()) await new Promise((r) => { setTimeout(r, 5); });
+  const pool = usesPool(s) ? (k, budgetMs) => poolAdvance(s, k, { budgetMs, pastEnd: true, alive }) : null;
+  await advanceTo(s, target, { alive, onProgress: markAll, pool });
+  if (app.seek === token) app.seek = null;
+  if (app.stepper === s) {
+    if (s.status() === 'diverged') showDivergence(s.message());
+    render(performance.now(), true);
+  }
+  return s.step_count();
+}
+
+/** The run's state for the API: t, step, status (playing, paused, seeking, finished, diverged),
+ * the configuration and the last metrics computed ({ step, t, clusters, boolean_distance,
+ * effective_rank, energy } or null). */
+function runState() {
+  const s = app.stepper;
+  if (!s) return null;
+  const run = s.status();
+  const status = run === 'diverged' ? 'diverged' : app.seek ? 'seeking' : app.playing ? 'playing' : run === 'finished' ? 'finished' : 'paused';
+  const m = app.metrics;
+  return {
+    t: s.t(),
+    step: s.step_count(),
+    dt: s.dt(),
+    until: s.until(),
+    n: s.n(),
+    d: s.d(),
+    status,
+    config: app.canonical,
+    metrics: m ? { step: m.step, t: m.t, clusters: m.clusters, boolean_distance: m.boolean_distance, effective_rank: m.effective_rank, energy: m.energy ?? null } : null,
+  };
 }
 
 /** What main.js uses of the particle lab. */
@@ -813,11 +968,40 @@ export const particles = Object.freeze({
   frame,
   /** The last applied configuration string. */
   canonical: () => app.canonical,
-  /** Shows configuration `text` (a new run when it differs from the current one). */
+  /**
+   * Shows link `text`: its configuration (a new run when it differs from the current one), its
+   * view keys (view_keys.js), and, for `t=` / `step=`, the run computed to that step and paused.
+   */
   show(text) {
     const fresh = !app.stepper;
-    if (fresh || text !== app.canonical) loadConfig(text);
-    if (fresh) suggestSpeed();
+    const link = wasm.check_link(text);
+    const ok = link.ok && link.lab === 'particles';
+    const config = ok ? link.canonical : text;
+    if (fresh || config !== app.canonical) loadConfig(config);
+    if (!ok || app.canonical !== config) {
+      // Refused (the message names the key): the fallback run keeps its own view.
+      if (fresh) suggestSpeed();
+      return;
+    }
+    applyView({ app, tokenView, heatmapView, controls }, link.view);
+    if (link.view.speed === null) suggestSpeed();
+    setupView();
+    refreshText();
+    app.needs.heat = true;
+    renderNow();
+    onLink('replace');
+    if (link.open_step !== null) {
+      const done = seekStep(link.open_step);
+      showSeek(link.open_step, () => app.stepper.step_count(), done);
+      done.then(() => tokenView.restartTrail());
+    }
+  },
+  /** The view keys of the lab's current view, as [key, value] pairs (view_keys.js). */
+  viewPairs: () => viewPairs({ app, tokenView, heatmapView, d: app.stepper ? app.stepper.d() : 0 }),
+  /** `fn(how)` is called whenever the link changes: how = 'push' (a committed change: a history
+   * entry) or 'replace' (dragging a slider, loading a link). */
+  onLinkChange(fn) {
+    onLink = fn;
   },
   /** Another lab is shown: the run neither steps nor draws. */
   setHidden(hidden) {
@@ -831,4 +1015,13 @@ export const particles = Object.freeze({
   togglePlay,
   step: stepOnce,
   reset,
+  play,
+  pause,
+  seekStep,
+  state: runState,
+  /** Checks a particle configuration as a link is checked (the core's parser, then the page's
+   * per-step budget): `{ ok, canonical, ... }` or `{ ok: false, key, message }`. */
+  check: (text) => checkPage(text),
+  /** Shows refusal `res` ({ key, message }) in the lab's error box, followed by `tail`. */
+  refuse: (res, tail) => showConfigError(res, tail),
 });

@@ -1,5 +1,6 @@
 // Colours shared by the canvases: a colour-blind-safe categorical palette (Okabe-Ito) for
-// clusters, and the page theme read from the CSS custom properties (light or dark).
+// clusters, and the page theme read from the CSS custom properties (light or dark; the system's,
+// or forced by the `theme` view key with setTheme).
 
 import { significant } from '../ui/format.js';
 
@@ -8,18 +9,36 @@ export const CATEGORICAL = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2
 
 const dark = matchMedia('(prefers-color-scheme: dark)');
 let cached = null;
+let forced = null; // 'light' or 'dark' from the link's `theme` key; null follows the system
+const listeners = [];
 dark.addEventListener('change', () => {
   cached = null;
+  if (!forced) for (const fn of listeners) fn();
 });
 
 /** Whether the dark theme is active. */
 export function isDark() {
-  return dark.matches;
+  return forced ? forced === 'dark' : dark.matches;
 }
 
-/** Calls `fn` when the colour scheme changes. */
+/** Calls `fn` when the colour scheme changes (the system's, or the one a link forces). */
 export function onThemeChange(fn) {
-  dark.addEventListener('change', fn);
+  listeners.push(fn);
+}
+
+/**
+ * Forces the theme: 'light' or 'dark', or 'auto' to follow the system (the `theme` view key).
+ * Sets `data-theme` on the root element (style.css / share.css read it) and redraws.
+ */
+export function setTheme(name) {
+  const next = name === 'light' || name === 'dark' ? name : null;
+  if (next === forced) return;
+  forced = next;
+  const root = document.documentElement;
+  if (next) root.dataset.theme = next;
+  else delete root.dataset.theme;
+  cached = null;
+  for (const fn of listeners) fn();
 }
 
 /** The theme colours: { bg, panel, fg, muted, border, accent, neutral }. */
@@ -34,8 +53,8 @@ export function theme() {
     muted: v('--muted', '#5c636a'),
     border: v('--border', '#d8dce0'),
     accent: v('--accent', '#0072b2'),
-    neutral: dark.matches ? '#8a9099' : '#9aa0a6',
-    outline: dark.matches ? 'rgba(0,0,0,0.55)' : 'rgba(0,0,0,0.45)',
+    neutral: isDark() ? '#8a9099' : '#9aa0a6',
+    outline: isDark() ? 'rgba(0,0,0,0.55)' : 'rgba(0,0,0,0.45)',
   };
   return cached;
 }
@@ -59,6 +78,26 @@ export function clusterColours(labels, n) {
     if (size.get(l) < 2) continue;
     if (!slot.has(l)) slot.set(l, slot.size);
     out[i] = CATEGORICAL[slot.get(l) % CATEGORICAL.length];
+  }
+  return out;
+}
+
+/** Viridis stops (matplotlib's), for colouring tokens by their index. */
+const VIRIDIS = ['#440154', '#472c7a', '#3b518b', '#2c718e', '#21908d', '#27ad81', '#5cc863', '#aadc32', '#fde725'];
+
+/**
+ * Token colours for the `colour` view key: 'index' gives token i the viridis colour of i / (n - 1)
+ * (follow one token through the run); 'plain' one neutral colour. Cluster colours are
+ * clusterColours.
+ * @returns {string[]}
+ */
+export function tokenColours(mode, labels, n) {
+  if (mode === 'plain') return new Array(n).fill(theme().accent);
+  if (mode !== 'index') return clusterColours(labels, n);
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const u = n > 1 ? (i / (n - 1)) * (VIRIDIS.length - 1) : 0;
+    out[i] = VIRIDIS[Math.min(VIRIDIS.length - 1, Math.round(u))];
   }
   return out;
 }

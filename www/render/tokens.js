@@ -2,7 +2,7 @@
 // with trails, cluster colours, leader rings and an autoscale that follows growing tokens.
 // Draws what it is given (k coordinates per token); it computes no science.
 
-import { clearCanvas, clusterColours, niceTicks, tickLabel, tickLabels } from './palette.js';
+import { clearCanvas, niceTicks, tickLabel, tickLabels, tokenColours } from './palette.js';
 
 const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
 const TRAIL_SEGMENTS = 20000; // upper bound on n * trail length
@@ -18,10 +18,12 @@ export class TokenView {
     this.yaw = -0.65;
     this.pitch = 0.5;
     this.showTrails = true;
+    this.colour = 'clusters'; // token colours: 'clusters', 'index' or 'plain' (the `colour` view key)
     this.highlight = null; // [i, j] from the heatmap hover
     this.labels = null;
     this.leaders = null;
     this.onChange = () => {};
+    this.onCameraEnd = () => {}; // a drag that rotated the 3-D view ended (yaw, pitch are final)
     this.configure({ n: 0, k: 2, sphere: false, tMax: 1, names: ['x₁', 'x₂', 'x₃'] });
     this.bindDrag();
   }
@@ -64,6 +66,12 @@ export class TokenView {
       while (this.trail.length > max + 1) this.trail.shift();
     }
     this.updateView();
+  }
+
+  /** Starts the trails afresh at the current tokens (after a jump, e.g. a link's `t=`). */
+  restartTrail() {
+    this.trail = this.pts ? [this.pts] : [];
+    this.onChange();
   }
 
   /** Cluster labels (Uint32Array n) and leaders (Uint32Array) from the latest metrics. */
@@ -125,7 +133,7 @@ export class TokenView {
     const ctx = this.ctx;
     const { w, h, th } = clearCanvas(this.canvas, ctx);
     if (!this.pts || !this.view) return;
-    const colours = clusterColours(this.labels, this.n);
+    const colours = tokenColours(this.colour, this.labels, this.n);
     if (this.k === 1) this.drawTime(ctx, w, h, th, colours);
     else if (this.k === 2) this.draw2d(ctx, w, h, th, colours);
     else this.draw3d(ctx, w, h, th, colours);
@@ -496,6 +504,7 @@ export class TokenView {
       this.onChange();
     });
     const end = () => {
+      if (last) this.onCameraEnd();
       last = null;
       canvas.classList.remove('dragging');
     };

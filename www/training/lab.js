@@ -102,14 +102,52 @@ class TrainingLabPage {
 
   // ---- showing -------------------------------------------------------------------------
 
-  /** Shows the lab with configuration `text` (a training configuration string). */
+  /**
+   * Shows the lab with link `text` (a training configuration string, with view keys or not):
+   * `speed=` sets the iterations per frame, `step=` trains to that iteration on load, in short
+   * slices, and shows the run paused there.
+   */
   show(text) {
     this.visible = true;
-    if (!this.lab || text !== this.canonical) this.load(text || DEFAULT_TRAINING);
+    const link = this.wasm.check_link(text || DEFAULT_TRAINING);
+    const config = link.ok && link.lab === 'training' ? link.canonical : text;
+    if (!this.lab || config !== this.canonical) this.load(config || DEFAULT_TRAINING);
     else writeHash(this.canonical);
+    if (link.ok && link.lab === 'training') {
+      if (link.view.speed !== null) {
+        this.perFrame = link.view.speed;
+        this.controls.showSpeed(link.view.speed);
+      }
+      if (link.open_step !== null) this.seekIteration(link.open_step);
+    }
     this.markAll();
     this.sweep.draw();
     if (!this.raf) this.raf = requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /** Trains the current run to iteration `target` in slices of ~12 ms (the page keeps
+   * responding) and leaves it paused there; stops when another run or Play takes over. */
+  async seekIteration(target) {
+    const lab = this.lab;
+    this.userPaused = true;
+    this.setPlaying(false);
+    if (target < lab.iteration()) this.startRun(this.canonical);
+    const run = this.lab;
+    while (run === this.lab && !this.playing && run.iteration() < target && run.status() !== 'diverged') {
+      const t0 = performance.now();
+      while (run.iteration() < target && performance.now() - t0 < 12) {
+        if (run.advance(Math.min(4, target - run.iteration())) === 0) break;
+      }
+      this.markAll();
+      await new Promise((resolve) => {
+        setTimeout(resolve, 0);
+      });
+    }
+    if (run === this.lab) {
+      if (run.status() === 'diverged') this.showDivergence(run.message());
+      this.markAll();
+      this.render(performance.now(), true);
+    }
   }
 
   /** Stops drawing and training (the run and any sweep are kept). */

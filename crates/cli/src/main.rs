@@ -2,6 +2,8 @@
 
 mod bench;
 mod depth;
+mod heap;
+mod particle_bench;
 mod run;
 mod sweep;
 mod threads;
@@ -32,22 +34,23 @@ enum Command {
     /// Run the depth lab (rank collapse, context similarity) and print per variant and layer the
     /// relative residual and singular values (and optionally similarity statistics and path lengths).
     Depth(depth::DepthArgs),
-    /// Time the native stepper (ms per step) over a grid of n, d and integrators; with --depth,
-    /// the depth lab's time per variant; with --training, the training lab's run and sweep.
+    /// Time the native particle stepper on one configuration (ms per step, ns per
+    /// pair-evaluation, peak heap); with --depth, the depth lab's time per variant; with
+    /// --training, the training lab's run and sweep. `cargo xtask bench` runs the whole comparison.
     Bench {
-        /// Minimum seconds measured per case.
-        #[arg(long, default_value_t = 0.3)]
-        min_seconds: f64,
+        /// The configuration timed: a particle configuration (required unless --training or
+        /// --depth); with --depth, a depth configuration (default: lab=depth&preset=bert-init).
+        #[arg(long)]
+        config: Option<String>,
         /// Time the depth lab instead: seconds per variant (forward pass and analyzers).
         #[arg(long)]
         depth: bool,
-        /// With --depth: the depth configuration timed (default: the bert-init preset).
-        #[arg(long, default_value = "lab=depth&preset=bert-init")]
-        config: String,
         /// Time the training lab instead: 100 iterations of the paper's setting (scan-snap) and
         /// the paper's 4 x 4 sweep with 10 seeds per cell (scan-snap-sweep).
         #[arg(long, conflicts_with = "depth")]
         training: bool,
+        #[command(flatten)]
+        particles: particle_bench::Args,
     },
 }
 
@@ -101,8 +104,11 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench { training: true, .. } => bench::run_training(),
-        Command::Bench { min_seconds, depth: false, .. } => bench::run(min_seconds),
-        Command::Bench { depth: true, config, .. } => bench::run_depth(&config),
+        Command::Bench { depth: true, config, .. } => bench::run_depth(config.as_deref().unwrap_or("lab=depth&preset=bert-init")),
+        Command::Bench { config: Some(config), particles, .. } => particle_bench::run(&config, &particles),
+        Command::Bench { config: None, .. } => Err(
+            "attn bench times one particle configuration: give --config (e.g. --config 'preset=sphere-sa&n=1024'), or --training or --depth; `cargo xtask bench` runs the whole comparison".into(),
+        ),
         Command::Depth(args) => depth::run(&args, &mut std::io::stdout().lock()),
         Command::Train(args) => train::run(&args, &mut std::io::stdout().lock()),
         Command::Sweep(args) => sweep::run(&args, &mut std::io::stdout().lock()),

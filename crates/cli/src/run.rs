@@ -69,7 +69,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
         return Err(Failure::Input("--threads must be in 1..=256".into()));
     }
     let mut run = Threaded::new(&config, threads);
-    let mut writer = Writer { args, out, first: true, scratch: MetricsScratch::default() };
+    let mut scratch = MetricsScratch::default();
+    scratch.keep_p = args.attention;
+    let mut writer = Writer { args, out, first: true, scratch };
     writer.open(&config.to_canonical_string(), config.d)?;
     let result = frames(&mut run, &plan, &mut writer);
     writer.close()?;

@@ -1,10 +1,11 @@
 //! Which lab a configuration string is for: the particle lab (science.md §1-2, [`crate::config`]),
 //! the depth lab (science.md §3-4, [`crate::depth`]) or the training lab (science.md §5,
-//! [`crate::training`]), chosen by the `lab` key.
+//! [`crate::training`]), chosen by the `lab` key; and a whole [`Link`] (configuration and view).
 
 use crate::config::{self, percent_decode, shorten, ConfigError, LabPreset};
 use crate::depth::{self, DepthConfig, DepthPreset};
 use crate::training::{self, TrainingConfig, TrainingPreset};
+use crate::view::View;
 
 /// A validated configuration of any lab.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,14 +74,63 @@ fn find_value(text: &str, key: &str) -> Option<Result<String, String>> {
 
 /// Parses a configuration of any lab: `lab` absent or `particles` gives the particle lab's
 /// [`config::parse`] (unchanged), `lab=training` gives [`training::parse`], `lab=depth` gives
-/// [`depth::parse`]; any other `lab` value is an error naming `lab`. Never panics; errors name the
-/// offending key.
+/// [`depth::parse`]; any other `lab` value is an error naming `lab`. View keys are validated and
+/// dropped ([`parse_link`] keeps them). Never panics; errors name the offending key.
 pub fn parse_lab(text: &str) -> Result<LabConfig, ConfigError> {
-    if text.len() > config::MAX_CONFIG_LEN {
-        return config::parse(text).map(LabConfig::Particles);
+    parse_link(text).map(|l| l.config)
+}
+
+/// A whole link: the configuration of a lab and its view (what a page's URL hash holds).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// The model keys (and the particle lab's `coords`).
+    pub config: LabConfig,
+    /// The view keys; they never change the numbers.
+    pub view: View,
+}
+
+impl Link {
+    /// The canonical link: `version=1`, the lab's model keys that differ from the preset, then
+    /// the view keys that differ from their defaults, each in a fixed order.
+    /// `parse_link(&l.to_canonical_string()) == Ok(l)`.
+    pub fn to_canonical_string(&self) -> String {
+        let mut out = self.config.to_canonical_string();
+        for (key, value) in self.view.pairs() {
+            out.push('&');
+            out.push_str(key);
+            out.push('=');
+            out.push_str(&value);
+        }
+        out
     }
+
+    /// The step the link opens at (`step`, or `t` rounded to the nearest step); `None` when it
+    /// names no moment.
+    pub fn open_step(&self) -> Option<u64> {
+        let dt = match &self.config {
+            LabConfig::Particles(c) => c.dt,
+            _ => 1.0,
+        };
+        self.view.open_step(dt)
+    }
+}
+
+impl std::fmt::Display for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_canonical_string())
+    }
+}
+
+/// Parses a link of any lab into its configuration ([`parse_lab`]'s rules) and its view keys
+/// ([`crate::view`], checked against the run). Never panics; errors name the offending key.
+pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
+    let link = |(config, view)| Link { config, view };
+    if text.len() > config::MAX_CONFIG_LEN {
+        return config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v)));
+    }
+    let particles = |text| config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v)));
     match find_value(text, "lab") {
-        None => config::parse(text).map(LabConfig::Particles).map_err(|e| {
+        None => particles(text).map_err(|e| {
             // A training preset without lab=training: say so.
             match find_value(text, "preset") {
                 Some(Ok(name)) if e.key == "preset" && TrainingPreset::from_name(&name).is_some() => ConfigError::new(
@@ -96,9 +146,9 @@ pub fn parse_lab(text: &str) -> Result<LabConfig, ConfigError> {
         }),
         Some(Err(m)) => Err(ConfigError::new("lab", m)),
         Some(Ok(lab)) => match lab.as_str() {
-            "particles" => config::parse(text).map(LabConfig::Particles),
-            "training" => training::parse(text).map(LabConfig::Training),
-            "depth" => depth::parse(text).map(LabConfig::Depth),
+            "particles" => particles(text),
+            "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
+            "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
             other => Err(ConfigError::new("lab", format!("{:?} is not allowed; allowed: particles, training, depth", shorten(other)))),
         },
     }

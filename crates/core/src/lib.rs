@@ -24,6 +24,7 @@ pub mod model;
 pub mod rng;
 pub mod sim;
 pub mod training;
+pub mod view;
 
 pub use config::{parse, Config, ConfigError};
 pub use sim::{Simulation, Status, Stepping};

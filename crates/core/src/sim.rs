@@ -291,6 +291,19 @@ impl Simulation {
         let t = self.t();
         self.field.attention(t, &self.state, out)
     }
+
+    /// Row `i < n` of `P(t)` into `out` (length `n`); O(n d^2 + n d) (a hover on a large heatmap).
+    pub fn attention_row(&mut self, i: usize, out: &mut [f64]) -> Result<(), Divergence> {
+        let t = self.t();
+        self.field.attention_row(t, &self.state, i, out)
+    }
+
+    /// Streams the rows of `P(t)`: `visit(i, row)` for `i = 0..n` in order (see
+    /// [`Field::attention_rows`]); memory O(n), for analyses of large runs.
+    pub fn attention_rows(&mut self, visit: &mut dyn FnMut(usize, &[f64])) -> Result<(), Divergence> {
+        let t = self.t();
+        self.field.attention_rows(t, &self.state, visit)
+    }
 }
 
 /// `round(until / dt)`: `--until` and preset times converted to whole steps.

@@ -73,3 +73,45 @@ fn pca_axes_are_unit_ordered_and_sign_fixed() {
     assert!((norm2 - 1.0).abs() < 1e-12);
     assert!(axes[6].abs() > 0.99 && axes[6] > 0.0);
 }
+
+/// Metrics from the streamed rows of P (P never stored) equal the analyzers on the stored P,
+/// and the heatmap's block maxima equal the maxima of the stored P's blocks.
+#[test]
+fn streamed_metrics_equal_the_analyzers_on_the_stored_p() {
+    use attn_core::analysis::metrics::attention_views;
+    use attn_core::analysis::{Metrics, MetricsScratch};
+    use attn_core::Stepping;
+    for (config, steps) in [("preset=polytope&n=300&d=2", 40), ("preset=sphere-sa-clusters&n=530&d=3", 30), ("preset=leaders&n=290", 200)] {
+        let mut sim = attn_core::Simulation::new(&attn_core::parse(config).unwrap());
+        sim.advance(steps);
+        let n = sim.n();
+        let mut p = vec![0.0; n * n];
+        sim.attention(&mut p).unwrap();
+        let mut streamed = MetricsScratch::default();
+        streamed.pool = Some((7, n.div_ceil(7)));
+        let m = Metrics::compute(&mut sim, &mut streamed).unwrap();
+        assert!(streamed.p.is_empty(), "P is not stored");
+        assert_eq!(m.boolean_distance.to_bits(), boolean_distance(&p, n).to_bits(), "{}", config);
+        assert_eq!(m.effective_rank.to_bits(), effective_rank(&p, n).to_bits(), "{}", config);
+        assert_eq!(m.leaders, leaders(&p, n), "{}", config);
+        let block = n.div_ceil(7);
+        for r in 0..7 {
+            for c in 0..7 {
+                let mut want = f64::NEG_INFINITY;
+                for i in r * block..((r + 1) * block).min(n) {
+                    for j in c * block..((c + 1) * block).min(n) {
+                        want = want.max(p[i * n + j]);
+                    }
+                }
+                assert_eq!(streamed.pooled[r * 7 + c], want, "{}: block ({}, {})", config, r, c);
+            }
+        }
+        let mut kept = MetricsScratch::default();
+        kept.keep_p = true;
+        attention_views(&mut sim, &mut kept).unwrap();
+        assert!(kept.p.iter().zip(&p).all(|(a, b)| a.to_bits() == b.to_bits()));
+        let mut row = vec![0.0; n];
+        sim.attention_row(n / 3, &mut row).unwrap();
+        assert_eq!(&row[..], &p[(n / 3) * n..(n / 3 + 1) * n]);
+    }
+}

@@ -15,11 +15,15 @@
 //! valid however the memory grows later.
 
 mod axes;
+mod canvas;
 mod chart;
 mod check;
 mod depth;
 mod depth_chart;
+mod export;
 mod heatmap;
+mod legend;
+mod link;
 mod plot;
 mod pool;
 mod presets;
@@ -32,7 +36,7 @@ pub use depth::DepthLab;
 pub use pool::RowWorker;
 pub use training::TrainingLab;
 
-use attn_core::analysis::metrics::energy_defined;
+use attn_core::analysis::metrics::{attention_views, energy_defined};
 use attn_core::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::config::{Preset, Space};
 use attn_core::lab::{self, parse_lab};
@@ -183,6 +187,21 @@ pub struct Stepper {
     leaders: Vec<u32>,
     history: chart::History,
     buf: Vec<f64>,
+    /// One row of `P` for hovers on large runs, and the (step, row) it holds.
+    p_row: Vec<f64>,
+    p_row_of: Option<(u64, usize)>,
+}
+
+/// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
+const HEATMAP_SIDE: usize = 512;
+
+/// Metrics scratch of a run of `n` tokens: the whole `P` kept for `n <= HEATMAP_SIDE`, else only
+/// the heatmap's block maxima (memory O(n) + the view, not O(n^2)).
+fn view_scratch(n: usize) -> MetricsScratch {
+    let mut s = MetricsScratch::default();
+    s.keep_p = n <= HEATMAP_SIDE;
+    s.pool = (n > HEATMAP_SIDE).then(|| heatmap::side(n, HEATMAP_SIDE));
+    s
 }
 
 #[wasm_bindgen]
@@ -193,10 +212,12 @@ impl Stepper {
     pub fn new(config: &str) -> Result<Stepper, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
         let sim = Simulation::new(&c);
-        let len = sim.n() * sim.d();
+        let (n, len) = (sim.n(), sim.n() * sim.d());
         Ok(Stepper {
             sim,
-            scratch: MetricsScratch::default(),
+            scratch: view_scratch(n),
+            p_row: Vec::new(),
+            p_row_of: None,
             p_step: None,
             labels_step: None,
             leaders: Vec::new(),
@@ -374,39 +395,61 @@ impl Stepper {
         Float64Array::from(&axes[..])
     }
 
+    /// Computes the heatmap's view of `P(t)` once per step: the whole `P` for `n <= 512`,
+    /// else its block maxima only (`P` streamed row by row, never stored).
     fn ensure_p(&mut self) -> Result<(), JsError> {
         let step = self.sim.step_count();
         if self.p_step == Some(step) {
             return Ok(());
         }
-        let n = self.sim.n();
-        self.scratch.p.resize(n * n, 0.0);
-        self.sim
-            .attention(&mut self.scratch.p)
-            .map_err(|e| JsError::new(&e.message))?;
+        attention_views(&mut self.sim, &mut self.scratch).map_err(|e| JsError::new(&e.message))?;
         self.p_step = Some(step);
         Ok(())
+    }
+
+    /// The matrix the heatmap draws and its side: `P` (`n x n`) or its block maxima.
+    fn p_view(&self) -> (&[f64], usize) {
+        match self.scratch.pool {
+            Some((side, _)) if !self.scratch.keep_p => (&self.scratch.pooled, side),
+            _ => (&self.scratch.p, self.sim.n()),
+        }
     }
 
     /// The attention matrix `P(t)`: a new `Float64Array` of `n x n`, row-major, rows summing
     /// to 1 (for `sphere-usa`, W row-normalised). Throws the divergence message if `P` cannot be
     /// computed.
     pub fn attention(&mut self) -> Result<Float64Array, JsError> {
-        self.ensure_p()?;
-        Ok(Float64Array::from(&self.scratch.p[..]))
+        let n = self.sim.n();
+        let mut p = vec![0.0; n * n];
+        self.sim.attention(&mut p).map_err(|e| JsError::new(&e.message))?;
+        Ok(Float64Array::from(&p[..]))
     }
 
     /// `P_ij` of the attention matrix last computed (by [`Stepper::heatmap_rgba`],
     /// [`Stepper::attention`], [`Stepper::p_max`] or [`Stepper::metrics`]; see
     /// [`Stepper::p_step`]), so hovering never recomputes `P`. NaN when none was computed or an
     /// index is out of range.
-    pub fn p_value(&self, i: u32, j: u32) -> f64 {
+    ///
+    /// Large runs (`n > 512`) do not store `P`: the row `i` is then computed for the current
+    /// state (O(n d)), once per row and step.
+    pub fn p_value(&mut self, i: u32, j: u32) -> f64 {
         let n = self.sim.n();
         let (i, j) = (i as usize, j as usize);
-        if self.p_step.is_none() || i >= n || j >= n || self.scratch.p.len() < n * n {
+        if self.p_step.is_none() || i >= n || j >= n {
             return f64::NAN;
         }
-        self.scratch.p[i * n + j]
+        if self.scratch.keep_p {
+            return self.scratch.p.get(i * n + j).copied().unwrap_or(f64::NAN);
+        }
+        let key = (self.sim.step_count(), i);
+        if self.p_row_of != Some(key) {
+            self.p_row.resize(n, 0.0);
+            if self.sim.attention_row(i, &mut self.p_row).is_err() {
+                return f64::NAN;
+            }
+            self.p_row_of = Some(key);
+        }
+        self.p_row[j]
     }
 
     /// Step at which the attention matrix read by [`Stepper::p_value`] was computed, or -1.
@@ -417,7 +460,7 @@ impl Stepper {
     /// Largest entry of the current `P` (the top of the heatmap's colour scale).
     pub fn p_max(&mut self) -> Result<f64, JsError> {
         self.ensure_p()?;
-        Ok(heatmap::finite_max(&self.scratch.p))
+        Ok(heatmap::finite_max(self.p_view().0))
     }
 
     /// Side in pixels of [`Stepper::heatmap_rgba`]'s image: `n` when `n <= max_side`, else
@@ -436,8 +479,8 @@ impl Stepper {
     /// max yellow); a pixel covering a block of entries shows the block's largest entry.
     pub fn heatmap_rgba(&mut self, max_side: u32) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
-        let scale = heatmap::finite_max(&self.scratch.p);
-        let px = heatmap::rgba(&self.scratch.p, self.sim.n(), max_side as usize, scale);
+        let (p, side) = self.p_view();
+        let px = heatmap::rgba(p, side, max_side as usize, heatmap::finite_max(p));
         Ok(Uint8ClampedArray::from(&px[..]))
     }
 
@@ -452,9 +495,10 @@ impl Stepper {
         let scale = if top > 0.0 && top.is_finite() {
             top
         } else {
-            heatmap::finite_max(&self.scratch.p)
+            heatmap::finite_max(self.p_view().0)
         };
-        let px = heatmap::rgba(&self.scratch.p, self.sim.n(), max_side as usize, scale);
+        let (p, side) = self.p_view();
+        let px = heatmap::rgba(p, side, max_side as usize, scale);
         Ok(Uint8ClampedArray::from(&px[..]))
     }
 

@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters_canvas::CanvasBackend;
+use crate::canvas::Canvas;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
 
@@ -100,9 +100,9 @@ pub fn clamp_dpr(dpr: f64) -> f64 {
 }
 
 /// The drawing area of a canvas (`width`/`height` in device pixels).
-pub fn root(canvas: HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
+pub fn root(canvas: HtmlCanvasElement) -> Result<DrawingArea<Canvas, Shift>, String> {
     let backend =
-        CanvasBackend::with_canvas_object(canvas).ok_or("chart: the canvas has no 2d context")?;
+        Canvas::new(canvas).ok_or("chart: the canvas has no 2d context")?;
     Ok(backend.into_drawing_area())
 }
 
@@ -187,7 +187,7 @@ pub fn power_of_ten(v: &f64) -> String {
 
 /// Draws one panel with value axis `y_range`; returns its plot area's pixel ranges.
 pub fn panel<Y>(
-    area: &DrawingArea<CanvasBackend, Shift>,
+    area: &DrawingArea<Canvas, Shift>,
     g: &Geometry,
     th: &Theme,
     spec: &PanelSpec,
@@ -335,7 +335,7 @@ where
 
 /// A centred note in `area` at pixel `(cx, cy)` (area coordinates), in the muted colour.
 pub fn note(
-    area: &DrawingArea<CanvasBackend, Shift>,
+    area: &DrawingArea<Canvas, Shift>,
     g: &Geometry,
     th: &Theme,
     text: &str,

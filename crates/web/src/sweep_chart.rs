@@ -3,6 +3,7 @@
 //! as a dashed reference. Drawing only: the numbers come from the core's `run_cell`.
 
 use crate::axes::{self, Axes};
+use crate::legend::{legend, legend_height};
 use crate::plot::{clamp_dpr, err, note, root, theme, tick, Geometry};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -81,8 +82,6 @@ pub fn draw(
     };
     let pad = ((hi - lo) * 0.1).max(0.02);
 
-    let font = ("sans-serif", g.font).into_font().color(&th.fg);
-    let lw = g.line(1.0);
     let mut chart = axes::builder(&root, &g, (g.font * 1.3) as u32)
         .build_cartesian_2d(
             x_range.clone().log_scale().with_key_points(ticks),
@@ -122,18 +121,16 @@ pub fn draw(
     let k = groups.len() as f64;
     let radius = (3.5 * dpr).round() as i32;
     let bar = (8.0 * dpr).round() as u32;
+    let mut entries = Vec::new();
     for (j, (e, idx)) in groups.iter().enumerate() {
         let colour = th.series[j % th.series.len()];
+        entries.push((colour, format!("η_Z = {}", tick(*e))));
         let shift = 1.03f64.powf(j as f64 - (k - 1.0) / 2.0);
         let pts: Vec<(f64, f64)> = idx.iter().map(|&i| (ratio[i] * shift, mean[i])).collect();
         let style = colour.stroke_width(g.line(2.0));
         chart
             .draw_series(LineSeries::new(pts.iter().copied(), style))
-            .map_err(err)?
-            .label(format!("η_Z = {}", tick(*e)))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + (18.0 * dpr) as i32, y)], style)
-            });
+            .map_err(err)?;
         chart
             .draw_series(idx.iter().map(|&i| {
                 ErrorBar::new_vertical(
@@ -150,21 +147,12 @@ pub fn draw(
             .draw_series(pts.iter().map(|&p| Circle::new(p, radius, colour.filled())))
             .map_err(err)?;
     }
-    if !groups.is_empty() {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .margin((6.0 * dpr) as u32)
-            .legend_area_size((24.0 * dpr) as u32)
-            .label_font(font.clone())
-            .background_style(th.bg.mix(0.85))
-            .border_style(th.grid.stroke_width(lw))
-            .draw()
-            .map_err(err)?;
-    }
-
     let title = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
     let (xr, yr) = chart.plotting_area().get_pixel_range();
+    // The legend in the lower right corner of the plot.
+    let margin = (6.0 * dpr) as i32;
+    let corner = (xr.end - margin, yr.end - margin - legend_height(&g, entries.len()));
+    legend(&root, &g, &th, &entries, corner, true)?;
     root.draw_text(
         "final distinct-token entropy, mean ± std over seeds",
         &title,

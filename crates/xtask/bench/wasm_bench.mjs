@@ -1,41 +1,119 @@
-// Times the wasm stepper under Node (one thread): ms per step for the same grid and the same
-// configurations as `attn bench`, so the two tables compare directly.
-// Usage: node wasm_bench.mjs <path to www/pkg> [min seconds per case]
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// Times the wasm particle stepper under Node for `cargo xtask bench`, on the same cases and the
+// same number of steps as the native run it is compared with:
+//   wasm-1:    one thread: a worker thread with its own wasm instance (a fresh one per case, so
+//              its memory size is the case's own), stepping with `Stepper.advance_past_until`;
+//   wasm-pool: the worker pool of the page (`createPoolStepper` of ./pool.mjs: one wasm
+//              instance per worker_thread, each computing a block of rows); its memory is the
+//              largest worker instance's.
+// Each case takes one warm-up step, then exactly `steps` timed steps; the tokens x after them are
+// written to `out1` / `outPool` (n x d little-endian f64) for the bit-identity check.
+// Usage: node wasm_bench.mjs <path to www/pkg> <cases.json> <pool workers> [streaming config]
+// cases.json: [{ "id", "config", "steps", "out1", "outPool" }]. Prints one JSON line per case and
+// backend: { id, backend, warmup_ms, ms_per_step, steps, memory_bytes, instances } (the pool also
+// main_memory_bytes) or
+// { id, backend, error }; with a streaming config, then { backend: "streaming", memory_bytes }
+// (one instance after one step) or { backend: "streaming", error }.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-const pkg = resolve(process.argv[2] ?? 'www/pkg');
-const minSeconds = Number(process.argv[3] ?? 0.3);
-const glue = await import(pathToFileURL(join(pkg, 'attn_web.js')).href);
-glue.initSync({ module: readFileSync(join(pkg, 'attn_web_bg.wasm')) });
+const HERE = dirname(fileURLToPath(import.meta.url));
 
-const caseConfig = (integrator, n, d) =>
-  `preset=polytope&n=${n}&d=${d}&integrator=${integrator}&init=gaussian&scale=1&until=1000000`;
-
-function timeConfig(config) {
-  const stepper = new glue.Stepper(config);
-  stepper.advance(1);
-  const start = performance.now();
-  let steps = 0;
-  while (steps < 2 || performance.now() - start < minSeconds * 1000) {
-    if (stepper.advance(1) !== 1) throw new Error(`stepper stopped: ${stepper.message()}`);
-    steps += 1;
-  }
-  const ms = (performance.now() - start) / steps;
-  stepper.free();
-  return ms;
+function writeTokens(path, tokens) {
+  writeFileSync(path, Buffer.from(tokens.buffer, tokens.byteOffset, tokens.byteLength));
 }
 
-console.log('wasm stepper under Node (one thread, +simd128), model euclidean in z, V = I');
-console.log(`${'scheme'.padEnd(8)} ${'n'.padStart(6)} ${'d'.padStart(5)} ${'ms/step'.padStart(12)} ${'ns/pair-eval'.padStart(16)}`);
-for (const integrator of ['euler', 'rk4']) {
-  for (const n of [64, 256, 1024]) {
-    for (const d of [2, 3, 128]) {
-      const ms = timeConfig(caseConfig(integrator, n, d));
-      const evals = integrator === 'rk4' ? 4 : 1;
-      const nsPair = (ms * 1e6) / (evals * n * n);
-      console.log(`${integrator.padEnd(8)} ${String(n).padStart(6)} ${String(d).padStart(5)} ${ms.toFixed(4).padStart(12)} ${nsPair.toFixed(2).padStart(16)}`);
+/** One case on one thread, inside a worker with a fresh wasm instance. */
+async function singleInWorker({ pkg, module, config, steps, out }) {
+  const glue = await import(pathToFileURL(join(pkg, 'attn_web.js')).href);
+  const wasm = glue.initSync({ module });
+  const stepper = new glue.Stepper(config);
+  const take = (k) => {
+    const taken = stepper.advance_past_until(k);
+    if (taken !== k) throw new Error(`the run stopped after ${taken} of ${k} steps: ${stepper.message()}`);
+  };
+  let start = performance.now();
+  take(1);
+  const warmupMs = performance.now() - start;
+  start = performance.now();
+  if (steps > 0) take(steps);
+  const msPerStep = steps > 0 ? (performance.now() - start) / steps : null;
+  if (out) writeTokens(out, stepper.tokens('x'));
+  const memoryBytes = wasm.memory.buffer.byteLength;
+  stepper.free();
+  return { warmup_ms: warmupMs, ms_per_step: msPerStep, steps, memory_bytes: memoryBytes, instances: 1 };
+}
+
+if (!isMainThread) {
+  try {
+    parentPort.postMessage({ ok: true, result: await singleInWorker(workerData) });
+  } catch (e) {
+    parentPort.postMessage({ ok: false, error: String(e?.message ?? e) });
+  }
+} else {
+  const pkg = resolve(process.argv[2] ?? 'www/pkg');
+  const specs = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+  const workers = Number(process.argv[4] ?? 2);
+  const streaming = process.argv[5];
+  const module = new WebAssembly.Module(readFileSync(join(pkg, 'attn_web_bg.wasm')));
+  const print = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+  const inWorker = (data) =>
+    new Promise((done) => {
+      const worker = new Worker(new URL(import.meta.url), { workerData: { pkg, module, ...data } });
+      worker.once('message', (msg) => {
+        done(msg.ok ? msg.result : { error: msg.error });
+        worker.terminate();
+      });
+      worker.once('error', (e) => done({ error: String(e?.message ?? e) }));
+    });
+
+  let createPoolStepper = null;
+  let poolError = null;
+  try {
+    ({ createPoolStepper } = await import(pathToFileURL(join(HERE, 'pool.mjs')).href));
+  } catch (e) {
+    poolError = e?.code === 'ERR_MODULE_NOT_FOUND'
+      ? 'worker pool not built yet (crates/xtask/bench/pool.mjs)'
+      : `cannot load crates/xtask/bench/pool.mjs: ${e?.message ?? e}`;
+  }
+
+  async function timePool({ config, steps, outPool }) {
+    const pool = await createPoolStepper(pkg, config, workers);
+    try {
+      const take = async (k) => {
+        const taken = await pool.advance(k);
+        if (taken !== k) throw new Error(`the pool stopped after ${taken} of ${k} steps`);
+      };
+      let start = performance.now();
+      await take(1);
+      const warmupMs = performance.now() - start;
+      start = performance.now();
+      await take(steps);
+      const msPerStep = (performance.now() - start) / steps;
+      writeTokens(outPool, pool.tokens());
+      // The main instance (which holds the Stepper and lives across cases) first, then each worker's.
+      const [main, ...perWorker] = await pool.memoryBytes();
+      return { warmup_ms: warmupMs, ms_per_step: msPerStep, steps, memory_bytes: Math.max(...perWorker), main_memory_bytes: main, instances: perWorker.length };
+    } finally {
+      await pool.close();
     }
+  }
+
+  for (const spec of specs) {
+    print({ id: spec.id, backend: 'wasm-1', ...(await inWorker({ config: spec.config, steps: spec.steps, out: spec.out1 })) });
+    if (!createPoolStepper) {
+      print({ id: spec.id, backend: 'wasm-pool', error: poolError });
+      continue;
+    }
+    try {
+      print({ id: spec.id, backend: 'wasm-pool', ...(await timePool(spec)) });
+    } catch (e) {
+      print({ id: spec.id, backend: 'wasm-pool', error: String(e?.message ?? e) });
+    }
+  }
+  if (streaming) {
+    print({ backend: 'streaming', config: streaming, ...(await inWorker({ config: streaming, steps: 0, out: null })) });
   }
 }

@@ -3,8 +3,9 @@
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
 //! - `test [--no-browser] [--no-install]`: install, build, `cargo test`, then the browser tests.
-//! - `bench [--min-seconds S]`: native and wasm-under-Node ms per step; the training lab's run
-//!   and sweep times.
+//! - `bench [--min-seconds S] [--particles-only] [--quick]`: the particle stepper natively and
+//!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
+//!   depth labs' timings.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
 //!
 //! Each concern lives in its own module: [`toolchain`] (installs), [`wasm`] (wasm build),
@@ -54,13 +55,20 @@ enum Command {
         #[arg(long)]
         no_install: bool,
     },
-    /// Time the stepper natively and in wasm under Node (ms per step, Euler and RK4,
-    /// n in {64, 256, 1024}, d in {2, 3, 128}), then the training lab (100 iterations of
-    /// scan-snap; the paper's 4 x 4 sweep with 10 seeds).
+    /// Time the particle stepper natively and in wasm under Node (one thread and all cores)
+    /// against a NumPy and a JAX reference on the same inputs (Euler and RK4, n in {256, 1024,
+    /// 4096}, d in {2, 3, 16, 128}, Euclidean and sphere models; one table), then the training
+    /// and depth labs.
     Bench {
-        /// Seconds measured per case.
+        /// Minimum seconds timed per case and backend.
         #[arg(long, default_value_t = 0.3)]
         min_seconds: f64,
+        /// Only the particle comparison (skip the training and depth labs).
+        #[arg(long)]
+        particles_only: bool,
+        /// Only n <= 1024 (a few minutes), no streaming line at n = 16384.
+        #[arg(long)]
+        quick: bool,
     },
     /// Build the wasm and copy www/ (including pkg/) into a folder for static hosting.
     Dist {
@@ -82,7 +90,9 @@ fn main() -> ExitCode {
             no_install,
         }),
         Command::Dist { out } => dist::run(out),
-        Command::Bench { min_seconds } => bench::run(&util::repo_root(), min_seconds),
+        Command::Bench { min_seconds, particles_only, quick } => {
+            bench::run(&util::repo_root(), &bench::Options { min_seconds, particles_only, quick })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

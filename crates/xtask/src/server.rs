@@ -1,9 +1,10 @@
 //! Static file server for `www/`: axum + tower-http's `ServeDir` on 127.0.0.1.
 //!
 //! Every response carries `Cache-Control: no-cache` (browsers revalidate, so a reload picks up
-//! a rebuild), and `.wasm` / `.js` / `.mjs` get `application/wasm` / `text/javascript` whatever
-//! the MIME table of the day says (browsers refuse streaming wasm compilation and module scripts
-//! otherwise). `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
+//! a rebuild) and the Content-Security-Policy [`CSP`], and `.wasm` / `.js` / `.mjs` get
+//! `application/wasm` / `text/javascript` whatever the MIME table of the day says (browsers
+//! refuse streaming wasm compilation and module scripts otherwise). `serve` uses
+//! [`serve_command`]; `test` reuses [`spawn`] to get a URL.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
 use axum::extract::Request;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -22,6 +23,17 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::util::repo_root;
 use crate::{toolchain, wasm};
+
+/// The Content-Security-Policy of every response: scripts, styles, workers and fetches from the
+/// page's own origin only (no inline script or style, no eval; `'wasm-unsafe-eval'` lets the
+/// wasm module compile), images also from `data:` / `blob:` (exported PNGs), media from `blob:`
+/// (the WebM recording), any page may embed the playground (`frame-ancestors *`, for iframes),
+/// no `<base>`, no form submission, no plugins. `www/index.html` and `www/host.html` carry the
+/// same policy in a `<meta>` (minus `frame-ancestors`, which a `<meta>` cannot set) for static
+/// hosts.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+img-src 'self' data: blob:; media-src blob:; worker-src 'self'; connect-src 'self'; \
+frame-ancestors *; base-uri 'none'; form-action 'none'; object-src 'none'";
 
 /// Port `serve` tries first when none is given.
 pub const DEFAULT_PORT: u16 = 8080;
@@ -61,6 +73,10 @@ pub fn router(dir: &Path) -> Router {
         .layer(SetResponseHeaderLayer::overriding(
             CACHE_CONTROL,
             HeaderValue::from_static("no-cache"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
         ))
 }
 
@@ -212,6 +228,9 @@ mod tests {
         assert!(index.contains("content-type: text/html"), "{index}");
         assert!(index.contains("cache-control: no-cache"), "{index}");
         assert!(index.contains("<title>hi</title>"));
+        let csp = format!("content-security-policy: {}\r\n", CSP);
+        assert!(index.contains(&csp), "{index}");
+        assert!(!CSP.contains("unsafe-inline") && !CSP.contains("'unsafe-eval'"));
 
         let wasm = get(&server.url, "/pkg/m_bg.wasm");
         assert!(
@@ -220,6 +239,8 @@ mod tests {
         );
         let js = get(&server.url, "/pkg/m.js");
         assert!(js.contains("content-type: text/javascript\r\n"), "{js}");
+
+        assert!(js.contains(&csp), "{js}");
 
         let missing = get(&server.url, "/nope.js");
         assert!(missing.starts_with("http/1.1 404"), "{missing}");

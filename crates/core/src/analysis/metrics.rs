@@ -1,6 +1,8 @@
 //! The metrics shown over time: clusters, Boolean distance, effective rank, energy, leaders.
 
-use super::{boolean_distance, clusters::cluster_labels_into, effective_rank, interaction_energy, leaders};
+use super::{clusters::cluster_labels_into, interaction_energy};
+use super::rank::{effective_rank_of_rows, sample_rows};
+use crate::model::Divergence;
 use crate::config::Model;
 use crate::linalg::is_identity;
 use crate::sim::Simulation;
@@ -25,13 +27,23 @@ pub struct Metrics {
 /// Reusable buffers for [`Metrics::compute`].
 #[derive(Clone, Debug, Default)]
 pub struct MetricsScratch {
-    /// `P` (`n x n`) after the last compute.
+    /// `P` (`n x n`) after the last compute, when [`MetricsScratch::keep_p`] is set; otherwise
+    /// empty: `P` is streamed row by row and never stored (memory O(n) plus the views below).
     pub p: Vec<f64>,
+    /// Store the whole `P` in [`MetricsScratch::p`] (the CLI's `--attention`, small runs).
+    pub keep_p: bool,
+    /// Block maxima of `P` for a heatmap view: `(side, block)`, `side x side` pixels each the
+    /// largest entry of a `block x block` block (rows/columns `r * block ..`); `None`: no view.
+    pub pool: Option<(usize, usize)>,
+    /// The block maxima (`side x side`, row-major) after the last compute, when `pool` is set.
+    pub pooled: Vec<f64>,
     /// Tokens in the displayed coordinates (`n x d`) after the last compute.
     pub tokens: Vec<f64>,
     /// Cluster label of each token after the last compute.
     pub labels: Vec<u32>,
     parent: Vec<usize>,
+    rank_rows: Vec<f64>,
+    leader: Vec<bool>,
 }
 
 /// Whether the interaction energy is defined for this run (sphere model, Q = K = V = I).
@@ -46,11 +58,10 @@ impl Metrics {
     /// `scratch`. Errors (with the divergence message) when `P` cannot be computed.
     pub fn compute(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<Metrics, String> {
         let (n, d) = (sim.n(), sim.d());
-        scratch.p.resize(n * n, 0.0);
         scratch.tokens.resize(n * d, 0.0);
         scratch.labels.resize(n, 0);
         scratch.parent.resize(n, 0);
-        sim.attention(&mut scratch.p).map_err(|e| e.message)?;
+        let stats = stream_attention(sim, scratch).map_err(|e| e.message)?;
         let coords = sim.config().coords;
         sim.tokens_in(coords, &mut scratch.tokens);
         let tol = sim.config().cluster_tol * sim.initial_spread();
@@ -62,10 +73,82 @@ impl Metrics {
         };
         Ok(Metrics {
             clusters,
-            boolean_distance: boolean_distance(&scratch.p, n),
-            effective_rank: effective_rank(&scratch.p, n),
+            boolean_distance: stats.boolean_distance,
+            effective_rank: if stats.finite { effective_rank_of_rows(&scratch.rank_rows, n) } else { f64::NAN },
             energy,
-            leaders: leaders(&scratch.p, n),
+            leaders: (0..n).filter(|&j| scratch.leader[j]).collect(),
         })
     }
+}
+
+/// What one streamed pass over the rows of `P` gives besides the scratch's views.
+struct Streamed {
+    /// [`super::boolean_distance`] of `P` (the same fold over the entries, in the same order).
+    boolean_distance: f64,
+    /// Every entry finite.
+    finite: bool,
+}
+
+/// One pass over the rows of `P(t)`, never storing `P` unless `keep_p`: the Boolean distance,
+/// the leader columns ([`super::leaders`]: some `P_ij > 1/2`), the rows the effective rank uses
+/// ([`sample_rows`]), the heatmap's block maxima when `pool` is set, and `P` itself when
+/// `keep_p`. Each value equals what the functions on a stored `P` give.
+fn stream_attention(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<Streamed, Divergence> {
+    stream(sim, scratch, true)
+}
+
+/// The scratch's views of `P(t)` alone (`p` when `keep_p`, the block maxima when `pool` is
+/// set), in one streamed pass: for a heatmap between metrics evaluations.
+pub fn attention_views(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<(), Divergence> {
+    stream(sim, scratch, false).map(|_| ())
+}
+
+/// The pass itself; `rank`: keep the effective rank's rows (`min(n, 256) x n`).
+fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Result<Streamed, Divergence> {
+    let n = sim.n();
+    let rows = if rank { sample_rows(n) } else { Vec::new() };
+    scratch.rank_rows.resize(rows.len() * n, 0.0);
+    scratch.leader.clear();
+    scratch.leader.resize(n, false);
+    if scratch.keep_p {
+        scratch.p.resize(n * n, 0.0);
+    } else {
+        scratch.p = Vec::new();
+    }
+    if let Some((side, _)) = scratch.pool {
+        scratch.pooled.clear();
+        scratch.pooled.resize(side * side, f64::NEG_INFINITY);
+    }
+    let mut out = Streamed { boolean_distance: 0.0, finite: true };
+    let mut next = 0;
+    let MetricsScratch { p, keep_p, pool, pooled, rank_rows, leader, .. } = scratch;
+    sim.attention_rows(&mut |i, row| {
+        for (j, &x) in row.iter().enumerate() {
+            out.boolean_distance = out.boolean_distance.max((x - x.round()).abs());
+            out.finite &= x.is_finite();
+            if x > 0.5 {
+                leader[j] = true;
+            }
+        }
+        if next < rows.len() && rows[next] == i {
+            rank_rows[next * n..(next + 1) * n].copy_from_slice(row);
+            next += 1;
+        }
+        if *keep_p {
+            p[i * n..(i + 1) * n].copy_from_slice(row);
+        }
+        if let Some((side, block)) = *pool {
+            let r = i / block;
+            for c in 0..side {
+                let cols = &row[(c * block).min(n)..((c + 1) * block).min(n)];
+                let cell = &mut pooled[r * side + c];
+                for &x in cols {
+                    if x > *cell {
+                        *cell = x;
+                    }
+                }
+            }
+        }
+    })?;
+    Ok(out)
 }

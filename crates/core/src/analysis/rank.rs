@@ -19,10 +19,26 @@ pub fn effective_rank(p: &[f64], n: usize) -> f64 {
     if n == 0 || p.len() < n * n || p[..n * n].iter().any(|x| !x.is_finite()) {
         return f64::NAN;
     }
+    let rows: Vec<f64> = sample_rows(n).iter().flat_map(|&r| p[r * n..(r + 1) * n].iter().copied()).collect();
+    effective_rank_of_rows(&rows, n)
+}
+
+/// The rows of `P` the effective rank uses: `floor(k n / m)`, `k = 0..m`, `m = min(n, 256)`
+/// (strictly increasing).
+pub fn sample_rows(n: usize) -> Vec<usize> {
     let m = n.min(RANK_MAX_ROWS);
-    let rows: Vec<usize> = (0..m).map(|k| k * n / m).collect();
+    (0..m).map(|k| k * n / m).collect()
+}
+
+/// [`effective_rank`] from the sampled rows alone (`m x n`, the rows of [`sample_rows`] in
+/// order, all finite): what a streamed pass over `P` keeps.
+pub fn effective_rank_of_rows(rows: &[f64], n: usize) -> f64 {
+    if n == 0 || rows.is_empty() {
+        return f64::NAN;
+    }
+    let m = rows.len() / n;
     let gram = DMatrix::from_fn(m, m, |a, b| {
-        let (ra, rb) = (&p[rows[a] * n..(rows[a] + 1) * n], &p[rows[b] * n..(rows[b] + 1) * n]);
+        let (ra, rb) = (&rows[a * n..(a + 1) * n], &rows[b * n..(b + 1) * n]);
         ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f64>()
     });
     let Some(eig) = SymmetricEigen::try_new(gram, f64::EPSILON, 10_000) else {

@@ -88,7 +88,7 @@ impl Config {
         ]
     }
 
-    /// The canonical string: `preset=NAME` followed by the keys whose value differs from that
+    /// The canonical string: `version=1&preset=NAME` followed by the keys whose value differs from that
     /// preset, in the order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         super::pairs::canonical_string(format!("preset={}", self.preset.name()), &self.pairs(), &self.preset.config().pairs(), 1)

@@ -1,10 +1,12 @@
 //! The typed configuration of a particle run and its canonical text form
-//! `preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
+//! `version=1&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
 //!
 //! Keys, in canonical order after `preset`: `lab`, `model`, `n`, `d`, `seed`, `beta`, `dt`, `until`,
 //! `integrate_in`, `integrator`, `q`, `k`, `v`, `init`, `scale`, `points`, `cluster_tol`, and the
-//! view key `coords`. `version` is reserved (absent or `1`). See [`parse`] for the rules and
-//! [`Config::to_canonical_string`] for the canonical form.
+//! view key `coords`, then the view keys of [`crate::view`]. The canonical string starts with
+//! `version=1` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
+//! [`migrate`]). See [`parse`] for the rules and [`Config::to_canonical_string`] for the
+//! canonical form.
 
 mod format;
 mod lab_preset;
@@ -13,14 +15,16 @@ mod parse;
 mod presets;
 mod validate;
 pub(crate) mod values;
+mod version;
 
 pub use format::format_f64;
 pub(crate) use lab_preset::pick_preset;
 pub use lab_preset::LabPreset;
-pub use parse::parse;
+pub use parse::{parse, parse_with_view};
 pub(crate) use pairs::{canonical_string, differences, split_pairs};
 pub(crate) use parse::{parse_float, percent_decode, shorten, MAX_CONFIG_LEN};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
+pub use version::{migrate, read_version, VERSION};
 
 use serde::Serialize;
 

@@ -5,7 +5,9 @@ use super::parse::{percent_decode, shorten, MAX_CONFIG_LEN};
 use super::ConfigError;
 
 /// Splits `text` (an optional leading `#` or `?` ignored) into `(key, decoded value)` pairs.
-/// Every key must be one of `keys`; a key may appear once. `lab` names the lab in messages.
+/// The pairs are first brought to the current schema ([`super::version::migrate`] from the
+/// `version` they name, 0 when absent; the `version` pair is dropped); then every key must be one
+/// of `keys` and may appear once. `lab` names the lab in messages.
 pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
     if text.len() > MAX_CONFIG_LEN {
         return Err(ConfigError::new(
@@ -14,26 +16,31 @@ pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Resul
         ));
     }
     let text = text.strip_prefix('#').or_else(|| text.strip_prefix('?')).unwrap_or(text);
-    let mut pairs: Vec<(&'static str, String)> = Vec::new();
+    let mut decoded: Vec<(String, String)> = Vec::new();
     for segment in text.split('&').filter(|s| !s.is_empty()) {
         let Some((raw_key, raw_value)) = segment.split_once('=') else {
             return Err(ConfigError::new(&key_excerpt(segment), "expected key=value (pairs separated by &)"));
         };
         let key_text = percent_decode(raw_key).map_err(|m| ConfigError::new(&key_excerpt(raw_key), m))?;
-        let key = match keys.iter().find(|k| **k == key_text) {
-            Some(k) => *k,
-            None if key_text.is_empty() => return Err(ConfigError::new("(empty key)", "each pair needs a key before '='")),
-            None => {
-                return Err(ConfigError::new(
-                    &key_excerpt(&key_text),
-                    format!("unknown key for lab={}; allowed keys: {}", lab, keys.join(", ")),
-                ))
-            }
+        if key_text.is_empty() {
+            return Err(ConfigError::new("(empty key)", "each pair needs a key before '='"));
+        }
+        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(&key_excerpt(&key_text), m))?;
+        decoded.push((key_text, value));
+    }
+    let version = super::version::read_version(&decoded)?;
+    let migrated = super::version::migrate(version, decoded)?;
+    let mut pairs: Vec<(&'static str, String)> = Vec::with_capacity(migrated.len());
+    for (key_text, value) in migrated {
+        let Some(key) = keys.iter().find(|k| **k == key_text).copied() else {
+            return Err(ConfigError::new(
+                &key_excerpt(&key_text),
+                format!("unknown key for lab={}; allowed keys: {}", lab, keys.join(", ")),
+            ));
         };
         if pairs.iter().any(|(k, _)| *k == key) {
             return Err(ConfigError::new(key, "appears more than once"));
         }
-        let value = percent_decode(raw_value).map_err(|m| ConfigError::new(key, m))?;
         pairs.push((key, value));
     }
     Ok(pairs)
@@ -49,10 +56,10 @@ pub(crate) fn key_excerpt(s: &str) -> String {
     }
 }
 
-/// `prefix` followed by `&key=value` for each pair of `mine` (after the first `skip`) whose
+/// `version=1&` (the current [`super::version::VERSION`]), then `prefix`, then `&key=value` for each pair of `mine` (after the first `skip`) whose
 /// value differs from the same position in `base` (the preset's pairs, same keys and order).
 pub(crate) fn canonical_string(prefix: String, mine: &[(&'static str, String)], base: &[(&'static str, String)], skip: usize) -> String {
-    let mut out = prefix;
+    let mut out = format!("version={}&{}", super::version::VERSION, prefix);
     for ((key, value), (_, base_value)) in mine.iter().zip(base.iter()).skip(skip) {
         if value != base_value {
             out.push('&');

@@ -3,6 +3,7 @@
 use super::presets::Preset;
 use super::validate::validate;
 use super::{Config, ConfigError, Init, Integrator, MatrixSpec, Model, Points, Space};
+use crate::view::{parse_view, View, ViewContext, PARTICLES_VIEW};
 
 /// Longest configuration text accepted, in bytes.
 pub const MAX_CONFIG_LEN: usize = 4 << 20;
@@ -20,8 +21,18 @@ pub const KEYS: [&str; 20] = [
 /// (`integrate_in`, `coords`, `integrator`) take that family's defaults (x, x, retraction for
 /// the sphere; the preset's values, or euler, for the euclidean model). The result is validated
 /// (ranges, shapes, combinations); the error names the offending key and what is allowed.
+///
+/// View keys ([`crate::view`]: `t`, `embed`, `panels`, ...) are validated and left out of the
+/// result: they never change the run. [`parse_with_view`] keeps them.
 pub fn parse(text: &str) -> Result<Config, ConfigError> {
-    let pairs = super::pairs::split_pairs(text, &KEYS, "particles")?;
+    parse_with_view(text).map(|(c, _)| c)
+}
+
+/// [`parse`], also returning the view keys as a [`View`] (checked against the run: `t` and
+/// `step` within `until`, `projection` within `d`).
+pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
+    let keys = crate::view::with_view_keys(&KEYS, &PARTICLES_VIEW);
+    let (view_pairs, pairs) = crate::view::split_off_view(super::pairs::split_pairs(text, &keys, "particles")?, &PARTICLES_VIEW);
     let preset: Preset = super::lab_preset::pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
@@ -33,7 +44,9 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
         return Err(ConfigError::new("dt", format!("until / dt must be at most 1e8 steps (until = {})", super::format_f64(c.until))));
     }
     validate(&c)?;
-    Ok(c)
+    let ctx = ViewContext { dt: Some(c.dt), last_step: Some(crate::sim::steps_for(c.until, c.dt)), d: Some(c.d) };
+    let view = parse_view(&PARTICLES_VIEW, &view_pairs, ctx)?;
+    Ok((c, view))
 }
 
 /// Defaults of the keys that depend on the model family, for those not written.
@@ -60,7 +73,6 @@ fn model_defaults(c: &mut Config, preset: Preset, written: &dyn Fn(&str) -> bool
 
 fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
-        "version" => super::values::version(key, value)?,
         "preset" => {}
         "lab" => {
             if value != "particles" {

@@ -3,7 +3,7 @@
 use super::{Config, ConfigError, Init, Integrator, MatrixSpec, Model, Space};
 
 /// Largest number of tokens.
-pub const MAX_N: usize = 4096;
+pub const MAX_N: usize = 16384;
 /// Largest token dimension.
 pub const MAX_D: usize = 256;
 /// Largest absolute matrix entry or point coordinate.

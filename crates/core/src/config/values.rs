@@ -1,5 +1,5 @@
 //! Range-checked values shared by every lab's parser: whole numbers, finite numbers, seeds,
-//! `version`, `lab` and free text. Every error names the key and what is allowed.
+//! `lab` and free text. Every error names the key and what is allowed.
 
 use super::format::format_f64;
 use super::parse::{parse_float, shorten};
@@ -27,14 +27,6 @@ pub(crate) fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &
 /// A PRNG seed, `0..=4294967295`.
 pub(crate) fn seed(key: &str, value: &str) -> Result<u32, ConfigError> {
     value.parse::<u32>().map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))
-}
-
-/// The reserved `version` key: only `1` exists.
-pub(crate) fn version(key: &str, value: &str) -> Result<(), ConfigError> {
-    if value != "1" {
-        return Err(ConfigError::new(key, "only version 1 exists"));
-    }
-    Ok(())
 }
 
 /// The `lab` key of a lab other than the particle lab: must be `lab` itself.

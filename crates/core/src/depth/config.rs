@@ -1,5 +1,5 @@
 //! The typed configuration of a depth-lab run (science.md §3-4) and its canonical text form
-//! `lab=depth&preset=NAME&key=value&...`.
+//! `version=1&lab=depth&preset=NAME&key=value&...`.
 //!
 //! Keys, in canonical order after `lab` and `preset` (ranges inclusive unless marked open):
 //!
@@ -21,7 +21,7 @@
 //! | `bias_scale` | standard deviation of every bias; 0 = bias-free | [0, 10] | 0 |
 //! | `shared` | one set of layer weights for every layer (ALBERT-like) | on, off | off |
 //! | `weights` | `random` (seeded), or `particle`: `Q, K, V` of the particle model (see [`super::weights`]) | random, particle | random |
-//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset; kept in its canonical form) | a valid particle configuration, at most 262144 bytes | `preset=polytope` |
+//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset; kept in its canonical form) | a valid particle configuration, at most 262144 bytes | `version=1&preset=polytope` |
 //! | `input` | input tokens: seeded `gaussian` N(0, 1), the `particle` configuration's initial tokens (or tokens handed to [`super::DepthRun::with_tokens`]), or `text` | gaussian, particle, text | gaussian |
 //! | `text` | the text for `input=text` (percent-encoded), see [`super::input`] | at most 20000 bytes | empty |
 //! | `sentences` | sentence lengths in tokens, comma-separated (text: counted without markers); empty = automatic (text: from its punctuation; otherwise one sentence) | each 1..=512, summing to the token count | empty |
@@ -39,7 +39,8 @@
 //! particle configuration; `input=particle` needs `tokens = n` and `d_model = d` of it. A layer
 //! holds at most 2^24 weights (error on `d_model`); the records of a variant at most 2^25
 //! attention entries `L H n^2` (error on `tokens`); a variant at most 2^37 multiply-adds (error on
-//! `layers`; `bert-init` needs about 1.1e10). `version` is reserved (absent or `1`).
+//! `layers`; `bert-init` needs about 1.1e10). The canonical string starts with `version=1` (a string without `version` is
+//! version 0, migrated by [`crate::config::migrate`]); view keys follow the model keys.
 
 use super::input::{text_layout, MAX_TOKENS};
 use super::variants::{Variant, VARIANTS};
@@ -232,7 +233,7 @@ impl DepthPreset {
             bias_scale: 0.0,
             shared: false,
             weights: WeightsSource::Random,
-            particle: "preset=polytope".to_string(),
+            particle: crate::config::Preset::Polytope.config().to_canonical_string(),
             input: InputSource::Gaussian,
             text: String::new(),
             sentences: Vec::new(),
@@ -388,15 +389,26 @@ pub const DEPTH_KEYS: [&str; 32] = [
 /// ignored; values may be percent-encoded). `lab` must be absent or `depth`; `preset=` (default
 /// `bert-init`) fills every key first, whatever its position; the other keys override it.
 /// Refuses, never clamps; the error names the offending key and what is allowed. Never panics.
+///
+/// View keys ([`crate::view::DEPTH_VIEW`]) are validated and left out of the result; see
+/// [`parse_with_view`].
 pub fn parse(text: &str) -> Result<DepthConfig, ConfigError> {
-    let pairs = crate::config::split_pairs(text, &DEPTH_KEYS, "depth")?;
+    parse_with_view(text).map(|(c, _)| c)
+}
+
+/// [`parse`], also returning the view keys as a [`crate::view::View`].
+pub fn parse_with_view(text: &str) -> Result<(DepthConfig, crate::view::View), ConfigError> {
+    let spec = &crate::view::DEPTH_VIEW;
+    let keys = crate::view::with_view_keys(&DEPTH_KEYS, spec);
+    let (view_pairs, pairs) = crate::view::split_off_view(crate::config::split_pairs(text, &keys, "depth")?, spec);
     let preset: DepthPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
     }
     c.validate()?;
-    Ok(c)
+    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
+    Ok((c, view))
 }
 
 fn choice<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T, ConfigError> {
@@ -416,7 +428,6 @@ fn scale_ok(x: f64) -> bool {
 
 fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
-        "version" => values::version(key, value)?,
         "preset" => {}
         "lab" => values::lab(key, value, "depth")?,
         "layers" => c.layers = count(key, value, 1, 48)?,
@@ -708,7 +719,7 @@ impl DepthConfig {
         ]
     }
 
-    /// The canonical string: `lab=depth&preset=NAME` followed by the keys whose value differs
+    /// The canonical string: `version=1&lab=depth&preset=NAME` followed by the keys whose value differs
     /// from that preset, in the order of [`DepthConfig::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         let prefix = format!("lab=depth&preset={}", self.preset.name());

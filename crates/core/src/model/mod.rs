@@ -196,14 +196,33 @@ impl Field {
     /// Writes the attention matrix `P` of `state` at time `t` into `out` (`n x n`, row-major,
     /// row-stochastic). For USA this is `W` row-normalised, which equals the softmax `P`.
     pub fn attention(&mut self, t: f64, state: &[f64], out: &mut [f64]) -> Result<(), Divergence> {
+        let n = self.n;
+        self.attention_rows(t, state, &mut |i, row| out[i * n..(i + 1) * n].copy_from_slice(row))
+    }
+
+    /// Row `i` of `P` into `out` (length `n`), as [`Field::attention`] computes it (same bits);
+    /// O(n d^2 + n d). Panics if `i >= n`.
+    pub fn attention_row(&mut self, t: f64, state: &[f64], i: usize, out: &mut [f64]) -> Result<(), Divergence> {
+        self.prepare(t, state)?;
+        let n = self.n;
+        let rw = self.row(i)?;
+        let inv = 1.0 / rw.sum;
+        for (o, &x) in out[..n].iter_mut().zip(&self.e[..n]) {
+            *o = x * inv;
+        }
+        Ok(())
+    }
+
+    /// Streams the rows of `P` (as [`Field::attention`] computes them, same bits): `visit(i, row)`
+    /// for `i = 0..n` in order, `row` of length `n`, without ever storing `P` (memory O(n)).
+    pub fn attention_rows(&mut self, t: f64, state: &[f64], visit: &mut dyn FnMut(usize, &[f64])) -> Result<(), Divergence> {
         self.prepare(t, state)?;
         let n = self.n;
         for i in 0..n {
             let rw = self.row(i)?;
             let inv = 1.0 / rw.sum;
-            for j in 0..n {
-                out[i * n + j] = self.e[j] * inv;
-            }
+            self.e[..n].iter_mut().for_each(|x| *x *= inv);
+            visit(i, &self.e[..n]);
         }
         Ok(())
     }

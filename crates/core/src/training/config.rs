@@ -1,5 +1,5 @@
 //! The typed configuration of a training-lab run (science.md §5) and its canonical text form
-//! `lab=training&preset=NAME&key=value&...`.
+//! `version=1&lab=training&preset=NAME&key=value&...`.
 //!
 //! Keys, in canonical order after `lab` and `preset` (ranges are inclusive unless marked open):
 //!
@@ -29,7 +29,8 @@
 //! `queries`); `batch * (seq_len - 1) <= 2^22` context tokens per iteration (error on `batch`); the
 //! per-iteration record `(iterations + 1) * M * (1 + K_q)` numbers, `K_q` the classes of the query
 //! row, is at most 2^22 (error on `iterations`); with `text`, `K * M <= 2^21` (`K` the distinct
-//! (query, next) pairs; error on `text`). `version` is reserved (absent or `1`).
+//! (query, next) pairs; error on `text`). The canonical string starts with `version=1` (a string without `version` is
+//! version 0, migrated by [`crate::config::migrate`]); view keys follow the model keys.
 
 use super::text::{Corpus, MAX_TEXT_BYTES};
 use crate::config::values::{self, count, float};
@@ -217,21 +218,31 @@ pub const TRAINING_KEYS: [&str; 22] = [
 /// `?` is ignored; values may be percent-encoded). `lab` must be absent or `training`;
 /// `preset=` (default `scan-snap`) fills every key first, whatever its position; the other keys
 /// override it. Refuses, never clamps; the error names the offending key and what is allowed.
+///
+/// View keys ([`crate::view::TRAINING_VIEW`]) are validated and left out of the result; see
+/// [`parse_with_view`].
 pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
-    let pairs = crate::config::split_pairs(text, &TRAINING_KEYS, "training")?;
+    parse_with_view(text).map(|(c, _)| c)
+}
+
+/// [`parse`], also returning the view keys as a [`crate::view::View`].
+pub fn parse_with_view(text: &str) -> Result<(TrainingConfig, crate::view::View), ConfigError> {
+    let spec = &crate::view::TRAINING_VIEW;
+    let keys = crate::view::with_view_keys(&TRAINING_KEYS, spec);
+    let (view_pairs, pairs) = crate::view::split_off_view(crate::config::split_pairs(text, &keys, "training")?, spec);
     let preset: TrainingPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
     }
     c.validate()?;
-    Ok(c)
+    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext { dt: None, last_step: Some(c.iterations as u64), d: None })?;
+    Ok((c, view))
 }
 
 
 fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
-        "version" => values::version(key, value)?,
         "preset" => {}
         "lab" => values::lab(key, value, "training")?,
         "queries" => c.queries = count(key, value, 1, 32)?,
@@ -417,7 +428,7 @@ impl TrainingConfig {
         ]
     }
 
-    /// The canonical string: `lab=training&preset=NAME` followed by the keys whose value differs
+    /// The canonical string: `version=1&lab=training&preset=NAME` followed by the keys whose value differs
     /// from that preset, in the order of [`TrainingConfig::pairs`].
     /// `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {

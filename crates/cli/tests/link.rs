@@ -1,0 +1,51 @@
+//! `attn run` takes a page's link: view keys are validated and ignored, the numbers are those of
+//! the configuration without them, and links from before versions still run.
+
+use std::process::Command;
+
+fn attn(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn run_json(config: &str) -> serde_json::Value {
+    let (code, out, err) = attn(&["run", "--config", config, "--until", "2", "--every", "0.5", "--attention"]);
+    assert_eq!(code, 0, "{}: {}", config, err);
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_link_with_view_keys_reproduces_the_numbers_of_its_configuration() {
+    let plain = "version=1&preset=hyperplanes&n=12&seed=5&integrator=rk4";
+    let link = "#version=1&preset=hyperplanes&n=12&seed=5&integrator=rk4&coords=z&t=1.5&embed=1&panels=tokens,chart&controls=play,beta&theme=dark&speed=20&heatmap=max&trails=0&camera=0.3,0.2&colour=index";
+    let a = run_json(plain);
+    let b = run_json(link);
+    // The same frames: tokens, attention and metrics, printed from the same bits.
+    assert_eq!(a["frames"], b["frames"]);
+    assert_eq!(a["frames"].as_array().unwrap().len(), 5);
+    // The printed configuration is the model part, without the view keys.
+    assert_eq!(b["config"], plain);
+}
+
+#[test]
+fn a_link_from_before_versions_runs_as_version_1() {
+    let old = run_json("preset=leaders&seed=9");
+    let new = run_json("version=1&preset=leaders&seed=9");
+    assert_eq!(old["frames"], new["frames"]);
+    assert_eq!(old["config"], "version=1&preset=leaders&seed=9");
+}
+
+#[test]
+fn bad_view_keys_and_versions_exit_2_naming_the_key() {
+    for (config, key) in [
+        ("preset=polytope&t=99", "`t`"),
+        ("preset=polytope&embed=yes", "`embed`"),
+        ("preset=polytope&panels=tokens,nope", "`panels`"),
+        ("version=2&preset=polytope", "`version`"),
+    ] {
+        let (code, out, err) = attn(&["run", "--config", config]);
+        assert_eq!(code, 2, "{}: {}", config, err);
+        assert!(out.is_empty(), "{}", out);
+        assert!(err.contains(key), "{}: {}", config, err);
+    }
+}

@@ -1,0 +1,67 @@
+//! The version of the configuration schema, and the migration of links written under an older
+//! one: a link made today keeps its meaning after the keys change.
+//!
+//! Every canonical string starts with `version=1`. A string without `version` was written before
+//! versions existed (every link made before the schema was versioned): it is **version 0**, and
+//! [`migrate`] brings it to the current version before any key is read. Each version step is
+//! one function; a future version 2 adds a step `1 -> 2` (renaming or converting keys) and a
+//! test for it, and older links then pass through every step in turn.
+//!
+//! | version | written by | step to the next version |
+//! |---|---|---|
+//! | 0 (no `version` key) | links made before `version` was written | `0 -> 1`: the identity (version 1 gave no key a new meaning; it added `version` and the view keys, which version 0 links do not contain) |
+//! | 1 | every canonical string since | (current) |
+
+use super::parse::shorten;
+use super::ConfigError;
+
+/// The schema version written today, first in every canonical string (`version=1&...`).
+pub const VERSION: u32 = 1;
+
+/// The version of a configuration's decoded `(key, value)` pairs: `0` when there is no `version`
+/// key (a link from before versions), else its value, which must be a version this code knows
+/// (`1`). The error names `version` and says what is allowed (also for a repeated `version`).
+pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
+    let mut found = pairs.iter().filter(|(k, _)| k == "version");
+    let Some((_, value)) = found.next() else {
+        return Ok(0);
+    };
+    if found.next().is_some() {
+        return Err(ConfigError::new("version", "appears more than once"));
+    }
+    let allowed = "allowed: 1 (a link without version is from before versions and is read as version 0)";
+    match value.parse::<u32>() {
+        Ok(v) if v == VERSION => Ok(v),
+        Ok(v) if v > VERSION => Err(ConfigError::new(
+            "version",
+            format!("version {} is newer than this playground, which knows versions up to {}; {}", v, VERSION, allowed),
+        )),
+        _ => Err(ConfigError::new("version", format!("{:?} is not a version this playground writes; {}", shorten(value), allowed))),
+    }
+}
+
+/// Brings decoded `(key, value)` pairs written under schema `version` to the current
+/// [`VERSION`], one step per version, and drops the `version` pair itself (the parsers read the
+/// keys of the current schema only). Keys and values are decoded text (no percent escapes).
+///
+/// Errors: a `version` newer than [`VERSION`] (the error names `version` and what is allowed).
+pub fn migrate(version: u32, pairs: Vec<(String, String)>) -> Result<Vec<(String, String)>, ConfigError> {
+    if version > VERSION {
+        return Err(ConfigError::new(
+            "version",
+            format!("version {} is newer than this playground, which knows versions up to {}; allowed: 1", version, VERSION),
+        ));
+    }
+    let mut pairs: Vec<(String, String)> = pairs.into_iter().filter(|(k, _)| k != "version").collect();
+    if version < 1 {
+        pairs = v0_to_v1(pairs);
+    }
+    Ok(pairs)
+}
+
+/// Version 0 (links without `version`) to version 1: the identity. Version 1 added the `version`
+/// key and the view keys (`t`, `step`, `embed`, `panels`, ...) and gave no existing key a new
+/// meaning, so a version-0 link reads the same under version 1.
+fn v0_to_v1(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    pairs
+}

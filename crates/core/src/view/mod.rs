@@ -1,0 +1,217 @@
+//! View keys: how a link shows a run, never what the run computes.
+//!
+//! A configuration string is `version=1`, then the lab's model keys, then its view keys, each
+//! in a fixed order. View keys choose the moment the page opens at, embed mode, the panels and
+//! controls shown, the theme, the speed and the look of the panels; they never change a number
+//! (the particle lab's `coords`, which picks the coordinates shown and analysed, is a key of
+//! [`crate::config::Config`] and the first of its view keys). Every lab's parser accepts and
+//! validates them (so `attn run --config LINK` takes a page's link and ignores its view); a
+//! [`crate::lab::Link`] keeps them.
+//!
+//! | key | meaning | allowed | default | labs |
+//! |---|---|---|---|---|
+//! | `t` | open paused at time `t`, rounded to the nearest step | `0 <= t`, at most the run's last step (`until`) | absent | particles |
+//! | `step` | open paused after this many steps (training: iterations) | `0..=` the run's last step; not with `t` | absent | particles, training |
+//! | `embed` | embed mode: no page chrome, only the named panels and controls | `0`, `1` | `0` | all |
+//! | `panels` | panels shown (comma-separated, at least one) | see [`spec`] | all | all |
+//! | `controls` | controls shown in embed mode (comma-separated, may be empty) | see [`spec`] | `play,step,reset` (depth: `preset`) | all |
+//! | `theme` | colour theme | `auto` (the system's), `light`, `dark` | `auto` | all |
+//! | `speed` | steps (iterations) per frame | `1..=1000` (training `1..=100`) | the preset's suggestion | particles, training |
+//! | `heatmap` | colour scale of the attention heatmap | `one` (0 to 1), `max` (0 to max P) | `one` | particles |
+//! | `trails` | token trails | `0`, `1` | `1` | particles |
+//! | `projection` | view of d > 3 tokens | `pca2`, `pca3`, or two coordinates `a,b` (1-based, `1..=d`, different) | `pca2` | particles |
+//! | `camera` | 3-D view angles `yaw,pitch` in radians | `-2π <= yaw <= 2π`, `-1.55 <= pitch <= 1.55` | `-0.65,0.5` | particles |
+//! | `colour` | token colours | `clusters`, `index` (by token number), `plain` | `clusters` | particles |
+//! | `residual_axis` | y axis of the rank-collapse chart | `log`, `linear` | `log` | depth |
+
+mod parse;
+pub mod spec;
+
+pub use parse::{parse_view, ViewContext};
+pub use spec::{spec_of, ViewSpec, DEPTH_VIEW, PARTICLES_VIEW, TRAINING_VIEW};
+
+use crate::config::format_f64;
+use serde::Serialize;
+
+/// The moment a link opens at (paused there).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Moment {
+    /// `t=`: a time in the ODE's units, rounded to the nearest step (`round(t / dt)`).
+    T(f64),
+    /// `step=`: a step count (training: SGD iterations done).
+    Step(u64),
+}
+
+/// The colour theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    /// The system's light or dark preference.
+    Auto,
+    /// Light, whatever the system prefers.
+    Light,
+    /// Dark, whatever the system prefers.
+    Dark,
+}
+
+/// How the particle lab shows tokens of dimension d > 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProjectionMode {
+    /// The first two principal axes, fixed at reset.
+    Pca2,
+    /// The first three principal axes (3-D, drag to rotate).
+    Pca3,
+    /// Two coordinates, `a` and `b`.
+    Axes,
+}
+
+/// The projection of d > 3 tokens: a mode and, for [`ProjectionMode::Axes`], two 1-based
+/// coordinates (`a = 1, b = 2` for the PCA modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Projection {
+    /// The mode.
+    pub mode: ProjectionMode,
+    /// First coordinate shown (1-based).
+    pub a: u32,
+    /// Second coordinate shown (1-based).
+    pub b: u32,
+}
+
+/// The 3-D view's angles, in radians.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Camera {
+    /// Rotation about the vertical axis, in [-2π, 2π].
+    pub yaw: f64,
+    /// Tilt, in [-1.55, 1.55].
+    pub pitch: f64,
+}
+
+/// The view of a configuration: everything a link says about how to show the run, nothing
+/// about what it computes. Built by [`parse_view`]; written by [`View::pairs`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// The lab the view belongs to (its [`ViewSpec`]).
+    pub lab: &'static str,
+    /// `t=` or `step=`: open paused at this moment.
+    pub moment: Option<Moment>,
+    /// `embed=1`.
+    pub embed: bool,
+    /// Panels shown, in the lab's order (default: all).
+    pub panels: Vec<&'static str>,
+    /// Controls shown in embed mode, in the lab's order.
+    pub controls: Vec<&'static str>,
+    /// Colour theme.
+    pub theme: Theme,
+    /// Steps (iterations) per frame; `None`: the page's suggestion for the preset.
+    pub speed: Option<u32>,
+    /// Heatmap colour scale: `"one"` or `"max"`.
+    pub heatmap: &'static str,
+    /// Token trails shown.
+    pub trails: bool,
+    /// Projection of d > 3 tokens.
+    pub projection: Projection,
+    /// 3-D view angles.
+    pub camera: Camera,
+    /// Token colours: `"clusters"`, `"index"` or `"plain"`.
+    pub colour: &'static str,
+    /// The depth lab's rank-collapse y axis: `"log"` or `"linear"`.
+    pub residual_axis: &'static str,
+}
+
+/// `model_keys` followed by `spec`'s view keys: every key a configuration of the lab may contain.
+pub fn with_view_keys(model_keys: &[&'static str], spec: &ViewSpec) -> Vec<&'static str> {
+    model_keys.iter().chain(spec.keys.iter()).copied().collect()
+}
+
+/// A configuration's decoded `(key, value)` pairs.
+pub type Pairs = Vec<(&'static str, String)>;
+
+/// Splits a configuration's pairs into `(view pairs, model pairs)`, each in the order written.
+pub fn split_off_view(pairs: Pairs, spec: &ViewSpec) -> (Pairs, Pairs) {
+    pairs.into_iter().partition(|(k, _)| spec.keys.contains(k))
+}
+
+/// The default 3-D view angles (the token canvas's starting view).
+pub const DEFAULT_CAMERA: Camera = Camera { yaw: -0.65, pitch: 0.5 };
+
+impl View {
+    /// The view of a link with no view keys, for `spec`'s lab.
+    pub fn default_for(spec: &'static ViewSpec) -> View {
+        View {
+            lab: spec.lab,
+            moment: None,
+            embed: false,
+            panels: spec.panels.to_vec(),
+            controls: spec.default_controls.to_vec(),
+            theme: Theme::Auto,
+            speed: None,
+            heatmap: "one",
+            trails: true,
+            projection: Projection { mode: ProjectionMode::Pca2, a: 1, b: 2 },
+            camera: DEFAULT_CAMERA,
+            colour: "clusters",
+            residual_axis: "log",
+        }
+    }
+
+    /// The lab's view specification.
+    pub fn spec(&self) -> &'static ViewSpec {
+        spec_of(self.lab)
+    }
+
+    /// The step the link opens at: `step`, or `round(t / dt)` for `t` (`dt` the run's time
+    /// step); `None` without a moment.
+    pub fn open_step(&self, dt: f64) -> Option<u64> {
+        match self.moment? {
+            Moment::Step(s) => Some(s),
+            Moment::T(t) => Some(crate::sim::steps_for(t, dt)),
+        }
+    }
+
+    /// The view keys whose value differs from the default, in the lab's canonical order, as
+    /// written in a configuration string (values need no percent-encoding).
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let spec = self.spec();
+        let base = View::default_for(spec);
+        let mut out = Vec::new();
+        for &key in spec.keys {
+            let value = match key {
+                "t" => match self.moment {
+                    Some(Moment::T(t)) => Some(format_f64(t)),
+                    _ => None,
+                },
+                "step" => match self.moment {
+                    Some(Moment::Step(s)) => Some(s.to_string()),
+                    _ => None,
+                },
+                "embed" => self.embed.then(|| "1".to_string()),
+                "panels" => (self.panels != base.panels).then(|| self.panels.join(",")),
+                "controls" => (self.controls != base.controls).then(|| self.controls.join(",")),
+                "theme" => match self.theme {
+                    Theme::Auto => None,
+                    Theme::Light => Some("light".to_string()),
+                    Theme::Dark => Some("dark".to_string()),
+                },
+                "speed" => self.speed.map(|s| s.to_string()),
+                "heatmap" => (self.heatmap != base.heatmap).then(|| self.heatmap.to_string()),
+                "trails" => (!self.trails).then(|| "0".to_string()),
+                "projection" => match self.projection.mode {
+                    ProjectionMode::Pca2 => None,
+                    ProjectionMode::Pca3 => Some("pca3".to_string()),
+                    ProjectionMode::Axes => Some(format!("{},{}", self.projection.a, self.projection.b)),
+                },
+                "camera" => (self.camera != base.camera)
+                    .then(|| format!("{},{}", format_f64(self.camera.yaw), format_f64(self.camera.pitch))),
+                "colour" => (self.colour != base.colour).then(|| self.colour.to_string()),
+                "residual_axis" => (self.residual_axis != base.residual_axis).then(|| self.residual_axis.to_string()),
+                _ => None,
+            };
+            if let Some(v) = value {
+                out.push((key, v));
+            }
+        }
+        out
+    }
+}

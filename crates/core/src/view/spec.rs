@@ -1,0 +1,75 @@
+//! Which view keys, panels and controls each lab has (the names a link may use).
+
+use serde::Serialize;
+
+/// The view keys, panel names and control names of one lab. Every list is in canonical order.
+#[derive(Debug, PartialEq, Eq, Serialize)]
+pub struct ViewSpec {
+    /// The lab, as written in the `lab` key.
+    pub lab: &'static str,
+    /// The lab's view keys, in canonical order (after its model keys).
+    pub keys: &'static [&'static str],
+    /// Panel names `panels=` may list; all of them are shown by default.
+    pub panels: &'static [&'static str],
+    /// Control names `controls=` may list (shown in embed mode; the full page shows every control).
+    pub controls: &'static [&'static str],
+    /// The controls an embedded view shows when `controls` is absent.
+    pub default_controls: &'static [&'static str],
+    /// Largest `speed` (steps or iterations per frame).
+    pub max_speed: u32,
+}
+
+/// The particle lab: `coords` (a key of [`crate::config::Config`], first of the view keys) is
+/// followed by these.
+///
+/// Panels: `tokens` (token canvas), `heatmap` (attention `P`), `chart` (metrics over time).
+/// Controls: buttons `play`, `step`, `reset`, `seed` (new seed); `speed` (slider); `preset`
+/// (menu); the fields `n`, `d`, `beta`, `dt`, `until`, `model`, `integrator`; `view` (the
+/// panels' own switches: coords, trails, projection, heatmap scale).
+pub const PARTICLES_VIEW: ViewSpec = ViewSpec {
+    lab: "particles",
+    keys: &["t", "step", "embed", "panels", "controls", "theme", "speed", "heatmap", "trails", "projection", "camera", "colour"],
+    panels: &["tokens", "heatmap", "chart"],
+    controls: &["play", "step", "reset", "seed", "speed", "preset", "n", "d", "beta", "dt", "until", "model", "integrator", "view"],
+    default_controls: &["play", "step", "reset"],
+    max_speed: 1000,
+};
+
+/// The training lab. `step` is the number of SGD iterations done when the link opens.
+///
+/// Panels: `heatmap` (`c_n` rows), `chart` (loss, entropy, snap), `sweep`.
+/// Controls: buttons `play`, `step`, `reset`, `seed`; `speed`; `preset`; the fields `eta_z`,
+/// `ratio`, `momentum`, `iterations`.
+pub const TRAINING_VIEW: ViewSpec = ViewSpec {
+    lab: "training",
+    keys: &["step", "embed", "panels", "controls", "theme", "speed"],
+    panels: &["heatmap", "chart", "sweep"],
+    controls: &["play", "step", "reset", "seed", "speed", "preset", "eta_z", "ratio", "momentum", "iterations"],
+    default_controls: &["play", "step", "reset"],
+    max_speed: 100,
+};
+
+/// The depth lab (no time: the variants are computed once).
+///
+/// Panels: `residual` (rank collapse), `similarity` (the layers x heads grid), `histogram`
+/// (distances of similar pairs), `same_sentence`, `paths`, `spectrum` (singular values).
+/// Controls: `preset` (menu), buttons `recompute` and `seed` (new seed), the fields `layers`,
+/// `heads`, `tokens`, `variants`.
+pub const DEPTH_VIEW: ViewSpec = ViewSpec {
+    lab: "depth",
+    keys: &["embed", "panels", "controls", "theme", "residual_axis"],
+    panels: &["residual", "similarity", "histogram", "same_sentence", "paths", "spectrum"],
+    controls: &["preset", "recompute", "seed", "layers", "heads", "tokens", "variants"],
+    default_controls: &["preset"],
+    max_speed: 1,
+};
+
+/// The view specification of lab `lab` (`particles`, `training` or `depth`; anything else is
+/// the particle lab's).
+pub fn spec_of(lab: &str) -> &'static ViewSpec {
+    match lab {
+        "training" => &TRAINING_VIEW,
+        "depth" => &DEPTH_VIEW,
+        _ => &PARTICLES_VIEW,
+    }
+}

@@ -1,0 +1,282 @@
+//! Links: the schema version and its migrations, the view keys of each lab (validated, in a fixed
+//! order after the model keys, never changing a number), and the canonical link's round trip.
+
+mod common;
+
+use attn_core::config::{migrate, read_version, PRESETS, VERSION};
+use attn_core::depth::DEPTH_PRESETS;
+use attn_core::lab::{parse_lab, parse_link, LabConfig, Link};
+use attn_core::training::{Trainer, TRAINING_PRESETS};
+use attn_core::view::{Moment, ProjectionMode, Theme, View, PARTICLES_VIEW};
+use attn_core::{parse, Simulation, Stepping};
+
+fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// Every canonical string of every lab starts with `version=1`.
+#[test]
+fn canonical_strings_start_with_the_version() {
+    assert_eq!(VERSION, 1);
+    let all: Vec<String> = PRESETS
+        .iter()
+        .map(|p| p.config().to_canonical_string())
+        .chain(TRAINING_PRESETS.iter().map(|p| p.config().to_canonical_string()))
+        .chain(DEPTH_PRESETS.iter().map(|p| p.config().to_canonical_string()))
+        .collect();
+    for s in &all {
+        assert!(s.starts_with("version=1&"), "{}", s);
+        assert_eq!(s.matches("version=").count(), 1, "{}", s);
+        assert_eq!(parse_lab(s).unwrap().to_canonical_string(), *s);
+    }
+}
+
+#[test]
+fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
+    assert_eq!(read_version(&owned(&[("preset", "polytope")])), Ok(0));
+    assert_eq!(read_version(&owned(&[("n", "3"), ("version", "1")])), Ok(1));
+    for bad in ["2", "17", "0", "1.0", "", "one", "-1"] {
+        let e = read_version(&owned(&[("version", bad)])).unwrap_err();
+        assert_eq!(e.key, "version", "{:?}", bad);
+        assert!(e.message.contains("allowed: 1"), "{}", e);
+    }
+    let e = read_version(&owned(&[("version", "1"), ("version", "1")])).unwrap_err();
+    assert_eq!(e.key, "version");
+}
+
+/// Version 0 (every link made before versions): the step to version 1 keeps every key and value.
+#[test]
+fn migrate_from_version_0_is_the_identity_on_every_key() {
+    let pairs = owned(&[("preset", "hyperplanes"), ("n", "30"), ("v", "1,0;0,2"), ("coords", "x"), ("lab", "particles")]);
+    assert_eq!(migrate(0, pairs.clone()).unwrap(), pairs);
+    // Every preset's pre-version link (its old canonical form) means what it meant.
+    for p in PRESETS {
+        let today = p.config().to_canonical_string();
+        let old = today.strip_prefix("version=1&").unwrap();
+        assert_eq!(parse(old).unwrap(), p.config(), "{}", old);
+    }
+    for p in TRAINING_PRESETS {
+        let old = format!("lab=training&preset={}&eta_z=2", p.name());
+        assert_eq!(parse_lab(&old).unwrap(), parse_lab(&format!("version=1&{}", old)).unwrap());
+    }
+    for p in DEPTH_PRESETS {
+        let old = format!("lab=depth&preset={}&layers=3", p.name());
+        assert_eq!(parse_lab(&old).unwrap(), parse_lab(&format!("version=1&{}", old)).unwrap());
+    }
+    // A depth link of version 0 nests a particle configuration of version 0.
+    let old = parse_lab("lab=depth&preset=particle-euler&particle=preset%3Dpolytope%26n%3D20%26seed%3D4").unwrap();
+    let LabConfig::Depth(d) = old else { panic!("depth") };
+    assert_eq!(d.particle, "version=1&preset=polytope&seed=4");
+}
+
+/// Version 1 (today): nothing to migrate; the `version` pair is consumed.
+#[test]
+fn migrate_from_version_1_drops_only_the_version_pair() {
+    let pairs = owned(&[("version", "1"), ("preset", "leaders"), ("t", "2"), ("embed", "1")]);
+    assert_eq!(migrate(1, pairs.clone()).unwrap(), pairs[1..].to_vec());
+}
+
+/// Version 2 and later do not exist yet: refused with a message naming `version`.
+#[test]
+fn versions_newer_than_this_code_are_refused() {
+    for v in [2u32, 3, 1000] {
+        let e = migrate(v, Vec::new()).unwrap_err();
+        assert_eq!(e.key, "version");
+        assert!(e.message.contains("allowed: 1"), "{}", e);
+    }
+    for text in ["version=2", "version=2&lab=training", "lab=depth&version=3", "version=2&t=1"] {
+        let e = parse_link(text).unwrap_err();
+        assert_eq!(e.key, "version", "{}", text);
+        assert!(e.message.contains("newer"), "{}", e);
+    }
+}
+
+/// View keys come after the model keys, in a fixed order, whatever order they were written in.
+#[test]
+fn view_keys_follow_the_model_keys_in_a_fixed_order() {
+    let l = parse_link("colour=index&embed=1&t=2&panels=chart,tokens&preset=hyperplanes&n=30&theme=dark&coords=x&camera=0.25,-1&speed=20").unwrap();
+    assert_eq!(
+        l.to_canonical_string(),
+        "version=1&preset=hyperplanes&n=30&coords=x&t=2&embed=1&panels=tokens,chart&theme=dark&speed=20&camera=0.25,-1&colour=index"
+    );
+    assert_eq!(parse_link(&l.to_canonical_string()).unwrap(), l);
+    let v = &l.view;
+    assert_eq!(v.moment, Some(Moment::T(2.0)));
+    assert!(v.embed);
+    assert_eq!(v.panels, vec!["tokens", "chart"]);
+    assert_eq!(v.theme, Theme::Dark);
+    assert_eq!(v.speed, Some(20));
+    // Defaults are not written: a link without view keys is the configuration's canonical string.
+    let plain = parse_link("preset=leaders&embed=0&trails=1&theme=auto&heatmap=one&projection=pca2&colour=clusters&controls=play,step,reset").unwrap();
+    assert_eq!(plain.to_canonical_string(), "version=1&preset=leaders");
+    assert_eq!(plain.view, View::default_for(&PARTICLES_VIEW));
+    let t = parse_link("lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
+    assert_eq!(t.to_canonical_string(), "version=1&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3");
+    let d = parse_link("lab=depth&residual_axis=linear&controls=&embed=1").unwrap();
+    assert_eq!(d.to_canonical_string(), "version=1&lab=depth&preset=bert-init&embed=1&controls=&residual_axis=linear");
+    assert!(d.view.controls.is_empty());
+}
+
+#[test]
+fn t_is_rounded_to_the_nearest_step() {
+    let at = |s: &str| parse_link(s).unwrap().open_step();
+    assert_eq!(at("preset=polytope&t=1.04"), Some(10));
+    assert_eq!(at("preset=polytope&t=1.06"), Some(11));
+    assert_eq!(at("preset=polytope&t=20"), Some(200));
+    assert_eq!(at("preset=polytope&step=7"), Some(7));
+    assert_eq!(at("preset=sphere-usa&t=0.004"), Some(0));
+    assert_eq!(at("preset=polytope"), None);
+    assert_eq!(at("lab=training&step=12"), Some(12));
+    let p = parse_link("preset=polytope&projection=pca3&d=5").unwrap();
+    assert_eq!(p.view.projection.mode, ProjectionMode::Pca3);
+}
+
+/// Each malformed view key and the key its error must name.
+const MALFORMED: &[(&str, &str)] = &[
+    ("t=-1", "t"),
+    ("t=abc", "t"),
+    ("t=NaN", "t"),
+    ("t=21", "t"),
+    ("until=5&t=5.06", "t"),
+    ("step=201", "step"),
+    ("step=-1", "step"),
+    ("step=1.5", "step"),
+    ("t=1&step=10", "step"),
+    ("step=3&t=1", "t"),
+    ("embed=yes", "embed"),
+    ("embed=2", "embed"),
+    ("panels=tokens,tokens", "panels"),
+    ("panels=", "panels"),
+    ("panels=tokens,sweep", "panels"),
+    ("controls=play,fly", "controls"),
+    ("controls=play,play", "controls"),
+    ("theme=blue", "theme"),
+    ("speed=0", "speed"),
+    ("speed=1001", "speed"),
+    ("speed=2.5", "speed"),
+    ("heatmap=log", "heatmap"),
+    ("trails=true", "trails"),
+    ("projection=pca4", "projection"),
+    ("projection=1,3", "projection"),
+    ("d=5&projection=1,6", "projection"),
+    ("d=5&projection=2,2", "projection"),
+    ("d=5&projection=0,2", "projection"),
+    ("d=5&projection=1", "projection"),
+    ("camera=1", "camera"),
+    ("camera=7,0", "camera"),
+    ("camera=0,1.6", "camera"),
+    ("camera=0,inf", "camera"),
+    ("colour=rainbow", "colour"),
+    ("embed=1&embed=1", "embed"),
+    ("residual_axis=log", "residual_axis"),
+    ("lab=training&t=1", "t"),
+    ("lab=training&step=101", "step"),
+    ("lab=training&iterations=10&step=11", "step"),
+    ("lab=training&speed=101", "speed"),
+    ("lab=training&heatmap=max", "heatmap"),
+    ("lab=training&panels=tokens", "panels"),
+    ("lab=training&controls=beta", "controls"),
+    ("lab=depth&step=1", "step"),
+    ("lab=depth&speed=2", "speed"),
+    ("lab=depth&residual_axis=ln", "residual_axis"),
+    ("lab=depth&panels=chart", "panels"),
+    ("lab=depth&controls=play", "controls"),
+    ("lab=depth&theme=", "theme"),
+];
+
+#[test]
+fn malformed_view_keys_name_the_key() {
+    common::malformed::each_names_its_key(MALFORMED, parse_link);
+    // The CLI's parsers refuse the same links with the same key.
+    common::malformed::each_names_its_key(MALFORMED, parse_lab);
+}
+
+/// A configuration with and without view keys: identical runs, bit for bit.
+#[test]
+fn view_keys_never_change_the_numbers() {
+    let view = "&t=3&embed=1&panels=heatmap&controls=play,beta,view&theme=dark&speed=50&heatmap=max&trails=0&projection=pca3&camera=1.5,-0.75&colour=plain";
+    for base in [
+        "preset=polytope&seed=4",
+        "preset=hyperplanes&integrator=rk4",
+        "preset=sphere-sa-clusters&n=12",
+        "preset=random-psd&d=5&n=9",
+        "preset=collapse&integrate_in=x",
+    ] {
+        let plain = parse(base).unwrap();
+        let linked = parse(&format!("{}{}", base, view)).unwrap();
+        assert_eq!(plain, linked, "{}", base);
+        let mut a = Simulation::new(&plain);
+        let mut b = Simulation::new(&linked);
+        a.advance(30);
+        b.advance(30);
+        let bits = |s: &Simulation| s.state().iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+        assert_eq!(bits(&a), bits(&b), "{}", base);
+        assert_eq!(a.step_count(), 30);
+        // The link opens at t = 3 (step 30 of dt = 0.1) ...
+        let link = parse_link(&format!("{}{}", base, view)).unwrap();
+        assert_eq!(link.open_step(), Some((3.0 / plain.dt).round() as u64));
+        assert_eq!(link.config, LabConfig::Particles(plain));
+    }
+    // The training lab: the same trainer, bit for bit, after a few iterations.
+    let base = "lab=training&preset=scan-snap&iterations=6";
+    let LabConfig::Training(plain) = parse_lab(base).unwrap() else { panic!("training") };
+    let LabConfig::Training(linked) = parse_lab(&format!("{}&step=3&embed=1&panels=chart&theme=light&speed=4", base)).unwrap() else {
+        panic!("training")
+    };
+    assert_eq!(plain, linked);
+    let (mut a, mut b) = (Trainer::new(&plain), Trainer::new(&linked));
+    a.advance(6);
+    b.advance(6);
+    let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    assert_eq!(bits(a.z()), bits(b.z()));
+    assert_eq!(bits(a.y()), bits(b.y()));
+}
+
+/// Property: for links with view keys in every lab, `parse_link(to_string(l)) == l` and the
+/// canonical string is a fixed point.
+#[test]
+fn every_valid_link_round_trips() {
+    let mut links = Vec::new();
+    let panels = ["tokens", "heatmap", "chart", "tokens,chart", "heatmap,chart"];
+    let controls = ["", "play", "play,step,reset,seed,speed,preset", "beta,n,view", "dt,until,model,integrator,d"];
+    for (i, p) in PRESETS.iter().enumerate() {
+        let c = p.config();
+        let last = attn_core::sim::steps_for(c.until, c.dt);
+        for j in 0..6u64 {
+            let moment = if j % 2 == 0 { format!("step={}", (last * j) / 5) } else { format!("t={}", c.until * j as f64 / 7.0) };
+            links.push(format!(
+                "preset={}&{}&embed={}&panels={}&controls={}&theme={}&speed={}&heatmap={}&trails={}&camera={},{}&colour={}",
+                p.name(),
+                moment,
+                j % 2,
+                panels[(i + j as usize) % panels.len()],
+                controls[(i * 3 + j as usize) % controls.len()],
+                ["auto", "light", "dark"][j as usize % 3],
+                1 + (i as u64 * 37 + j * 101) % 1000,
+                ["one", "max"][i % 2],
+                j % 2,
+                -6.0 + 1.7 * j as f64,
+                -1.55 + 0.5 * j as f64,
+                ["clusters", "index", "plain"][(i + j as usize) % 3],
+            ));
+        }
+    }
+    for p in TRAINING_PRESETS {
+        for j in 0..4 {
+            links.push(format!("lab=training&preset={}&iterations=20&step={}&embed=1&panels=chart,sweep&controls=eta_z,ratio&speed={}", p.name(), j * 5, 1 + j * 30));
+        }
+    }
+    for p in DEPTH_PRESETS {
+        links.push(format!("lab=depth&preset={}&embed=1&panels=spectrum,residual&controls=layers,preset&theme=dark&residual_axis=linear", p.name()));
+    }
+    links.push("preset=polytope&d=7&projection=7,2".into());
+    links.push("preset=polytope&d=4&projection=pca3&coords=x".into());
+    for text in &links {
+        let l: Link = parse_link(text).unwrap_or_else(|e| panic!("{}: {}", text, e));
+        let s = l.to_canonical_string();
+        assert!(s.starts_with("version=1&"), "{}", s);
+        assert_eq!(parse_link(&s).as_ref(), Ok(&l), "{}", text);
+        assert_eq!(parse_link(&s).unwrap().to_canonical_string(), s);
+    }
+    assert_eq!(links.len(), 80);
+}

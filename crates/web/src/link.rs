@@ -1,0 +1,64 @@
+//! Links for the page's address bar: a configuration with its view keys (core `lab::parse_link`),
+//! checked, and written back in canonical form.
+
+use crate::check::{CheckErr, CheckOk};
+use crate::to_js;
+use attn_core::lab::{self, parse_link};
+use attn_core::view::View;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[derive(Serialize)]
+struct LinkOk<'a> {
+    lab: &'static str,
+    /// The whole link: `version=1`, model keys, view keys (what the hash holds).
+    link: String,
+    /// The step the link opens at (`step`, or `t` rounded to the nearest step), or null.
+    open_step: Option<u64>,
+    view: &'a View,
+    /// The view keys as written in the link (those that differ from their defaults).
+    view_pairs: Vec<(&'static str, String)>,
+    #[serde(flatten)]
+    check: CheckOk,
+}
+
+#[derive(Serialize)]
+struct LinkErr {
+    lab: &'static str,
+    #[serde(flatten)]
+    check: CheckErr,
+}
+
+/// Parses and validates a link of any lab: its configuration and its view keys (`t`, `step`,
+/// `embed`, `panels`, `controls`, `theme`, `speed`, `heatmap`, `trails`, `projection`, `camera`,
+/// `colour`, `residual_axis`; see the core's `view` module for what each lab allows).
+///
+/// Returns `{ ok: true, lab, link, open_step, view, view_pairs, canonical, differences, pairs }`:
+/// `link` is the canonical link (configuration, then the view keys that differ from their
+/// defaults, in a fixed order), `canonical` the configuration alone (what the run is built
+/// from), `view` the typed view (`{ lab, moment: {t}|{step}|null, embed, panels, controls,
+/// theme, speed, heatmap, trails, projection: {mode, a, b}, camera: {yaw, pitch}, colour,
+/// residual_axis }`), `open_step` the step the link opens at or null. On bad input:
+/// `{ ok: false, lab, key, message }` (`lab` the lab the text asks for). Never throws for bad
+/// input.
+#[wasm_bindgen]
+pub fn check_link(text: &str) -> Result<JsValue, JsError> {
+    match parse_link(text) {
+        Ok(l) => to_js(&LinkOk {
+            lab: l.config.lab(),
+            link: l.to_canonical_string(),
+            open_step: l.open_step(),
+            view: &l.view,
+            view_pairs: l.view.pairs(),
+            check: CheckOk::new(l.config.to_canonical_string(), l.config.differences_from_preset(), l.config.pairs()),
+        }),
+        Err(e) => to_js(&LinkErr { lab: lab::requested_lab(text), check: CheckErr::from(e) }),
+    }
+}
+
+/// The view keys of lab `lab` (`particles`, `training`, `depth`), with the panel and control
+/// names each allows: `{ lab, keys, panels, controls, default_controls, max_speed }`.
+#[wasm_bindgen]
+pub fn view_spec(lab: &str) -> Result<JsValue, JsError> {
+    to_js(attn_core::view::spec_of(lab))
+}

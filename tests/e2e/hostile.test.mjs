@@ -1,0 +1,109 @@
+// Every link of the hostile corpus (hostile_links.mjs) opened in real Chromium, from a fresh load:
+// the lab it asks for shows a visible message naming the wrong key (or, for a valid or empty
+// link, runs it without a message), the page still computes (token pixels change after Play; the
+// training lab's heatmap grows; the depth lab draws its chart), no dialog opens, no payload sets
+// `window.__pwned`, and nothing throws or breaks the Content-Security-Policy.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ATTN_URL, canvasSnapshot, launch, watchCsp } from './helpers.mjs';
+import { HOSTILE_LINKS } from './hostile_links.mjs';
+
+/** Each lab's panel and error box. */
+const BOXES = { particles: 'config-error', training: 'tr-config-error', depth: 'dp-config-error' };
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+/** @type {import('playwright-core').Page} */
+let page;
+/** What went wrong on the page during the current link. */
+let problems = [];
+
+before(async () => {
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text().slice(0, 300)}`));
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  page.on('dialog', (d) => {
+    problems.push(`dialog (${d.type()}): ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
+  await page.addInitScript(watchCsp);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** The particle lab computes: after Play, the step advances and the token pixels change. */
+async function particlesStep() {
+  await page.waitForFunction(() => window.__attn.status() !== undefined);
+  if (await page.evaluate(() => window.__attn.playing())) await page.click('#play');
+  await page.waitForFunction(() => !window.__attn.playing());
+  const step0 = await page.evaluate(() => window.__attn.step());
+  const before = await canvasSnapshot(page, '#tokens');
+  await page.click('#play');
+  await page.waitForFunction((s) => window.__attn.step() >= s + 5, step0, { timeout: 10_000 });
+  await page.waitForFunction(async (hash) => {
+    // The canvas is redrawn in the next animation frames.
+    const c = document.getElementById('tokens');
+    const x = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', x));
+    return Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('') !== hash;
+  }, before.hash, { timeout: 10_000 });
+  assert.ok(before.inked > 100, 'tokens were drawn');
+}
+
+/** The training lab computes: iterations advance and the heatmap's pixels change. */
+async function trainingSteps() {
+  await page.waitForFunction(() => window.__attnTraining && window.__attnTraining.iterations() > 0, null, { timeout: 10_000 });
+  const it0 = await page.evaluate(() => window.__attnTraining.iteration());
+  const before = await canvasSnapshot(page, '#tr-heatmap');
+  if (!(await page.evaluate(() => window.__attnTraining.playing()))) await page.click('#tr-play');
+  await page.waitForFunction((i) => window.__attnTraining.iteration() >= i + 3 || window.__attnTraining.status() !== 'running', it0, { timeout: 10_000 });
+  await page.waitForTimeout(100);
+  assert.notEqual((await canvasSnapshot(page, '#tr-heatmap')).hash, before.hash, 'the heatmap changes');
+}
+
+/** The depth lab computes: a variant finishes and the residual chart is drawn. */
+async function depthComputes() {
+  await page.waitForFunction(() => window.__attnDepth && window.__attnDepth.done() >= 1, null, { timeout: 20_000 });
+  await page.waitForTimeout(100);
+  assert.ok((await canvasSnapshot(page, '#dp-residual')).inked > 100, 'the residual chart is drawn');
+}
+
+describe('hostile links', () => {
+  for (const link of HOSTILE_LINKS) {
+    test(`${link.lab}: ${link.name}`, async () => {
+      problems = [];
+      await page.goto('about:blank');
+      await page.goto(`${ATTN_URL}#${link.hash}`);
+      await page.waitForFunction(() => window.__attnReady === true, null, { timeout: 20_000 });
+      const box = BOXES[link.lab];
+      assert.equal(await page.isVisible(`#lab-${link.lab}`), true, `the ${link.lab} lab is shown`);
+      if (link.key !== undefined || link.keyPrefix !== undefined) {
+        await page.waitForSelector(`#${box} code.key`, { state: 'visible', timeout: 10_000 });
+        const key = await page.locator(`#${box} code.key`).textContent();
+        if (link.key !== undefined) assert.equal(key, link.key, 'the message names the key');
+        else assert.ok(key.startsWith(link.keyPrefix) && key.length <= 41, `the message names the (shortened) key: ${JSON.stringify(key)}`);
+        assert.match(await page.locator(`#${box}`).textContent(), /Not applied\./);
+      } else {
+        await page.waitForTimeout(200);
+        assert.equal(await page.locator(`#${box}`).textContent(), '', 'no message');
+        const expected = await page.evaluate(({ hash, defaults }) => {
+          const w = (window.__attn || window.__attnTraining || window.__attnDepth).wasm;
+          return w.check_lab_config(defaults ? '' : hash).canonical;
+        }, { hash: link.hash, defaults: Boolean(link.defaults) });
+        const shown = await page.evaluate((lab) => (lab === 'training' ? window.__attnTraining.configString()
+          : lab === 'depth' ? window.__attnDepth.configString() : window.__attn.configString()), link.lab);
+        assert.equal(shown, expected, link.defaults ? 'the default state' : 'the link runs');
+      }
+      if (link.lab === 'particles') await particlesStep();
+      else if (link.lab === 'training') await trainingSteps();
+      else await depthComputes();
+      assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no payload ran');
+      assert.deepEqual(await page.evaluate(() => window.__csp), [], 'no CSP violation');
+      assert.deepEqual(problems, [], 'no uncaught error, console error or dialog');
+    });
+  }
+});

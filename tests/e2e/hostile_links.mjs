@@ -1,0 +1,125 @@
+// A corpus of hostile links for the three labs (hostile.test.mjs opens each in real Chromium).
+//
+// Each entry: `hash` (what follows '#', as a user could paste it: the browser percent-encodes
+// what a URL cannot hold), `lab` (the lab that must show), and what the page must do:
+//   key: 'k'       refuse the link with a visible message naming the key `k` (the last good or
+//                  the default state keeps running);
+//   keyPrefix: 'k' the same, for keys the message shortens (their first characters);
+//   valid: true    the link is valid (hostile text is data): it runs, with no message;
+//   defaults: true nothing to read in it: the lab's default state, with no message.
+// Payloads try to set `window.__pwned` or open a dialog; none may succeed.
+
+const X = 'window.__pwned=1';
+const IMG = `<img src=x onerror=${X}>`;
+const SCRIPT = `<script>${X}</script>`;
+const SVG = `<svg onload=${X}>`;
+const enc = encodeURIComponent;
+const big = (n, c = '9') => c.repeat(n);
+
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, valid?: boolean, defaults?: boolean }>} */
+export const HOSTILE_LINKS = [
+  // ---- script injection, in every position ------------------------------------------------
+  { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
+  { name: '<img onerror> in the preset name', lab: 'particles', hash: `preset=${IMG}`, key: 'preset' },
+  { name: 'percent-encoded script in the preset name', lab: 'particles', hash: `preset=${enc(SCRIPT)}`, key: 'preset' },
+  { name: 'javascript: URL as the preset', lab: 'particles', hash: 'preset=javascript:alert(1)', key: 'preset' },
+  { name: 'javascript: URL as the whole hash', lab: 'particles', hash: `javascript:${X}`, keyPrefix: 'javascript:window.__pwned' },
+  { name: 'script as a key', lab: 'particles', hash: `preset=polytope&${enc(SCRIPT)}=1`, key: SCRIPT },
+  { name: '<img onerror> as a key', lab: 'particles', hash: `preset=polytope&${enc(IMG)}=1`, key: IMG },
+  { name: 'script in a number', lab: 'particles', hash: `preset=polytope&beta=${enc(SCRIPT)}`, key: 'beta' },
+  { name: 'attribute break-out in a value', lab: 'particles', hash: `preset=polytope&seed=${enc(`"><img src=x onerror=alert(1)>`)}`, key: 'seed' },
+  { name: '<img onerror> in a matrix entry', lab: 'particles', hash: `preset=polytope&v=${enc(IMG)},0;0,1`, key: 'v' },
+  { name: '<svg onload> in a matrix entry of Q', lab: 'particles', hash: `preset=polytope&q=1,0;0,${enc(SVG)}`, key: 'q' },
+  { name: 'script in the points', lab: 'particles', hash: `preset=polytope&init=points&points=${enc(SCRIPT)}`, key: 'points' },
+  { name: 'script in the model name', lab: 'particles', hash: `preset=polytope&model=${enc(SCRIPT)}`, key: 'model' },
+  { name: 'script in the lab name', lab: 'particles', hash: `lab=${enc(SCRIPT)}`, key: 'lab' },
+  { name: 'prototype key __proto__', lab: 'particles', hash: 'preset=polytope&__proto__=1', key: '__proto__' },
+  { name: 'prototype key constructor', lab: 'particles', hash: 'preset=polytope&constructor=alert', key: 'constructor' },
+
+  // ---- numbers: huge, -0, NaN, Infinity ------------------------------------------------------
+  { name: 'n = 1e309', lab: 'particles', hash: 'preset=polytope&n=1e309', key: 'n' },
+  { name: 'beta = 1e309', lab: 'particles', hash: 'preset=polytope&beta=1e309', key: 'beta' },
+  { name: 'dt = 1e-400 (underflows to 0)', lab: 'particles', hash: 'preset=polytope&dt=1e-400', key: 'dt' },
+  { name: 'seed with 100 000 digits (a 100 kB hash)', lab: 'particles', hash: `preset=polytope&seed=${big(100_000)}`, key: 'seed' },
+  { name: 'until = 1e300', lab: 'particles', hash: 'preset=polytope&until=1e300', key: 'until' },
+  { name: 'beta = -0', lab: 'particles', hash: 'preset=polytope&beta=-0', key: 'beta' },
+  { name: 'n = -0', lab: 'particles', hash: 'preset=polytope&n=-0', key: 'n' },
+  { name: 'dt = NaN', lab: 'particles', hash: 'preset=polytope&dt=NaN', key: 'dt' },
+  { name: 'scale = Infinity', lab: 'particles', hash: 'preset=polytope&scale=Infinity', key: 'scale' },
+  { name: 'beta = -inf', lab: 'particles', hash: 'preset=polytope&beta=-inf', key: 'beta' },
+  { name: 'a matrix entry of 1e309', lab: 'particles', hash: 'preset=polytope&v=1e309,0;0,1', key: 'v' },
+  { name: 'NaN in a matrix', lab: 'particles', hash: 'preset=polytope&k=1,NaN;0,1', key: 'k' },
+  { name: 'Infinity in the points', lab: 'particles', hash: 'preset=polytope&n=2&init=points&points=0,0;Infinity,1', key: 'points' },
+  { name: 'hexadecimal number', lab: 'particles', hash: 'preset=polytope&n=0x14', key: 'n' },
+
+  // ---- shapes and sizes -------------------------------------------------------------------
+  { name: 'a 3 x 2 matrix for d = 2', lab: 'particles', hash: 'preset=polytope&v=1,0;0,1;0,0', key: 'v' },
+  { name: 'a ragged matrix', lab: 'particles', hash: 'preset=polytope&q=1,2,3', key: 'q' },
+  { name: 'an empty matrix', lab: 'particles', hash: 'preset=polytope&v=;;', key: 'v' },
+  { name: 'd changed under a fixed 2 x 2 V', lab: 'particles', hash: 'preset=hyperplanes&d=3', key: 'v' },
+  { name: 'points of the wrong shape', lab: 'particles', hash: 'preset=polytope&init=points&points=1,2,3;4,5,6', key: 'points' },
+  { name: 'n too large', lab: 'particles', hash: 'preset=polytope&n=4097', key: 'n' },
+  { name: 'd too large', lab: 'particles', hash: 'preset=polytope&d=257', key: 'd' },
+  { name: 'n and d too large for the device', lab: 'particles', hash: 'preset=polytope&n=4096&d=256', key: 'n' },
+  { name: 'n too large for the device with rk4', lab: 'particles', hash: 'preset=polytope&n=4096&d=3&integrator=rk4', key: 'n' },
+
+  // ---- unicode and control characters ----------------------------------------------------
+  { name: 'right-to-left override in a number', lab: 'particles', hash: 'preset=polytope&seed=%E2%80%AE123', key: 'seed' },
+  { name: 'zero-width space in the preset name', lab: 'particles', hash: 'preset=poly%E2%80%8Btope', key: 'preset' },
+  { name: 'zero-width space in a key', lab: 'particles', hash: 'preset=polytope&n%E2%80%8B=3', key: 'n\u200b' },
+  { name: 'full-width digits', lab: 'particles', hash: `preset=polytope&n=${enc('２０')}`, key: 'n' },
+  { name: 'emoji as the model', lab: 'particles', hash: 'preset=polytope&model=%F0%9F%92%A3', key: 'model' },
+  { name: 'NUL in a number', lab: 'particles', hash: 'preset=polytope&seed=1%00', key: 'seed' },
+  // The message leaves control characters out of the key it names.
+  { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n[31m' },
+  { name: 'DEL and tab in a value', lab: 'particles', hash: 'preset=polytope&beta=1%7F%09', key: 'beta' },
+  { name: 'invalid UTF-8 bytes', lab: 'particles', hash: 'preset=polytope&v=%C3%28', key: 'v' },
+
+  // ---- truncated, doubly encoded, repeated, unknown --------------------------------------
+  { name: 'a matrix cut short', lab: 'particles', hash: 'preset=polytope&v=1,0;0', key: 'v' },
+  { name: 'a value cut short', lab: 'particles', hash: 'preset=polytope&n=', key: 'n' },
+  { name: 'a key without a value', lab: 'particles', hash: 'preset=polytope&beta', key: 'beta' },
+  { name: 'an escape cut short', lab: 'particles', hash: 'preset=polytope&n=2%', key: 'n' },
+  { name: 'a UTF-8 sequence cut short', lab: 'particles', hash: 'preset=polytope&v=%E2%80', key: 'v' },
+  { name: 'a doubly percent-encoded value', lab: 'particles', hash: 'preset=polytope%2526n%253D3', key: 'preset' },
+  { name: 'a doubly percent-encoded hash', lab: 'particles', hash: 'preset%253Dpolytope%2526n%253D3', keyPrefix: 'preset%253Dpolytope' },
+  { name: 'a key repeated', lab: 'particles', hash: 'preset=polytope&n=20&n=30', key: 'n' },
+  { name: 'the preset repeated', lab: 'particles', hash: 'preset=polytope&preset=leaders', key: 'preset' },
+  { name: 'an unknown key', lab: 'particles', hash: 'preset=polytope&foo=1', key: 'foo' },
+  { name: 'a future version', lab: 'particles', hash: 'version=2&preset=polytope', key: 'version' },
+  { name: 'a 100 kB key of garbage', lab: 'particles', hash: big(100_000, 'x'), keyPrefix: 'xxxxxxxxxx' },
+  { name: 'a 100 kB matrix', lab: 'particles', hash: `preset=polytope&v=${'1,'.repeat(50_000)}1`, key: 'v' },
+  { name: 'an empty hash', lab: 'particles', hash: '', defaults: true },
+  { name: 'only separators', lab: 'particles', hash: '&&&&', defaults: true },
+
+  // ---- view keys (never change the numbers; validated all the same) ---------------------
+  { name: 't = 1e309', lab: 'particles', hash: 'preset=polytope&t=1e309', key: 't' },
+  { name: 't = -1', lab: 'particles', hash: 'preset=polytope&t=-1', key: 't' },
+  { name: 'embed = 2', lab: 'particles', hash: 'preset=polytope&embed=2', key: 'embed' },
+  { name: 'script in panels', lab: 'particles', hash: `preset=polytope&embed=1&panels=${enc(SCRIPT)}`, key: 'panels' },
+
+  // ---- the training lab --------------------------------------------------------------------
+  { name: 'training: <img onerror> as the preset', lab: 'training', hash: `lab=training&preset=${enc(IMG)}`, key: 'preset' },
+  { name: 'training: queries = 1e309', lab: 'training', hash: 'lab=training&preset=scan-snap&queries=1e309', key: 'queries' },
+  { name: 'training: eta_z = NaN', lab: 'training', hash: 'lab=training&preset=scan-snap&eta_z=NaN', key: 'eta_z' },
+  { name: 'training: momentum = Infinity', lab: 'training', hash: 'lab=training&preset=scan-snap&momentum=Infinity', key: 'momentum' },
+  { name: 'training: ratio = -0', lab: 'training', hash: 'lab=training&preset=scan-snap&ratio=-0', key: 'ratio' },
+  { name: 'training: a batch too large together with seq_len', lab: 'training', hash: 'lab=training&preset=scan-snap&batch=4096&seq_len=4096', key: 'batch' },
+  { name: 'training: an unknown key', lab: 'training', hash: 'lab=training&preset=scan-snap&foo=%00', key: 'foo' },
+  { name: 'training: a key repeated', lab: 'training', hash: 'lab=training&preset=scan-snap&seed=1&seed=2', key: 'seed' },
+  { name: 'training: RTL override in a number', lab: 'training', hash: 'lab=training&preset=scan-snap&batch=%E2%80%AE12', key: 'batch' },
+  { name: 'training: text of 30 000 bytes', lab: 'training', hash: `lab=training&preset=scan-snap&text=${big(30_000, 'a')}`, key: 'text' },
+  { name: 'training: script as the text (valid: text is data)', lab: 'training', hash: `lab=training&preset=scan-snap&iterations=30&text=${enc(`${SCRIPT} ${IMG} the cat sat. the dog ran.`)}`, valid: true },
+
+  // ---- the depth lab -----------------------------------------------------------------------
+  { name: 'depth: <svg onload> as the preset', lab: 'depth', hash: `lab=depth&preset=${enc(SVG)}`, key: 'preset' },
+  { name: 'depth: layers = 1e309', lab: 'depth', hash: 'lab=depth&preset=collapse-small&layers=1e309', key: 'layers' },
+  { name: 'depth: tokens = NaN', lab: 'depth', hash: 'lab=depth&preset=collapse-small&tokens=NaN', key: 'tokens' },
+  { name: 'depth: threshold = Infinity', lab: 'depth', hash: 'lab=depth&preset=collapse-small&threshold=Infinity', key: 'threshold' },
+  { name: 'depth: heads = 0', lab: 'depth', hash: 'lab=depth&preset=collapse-small&heads=0', key: 'heads' },
+  { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
+  { name: 'depth: script in the particle configuration', lab: 'depth', hash: `lab=depth&preset=collapse-small&particle=${enc(`preset=${SCRIPT}`)}`, key: 'particle' },
+  { name: 'depth: sentence lengths that do not sum to n', lab: 'depth', hash: 'lab=depth&preset=collapse-small&sentences=1,2,3', key: 'sentences' },
+  { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\u200bers' },
+  { name: 'depth: script as the text (valid: text is data)', lab: 'depth', hash: `lab=depth&preset=collapse-small&input=text&tokens=12&text=${enc(`${SCRIPT} ${IMG}. ok.`)}`, valid: true },
+];

@@ -1,0 +1,90 @@
+// The particle run's recorded states, for the CSV and JSON exports: at every step where the page
+// computed the metrics (the chart's history samples and the frames it drew), a copy of the tokens
+// in the configuration's `coords` and the metrics. particles/lab.js calls `record` after each
+// metrics evaluation and `reset` when a run starts. Steps are whatever the page sampled: the
+// export says which.
+//
+// Memory: at most MAX_NUMBERS token coordinates are kept; past that every other sample is dropped
+// (the first and the newest are kept), so a long run keeps an evenly thinned record.
+
+/** Most token coordinates kept (8 bytes each: 64 MB). */
+export const MAX_NUMBERS = 8 * 1024 * 1024;
+
+/** Most states kept, whatever their size. */
+export const MAX_SAMPLES = 20000;
+
+export class RunHistory {
+  constructor() {
+    this.reset('', 0, 0, 'x');
+  }
+
+  /**
+   * Forgets every sample: a new run of configuration `canonical` with n tokens of dimension d,
+   * recorded in coordinates `coords`.
+   */
+  reset(canonical, n, d, coords) {
+    this.canonical = canonical;
+    this.n = n;
+    this.d = d;
+    this.coords = coords;
+    /** @type {Array<{ step: number, t: number, tokens: Float64Array, metrics: object }>} */
+    this.samples = [];
+    this.thinned = false;
+  }
+
+  /**
+   * Records the state at `step` (time `t`): `tokens()` gives the n x d row-major tokens in
+   * `coords` (a fresh array, kept as it is; called only when the step is new) and `metrics` is
+   * the object Stepper.metrics() returned. A step already recorded is kept as it is.
+   */
+  record(step, t, tokens, metrics) {
+    const last = this.samples.at(-1);
+    if (last && last.step === step) return;
+    if (last && last.step > step && this.samples.some((x) => x.step === step)) return;
+    const x = tokens();
+    if (x.length !== this.n * this.d) return;
+    const sample = { step, t, tokens: x, metrics: plainMetrics(metrics) };
+    if (last && last.step > step) {
+      this.samples.splice(this.samples.findIndex((y) => y.step > step), 0, sample);
+    } else {
+      this.samples.push(sample);
+    }
+    if (this.samples.length > MAX_SAMPLES || this.samples.length * this.n * this.d > MAX_NUMBERS) this.thin();
+  }
+
+  /** Drops every other sample but the first and the newest. */
+  thin() {
+    const last = this.samples.length - 1;
+    this.samples = this.samples.filter((_, i) => i % 2 === 0 || i === last);
+    this.thinned = true;
+  }
+
+  /** The recorded steps, in order. */
+  steps() {
+    return this.samples.map((s) => s.step);
+  }
+
+  /** A short description of the recorded steps: "3 states, at steps 0, 10, 20". */
+  describe() {
+    const steps = this.steps();
+    if (!steps.length) return 'no states yet';
+    const shown = steps.length > 12 ? [...steps.slice(0, 6), '…', ...steps.slice(-3)] : steps;
+    const thin = this.thinned ? ' (thinned to fit in memory)' : '';
+    return `${steps.length} state${steps.length === 1 ? '' : 's'}${thin}, at step${steps.length === 1 ? '' : 's'} ${shown.join(', ')}`;
+  }
+}
+
+/** The metrics of a sample as the CLI writes them (leaders as an array). */
+function plainMetrics(m) {
+  if (!m) return null;
+  return {
+    clusters: m.clusters,
+    boolean_distance: m.boolean_distance,
+    effective_rank: m.effective_rank,
+    energy: m.energy ?? null,
+    leaders: Array.from(m.leaders ?? []),
+  };
+}
+
+/** The particle lab's record: particles/lab.js writes it, export/menu.js reads it. */
+export const runHistory = new RunHistory();

@@ -1,0 +1,75 @@
+// The particle lab's view keys (the core's `view` module): the view state as [key, value] pairs
+// for the link, and a link's view applied to the panels and their controls. View keys never
+// change the run: only what is shown and how fast it plays.
+//
+// speed (steps per frame; written once chosen), heatmap (one | max), trails (0 | 1),
+// projection (pca2 | pca3 | a,b; only for d > 3), camera (yaw,pitch in radians; the 3-D view),
+// colour (clusters | index | plain). `coords` is a configuration key and travels with it.
+
+const $ = (id) => document.getElementById(id);
+
+/** The 3-D view's starting angles (the core's DEFAULT_CAMERA). */
+export const DEFAULT_CAMERA = { yaw: -0.65, pitch: 0.5 };
+
+/** An angle in [-π, π), with 3 decimals (what a link writes). */
+function angle(a) {
+  const w = ((a + Math.PI) % (2 * Math.PI) + 2 * Math.PI) % (2 * Math.PI) - Math.PI;
+  return Math.round(w * 1000) / 1000;
+}
+
+/**
+ * The view keys whose value differs from the default, as [key, value] pairs.
+ * @param {{ app: object, tokenView: object, heatmapView: object, d: number }} p
+ * @returns {[string, string][]}
+ */
+export function viewPairs({ app, tokenView, heatmapView, d }) {
+  const out = [];
+  if (app.speedChosen) out.push(['speed', String(app.stepsPerFrame)]);
+  if (heatmapView.scale === 'max') out.push(['heatmap', 'max']);
+  if (!tokenView.showTrails) out.push(['trails', '0']);
+  const pr = app.projection;
+  if (d > 3 && pr.mode === 'pca3') out.push(['projection', 'pca3']);
+  if (d > 3 && pr.mode === 'axes') {
+    const a = Math.round(pr.a);
+    const b = Math.round(pr.b);
+    if (a >= 1 && b >= 1 && a <= d && b <= d && a !== b) out.push(['projection', `${a},${b}`]);
+  }
+  const yaw = angle(tokenView.yaw);
+  const pitch = Math.round(tokenView.pitch * 1000) / 1000;
+  if (yaw !== DEFAULT_CAMERA.yaw || pitch !== DEFAULT_CAMERA.pitch) out.push(['camera', `${yaw},${pitch}`]);
+  if (tokenView.colour !== 'clusters') out.push(['colour', tokenView.colour]);
+  return out;
+}
+
+/** The heatmap's scale: the view, its select and its legend. */
+export function showHeatScale(heatmapView, scale) {
+  heatmapView.scale = scale === 'max' ? 'max' : 'one';
+  $('heat-scale').value = heatmapView.scale;
+  $('heatmap-top').textContent = heatmapView.scale === 'one' ? '1' : 'max P';
+}
+
+/**
+ * Applies a link's view (the core's View object) to the particle lab's panels and controls.
+ * @param {{ app: object, tokenView: object, heatmapView: object, controls: object }} p
+ * @param {object} view `{ speed, heatmap, trails, projection: {mode, a, b}, camera: {yaw, pitch}, colour }`
+ */
+export function applyView({ app, tokenView, heatmapView, controls }, view) {
+  if (view.speed !== null && view.speed !== undefined) {
+    app.stepsPerFrame = view.speed;
+    app.speedChosen = true;
+    controls.showSpeed(view.speed);
+  }
+  showHeatScale(heatmapView, view.heatmap);
+  tokenView.showTrails = view.trails;
+  $('trails').checked = view.trails;
+  const pr = view.projection;
+  app.projection = { mode: pr.mode, a: pr.a, b: pr.b };
+  $('projection').value = pr.mode;
+  $('axis-a').value = String(pr.a);
+  $('axis-b').value = String(pr.b);
+  $('axes-group').hidden = pr.mode !== 'axes';
+  tokenView.yaw = view.camera.yaw;
+  tokenView.pitch = view.camera.pitch;
+  tokenView.colour = view.colour;
+  $('colour').value = view.colour;
+}
