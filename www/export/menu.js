@@ -180,6 +180,11 @@ export function setupExport(h) {
     if (res.lab === 'particles') {
       const page = h.particles.check(res.canonical);
       if (!page.ok) return refuse(page);
+      if (state.step !== null) {
+        // The step is checked as a link's `step=` is (at most the run's last step).
+        const at = h.wasm.check_link(`${res.canonical}&step=${state.step}`);
+        if (!at.ok) return refuse({ ok: false, key: 'attn-step', message: at.message });
+      }
     }
     await h.openLink(res.canonical);
     if (res.lab === 'particles' && state.step !== null) await h.particles.seekStep(state.step);

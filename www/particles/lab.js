@@ -39,6 +39,8 @@ const app = {
   stepsPerFrame: 1,
   /** A worker-pool step is in flight (particles/pool_run.js). */
   poolPending: false,
+  /** Step clicks waiting for the pool (large runs). */
+  queuedSteps: 0,
   speedChosen: false, // the speed was chosen (slider or link), so the link carries it
   costPerStep: NaN, // measured ms per step of the current run
   projection: { mode: 'pca2', a: 1, b: 2 },
@@ -313,12 +315,26 @@ function stepOnce() {
     render(performance.now(), false);
   };
   if (usesPool(s)) {
+    // Clicks while a pool step is in flight are queued, not dropped.
+    app.queuedSteps += 1;
     if (poolBusy() || app.poolPending) return;
     app.poolPending = true;
-    poolAdvance(s, 1, { pastEnd: true, alive: () => app.stepper === s })
-      .then((got) => { if (app.stepper === s) done(got); })
+    const alive = () => app.stepper === s;
+    const next = () => {
+      const k = app.queuedSteps;
+      app.queuedSteps = 0;
+      return poolAdvance(s, k, { pastEnd: true, alive }).then((got) => {
+        if (!alive()) return undefined;
+        done(got);
+        return app.queuedSteps > 0 && got === k ? next() : undefined;
+      });
+    };
+    next()
       .catch((e) => console.warn(e))
-      .finally(() => { app.poolPending = false; });
+      .finally(() => {
+        app.poolPending = false;
+        app.queuedSteps = 0;
+      });
     return;
   }
   done(s.status() === 'finished' ? s.advance_past_until(1) : s.advance(1));
@@ -930,13 +946,20 @@ async function seekStep(target) {
   // Large runs step in the worker pool (once a frame's pool step in flight has landed).
   while (app.poolPending && alive()) await new Promise((r) => { setTimeout(r, 5); });
   const pool = usesPool(s) ? (k, budgetMs) => poolAdvance(s, k, { budgetMs, pastEnd: true, alive }) : null;
-  await advanceTo(s, target, { alive, onProgress: markAll, pool });
+  // While computing, only the tokens and the status are redrawn; the analyses (O(n^2) each) wait
+  // for the moment reached.
+  const reached = await advanceTo(s, target, { alive, onProgress: markTokens, pool });
   if (app.seek === token) app.seek = null;
-  if (app.stepper === s) {
-    if (s.status() === 'diverged') showDivergence(s.message());
-    render(performance.now(), true);
-  }
+  if (app.stepper !== s) return reached;
+  markAll();
+  if (s.status() === 'diverged') showDivergence(s.message());
+  render(performance.now(), true);
   return s.step_count();
+}
+
+/** Marks the tokens for redrawing at the current step (not the analyses). */
+function markTokens() {
+  Object.assign(app.needs, { data: true, draw: true });
 }
 
 /** The run's state for the API: t, step, status (playing, paused, seeking, finished, diverged),

@@ -28,13 +28,18 @@ function yieldToBrowser() {
  * @returns {Promise<number>} the step reached
  */
 export async function advanceTo(stepper, target, { alive = () => true, onProgress = () => {}, pool = null } = {}) {
+  // After every await, `alive()` is asked before the stepper is touched: another command may
+  // have replaced (and freed) it meanwhile.
+  let step = stepper.step_count();
   if (pool) {
-    while (stepper.step_count() < target && alive()) {
-      const got = await pool(target - stepper.step_count(), 4 * SLICE_MS);
-      onProgress(stepper.step_count());
+    while (step < target) {
+      const got = await pool(target - step, 4 * SLICE_MS);
+      if (!alive()) return step;
+      step = stepper.step_count();
+      onProgress(step);
       if (got === 0) break; // diverged, or another command took over
     }
-    return stepper.step_count();
+    return step;
   }
   let chunk = 1;
   for (;;) {
@@ -52,10 +57,10 @@ export async function advanceTo(stepper, target, { alive = () => true, onProgres
       if (performance.now() - c0 < SLICE_MS / 4) chunk = Math.min(chunk * 2, 1 << 20);
       else chunk = Math.max(1, chunk >> 1);
     }
-    const step = stepper.step_count();
+    step = stepper.step_count();
     onProgress(step);
     if (diverged || step >= target) return step;
     await yieldToBrowser();
-    if (!alive()) return stepper.step_count();
+    if (!alive()) return step;
   }
 }

@@ -60,9 +60,18 @@ fn schedule(args: &RunArgs, dt: f64, config_until: f64) -> Result<Schedule, Fail
     Ok(Schedule { every, last: steps_for(until, dt) })
 }
 
+/// The configuration part of `--config`: a whole page address (`http://…/index.html#…`, as
+/// "Copy link" gives it) is cut to its fragment; anything else is passed on as it is.
+fn link_fragment(text: &str) -> &str {
+    match text.find("://").and(text.find('#')) {
+        Some(i) => &text[i + 1..],
+        None => text,
+    }
+}
+
 /// Runs `args`, writing the output to `out`.
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let config = parse(&args.config).map_err(|e| Failure::Input(format!("invalid --config: {}", e)))?;
+    let config = parse(link_fragment(&args.config)).map_err(|e| Failure::Input(format!("invalid --config: {}", e)))?;
     let plan = schedule(args, config.dt, config.until)?;
     let threads = args.threads.unwrap_or_else(crate::default_threads);
     if threads == 0 || threads > 256 {

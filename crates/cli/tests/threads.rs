@@ -49,3 +49,12 @@ fn zero_threads_is_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("--threads"), "{}", err);
 }
+
+#[test]
+fn a_whole_page_address_is_accepted_as_the_configuration() {
+    let url = "http://127.0.0.1:8080/index.html#version=1&preset=polytope&n=30&speed=4";
+    let (code, from_url, err) = run(url, "1", "1");
+    assert_eq!(code, 0, "{}", err);
+    let (_, from_fragment, _) = run("version=1&preset=polytope&n=30", "1", "1");
+    assert_eq!(from_url, from_fragment);
+}

@@ -37,10 +37,17 @@ pub fn effective_rank_of_rows(rows: &[f64], n: usize) -> f64 {
         return f64::NAN;
     }
     let m = rows.len() / n;
-    let gram = DMatrix::from_fn(m, m, |a, b| {
-        let (ra, rb) = (&rows[a * n..(a + 1) * n], &rows[b * n..(b + 1) * n]);
-        ra.iter().zip(rb).map(|(x, y)| x * y).sum::<f64>()
-    });
+    // The Gram matrix, each entry once (it is symmetric), each dot product in the core's fixed
+    // lane order (vectorised; the same bits natively and in wasm).
+    let mut gram = DMatrix::zeros(m, m);
+    for a in 0..m {
+        let ra = &rows[a * n..(a + 1) * n];
+        for b in a..m {
+            let v = crate::model::rows::weighted_sum(ra, &rows[b * n..(b + 1) * n], n);
+            gram[(a, b)] = v;
+            gram[(b, a)] = v;
+        }
+    }
     let Some(eig) = SymmetricEigen::try_new(gram, f64::EPSILON, 10_000) else {
         return f64::NAN;
     };

@@ -7,7 +7,7 @@
 //! apart: `y = M z` and `c = beta e^{2s}`; when `c` itself overflows, the hardmax limit is used
 //! (uniform over the row's maximal scores). Nothing here allocates after [`Field::new`].
 
-mod rows;
+pub(crate) mod rows;
 
 use crate::config::{Config, Model, Space};
 use crate::init::Matrices;
