@@ -137,11 +137,13 @@ export function setupShare(h) {
     $('share-text-label').textContent = label;
     field.value = text;
     out.hidden = false;
+    // A note written while the link was made (e.g. "past until") stays in front of the result.
+    const note = status.textContent ? `${status.textContent} ` : '';
     status.textContent = '';
     try {
       if (!navigator.clipboard || !window.isSecureContext) throw new Error('no clipboard');
       await navigator.clipboard.writeText(text);
-      status.textContent = `${what} copied to the clipboard.`;
+      status.textContent = `${note}${what} copied to the clipboard.`;
     } catch {
       field.focus();
       field.select();
@@ -151,17 +153,19 @@ export function setupShare(h) {
       } catch {
         done = false;
       }
-      status.textContent = done
+      status.textContent = note + (done
         ? `${what} copied (selected above).`
-        : `Press Ctrl+C (⌘C) to copy the selected ${what.toLowerCase()}.`;
+        : `Press Ctrl+C (⌘C) to copy the selected ${what.toLowerCase()}.`);
     }
   }
 
   $('copy-link').addEventListener('click', () => {
+    status.textContent = '';
     const moment = copiedMoment();
     copy('Link', `${pageUrl()}#${particleLink({ moment })}`, 'Link');
   });
   $('copy-embed').addEventListener('click', () => {
+    status.textContent = '';
     const moment = copiedMoment();
     const link = particleLink({ moment, extra: [['embed', '1']], drop: ['controls'] });
     const src = `${pageUrl()}#${link}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
