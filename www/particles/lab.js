@@ -693,6 +693,7 @@ function updateStatus(now) {
   $('status-sps').textContent = String(Math.round(app.sps.perSecond(now, app.playing)));
   const status = s.status();
   const state = status === 'diverged' ? 'diverged (paused)'
+    : app.seek ? 'computing to the moment asked'
     : app.playing ? (app.pastUntil ? 'playing past until' : 'playing')
     : step > until && until > 0 ? 'paused (past until)'
     : status === 'finished' ? 'finished at until'
