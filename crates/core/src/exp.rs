@@ -60,17 +60,7 @@ pub fn exp(x: f64) -> f64 {
     let y = xc * LOG2_E;
     let t = if y >= 0.0 { y + 0.5 } else { y - 0.5 };
     let kf = trunc_small(t);
-    let hi = xc - kf * LN2_HI;
-    let lo = kf * LN2_LO;
-    let r = hi - lo;
-    // e^r = 1 + r + r^2 (1/2 + r (1/6 + ...)).
-    let mut p = C[11];
-    let mut i = 11;
-    while i > 0 {
-        i -= 1;
-        p = C[i] + r * p;
-    }
-    let er = 1.0 + (r + (r * r) * p);
+    let er = exp_reduced(xc, kf);
     // er * 2^k as (er * 2^ka) * g: ka = k - 1, g = 2 above the largest normal exponent; ka = k + 60,
     // g = 2^-60 for subnormal results (the first product exact, the second rounds once); else g = 1.
     let ka = if kf > 1023.0 {
@@ -107,14 +97,41 @@ const TWO_52: f64 = 4_503_599_627_370_496.0;
 /// instruction (baseline x86-64 has no vector trunc; this is adds, compares and selects).
 #[inline(always)]
 fn trunc_small(t: f64) -> f64 {
-    let u = if t < 0.0 { -t } else { t };
-    let rounded = (u + TWO_52) - TWO_52;
-    let floor = if rounded > u { rounded - 1.0 } else { rounded };
+    let floor = floor_small(if t < 0.0 { -t } else { t });
     if t < 0.0 {
         -floor
     } else {
         floor
     }
+}
+
+/// `floor(u)` for `0 <= u < 2^52`: round to an integer by adding and subtracting 2^52, then step
+/// down when that rounded up.
+#[inline(always)]
+fn floor_small(u: f64) -> f64 {
+    let rounded = (u + TWO_52) - TWO_52;
+    if rounded > u {
+        rounded - 1.0
+    } else {
+        rounded
+    }
+}
+
+/// `e^r` for the reduced argument `r = (x - k LN2_HI) - k LN2_LO` of `x` with `k = kf`: the
+/// Taylor polynomial `1 + r + r^2 (1/2 + r (1/6 + ...))` in Horner form. Shared by [`exp`] and
+/// [`exp_nonpositive`], so both compute the same bits.
+#[inline(always)]
+fn exp_reduced(x: f64, kf: f64) -> f64 {
+    let hi = x - kf * LN2_HI;
+    let lo = kf * LN2_LO;
+    let r = hi - lo;
+    let mut p = C[11];
+    let mut i = 11;
+    while i > 0 {
+        i -= 1;
+        p = C[i] + r * p;
+    }
+    1.0 + (r + (r * r) * p)
 }
 
 /// `2^k` for an integral `k` in [-1022, 1023] (given as f64): the biased exponent `k + 1023` is
@@ -135,20 +152,8 @@ fn pow2_of_integral(k: f64) -> f64 {
 pub fn exp_nonpositive(x: f64) -> f64 {
     // k = trunc(y - 0.5) = -floor(0.5 - y) for y = x log2(e) <= 0 (at y = -0 this gives k = -0,
     // which yields the same bits as k = +0 below).
-    let u = 0.5 - x * LOG2_E;
-    let rounded = (u + TWO_52) - TWO_52;
-    let floor = if rounded > u { rounded - 1.0 } else { rounded };
-    let kf = -floor;
-    let hi = x - kf * LN2_HI;
-    let lo = kf * LN2_LO;
-    let r = hi - lo;
-    let mut p = C[11];
-    let mut i = 11;
-    while i > 0 {
-        i -= 1;
-        p = C[i] + r * p;
-    }
-    let er = 1.0 + (r + (r * r) * p);
+    let kf = -floor_small(0.5 - x * LOG2_E);
+    let er = exp_reduced(x, kf);
     let subnormal = kf < -1022.0;
     let ka = if subnormal { kf + 60.0 } else { kf };
     let g = if subnormal { TWO_M60 } else { 1.0 };
