@@ -10,7 +10,6 @@ import { Pool } from './pool.js';
 export const POOL_MIN_N = 512;
 
 let pool = null;
-let poolSize = 0;
 /** Workers forced by a test or the console (`__attn.setWorkers(k)`): null = automatic, 0 = off. */
 let forced = null;
 
@@ -61,10 +60,9 @@ async function currentPool() {
   modulePromise ??= compileModule();
   const module = await modulePromise;
   const size = workerCount();
-  if (!pool || poolSize !== size) {
+  if (!pool || pool.size !== size) {
     if (pool) pool.terminate();
     pool = new Pool(size, spawnRowWorker, module);
-    poolSize = size;
   }
   return pool;
 }

@@ -217,7 +217,7 @@ impl Simulation {
             return Err(Divergence { message: format!("velocity of length {} for {} numbers", velocity.len(), self.state.len()) });
         }
         if let Err(e) = crate::model::check_velocity(velocity) {
-            return self.conclude(Err(e)).map(|()| true);
+            return Err(self.fail(e));
         }
         let c = &self.config;
         let (_, out) = integrate::stage_buffers(c.integrator, k, &self.state, c.dt, &mut self.scratch);
@@ -234,10 +234,7 @@ impl Simulation {
     /// Ends the step in progress with a divergence found elsewhere (a worker's message): the last
     /// good state is restored and the run pauses with that message.
     pub fn abort_step(&mut self, message: &str) -> Divergence {
-        match self.conclude(Err(Divergence { message: message.to_string() })) {
-            Err(e) => e,
-            Ok(()) => unreachable!("conclude(Err) is an error"),
-        }
+        self.fail(Divergence { message: message.to_string() })
     }
 
     /// Completes a step: checks the tokens, advances the clock, or restores the last good state
@@ -259,13 +256,18 @@ impl Simulation {
                 self.status = if self.step >= self.until_steps { Status::Finished } else { Status::Running };
                 Ok(())
             }
-            Err(e) => {
-                self.state.copy_from_slice(&self.backup);
-                let message = format!("Paused at t = {} (step {}): {}.", format_time(self.t()), self.step, e.message);
-                self.status = Status::Diverged(message.clone());
-                Err(Divergence { message })
-            }
+            Err(e) => Err(self.fail(e)),
         }
+    }
+
+    /// Ends the step in progress with `e`: the last good state is restored and the run pauses
+    /// with the message (which says when it happened).
+    fn fail(&mut self, e: Divergence) -> Divergence {
+        self.pending_stage = None;
+        self.state.copy_from_slice(&self.backup);
+        let message = format!("Paused at t = {} (step {}): {}.", format_time(self.t()), self.step, e.message);
+        self.status = Status::Diverged(message.clone());
+        Divergence { message }
     }
 
     /// Writes the tokens in coordinates `coords` into `out` (`n x d`): x, or the rescaled

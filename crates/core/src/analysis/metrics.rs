@@ -61,7 +61,7 @@ impl Metrics {
         scratch.tokens.resize(n * d, 0.0);
         scratch.labels.resize(n, 0);
         scratch.parent.resize(n, 0);
-        let stats = stream_attention(sim, scratch).map_err(|e| e.message)?;
+        let stats = stream(sim, scratch, true).map_err(|e| e.message)?;
         let coords = sim.config().coords;
         sim.tokens_in(coords, &mut scratch.tokens);
         let tol = sim.config().cluster_tol * sim.initial_spread();
@@ -89,21 +89,17 @@ struct Streamed {
     finite: bool,
 }
 
-/// One pass over the rows of `P(t)`, never storing `P` unless `keep_p`: the Boolean distance,
-/// the leader columns ([`super::leaders`]: some `P_ij > 1/2`), the rows the effective rank uses
-/// ([`sample_rows`]), the heatmap's block maxima when `pool` is set, and `P` itself when
-/// `keep_p`. Each value equals what the functions on a stored `P` give.
-fn stream_attention(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<Streamed, Divergence> {
-    stream(sim, scratch, true)
-}
-
 /// The scratch's views of `P(t)` alone (`p` when `keep_p`, the block maxima when `pool` is
 /// set), in one streamed pass: for a heatmap between metrics evaluations.
 pub fn attention_views(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<(), Divergence> {
     stream(sim, scratch, false).map(|_| ())
 }
 
-/// The pass itself; `rank`: keep the effective rank's rows (`min(n, 256) x n`).
+/// One pass over the rows of `P(t)`, never storing `P` unless `keep_p`: the Boolean distance,
+/// the leader columns ([`super::leaders`]: some `P_ij > 1/2`), the rows the effective rank uses
+/// ([`sample_rows`]), the heatmap's block maxima when `pool` is set, and `P` itself when
+/// `keep_p`. Each value equals what the functions on a stored `P` give.
+/// `rank`: keep the effective rank's rows (`min(n, 256) x n`; not needed for the views alone).
 fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Result<Streamed, Divergence> {
     let n = sim.n();
     let rows = if rank { sample_rows(n) } else { Vec::new() };
