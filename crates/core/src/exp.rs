@@ -60,7 +60,7 @@ pub fn exp(x: f64) -> f64 {
     let y = xc * LOG2_E;
     let t = if y >= 0.0 { y + 0.5 } else { y - 0.5 };
     let kf = trunc_small(t);
-    let er = exp_reduced(xc, kf);
+    let er = exp_reduced(xc, kf, &ExpConstants::VALUES);
     // er * 2^k as (er * 2^ka) * g: ka = k - 1, g = 2 above the largest normal exponent; ka = k + 60,
     // g = 2^-60 for subnormal results (the first product exact, the second rounds once); else g = 1.
     let ka = if kf > 1023.0 {
@@ -97,7 +97,7 @@ const TWO_52: f64 = 4_503_599_627_370_496.0;
 /// instruction (baseline x86-64 has no vector trunc; this is adds, compares and selects).
 #[inline(always)]
 fn trunc_small(t: f64) -> f64 {
-    let floor = floor_small(if t < 0.0 { -t } else { t });
+    let floor = floor_small(if t < 0.0 { -t } else { t }, &ExpConstants::VALUES);
     if t < 0.0 {
         -floor
     } else {
@@ -106,32 +106,33 @@ fn trunc_small(t: f64) -> f64 {
 }
 
 /// `floor(u)` for `0 <= u < 2^52`: round to an integer by adding and subtracting 2^52, then step
-/// down when that rounded up.
+/// down when that rounded up (constants `k`, always [`ExpConstants::VALUES`]).
 #[inline(always)]
-fn floor_small(u: f64) -> f64 {
-    let rounded = (u + TWO_52) - TWO_52;
+fn floor_small(u: f64, k: &ExpConstants) -> f64 {
+    let rounded = (u + k.two_52) - k.two_52;
     if rounded > u {
-        rounded - 1.0
+        rounded - k.one
     } else {
         rounded
     }
 }
 
 /// `e^r` for the reduced argument `r = (x - k LN2_HI) - k LN2_LO` of `x` with `k = kf`: the
-/// Taylor polynomial `1 + r + r^2 (1/2 + r (1/6 + ...))` in Horner form. Shared by [`exp`] and
-/// [`exp_nonpositive`], so both compute the same bits.
+/// Taylor polynomial `1 + r + r^2 (1/2 + r (1/6 + ...))` in Horner form, with the constants
+/// `k` (always [`ExpConstants::VALUES`]; see [`ExpConstants::opaque`] for why they are passed).
+/// Shared by [`exp`] and [`exp_nonpositive`], so both compute the same bits.
 #[inline(always)]
-fn exp_reduced(x: f64, kf: f64) -> f64 {
-    let hi = x - kf * LN2_HI;
-    let lo = kf * LN2_LO;
+fn exp_reduced(x: f64, kf: f64, k: &ExpConstants) -> f64 {
+    let hi = x - kf * k.ln2_hi;
+    let lo = kf * k.ln2_lo;
     let r = hi - lo;
-    let mut p = C[11];
+    let mut p = k.c[11];
     let mut i = 11;
     while i > 0 {
         i -= 1;
-        p = C[i] + r * p;
+        p = k.c[i] + r * p;
     }
-    1.0 + (r + (r * r) * p)
+    k.one + (r + (r * r) * p)
 }
 
 /// `2^k` for an integral `k` in [-1022, 1023] (given as f64): the biased exponent `k + 1023` is
@@ -141,26 +142,84 @@ fn pow2_of_integral(k: f64) -> f64 {
     f64::from_bits((k + (1023.0 + TWO_52)).to_bits() << 52)
 }
 
+/// The constants of [`exp`]'s arithmetic for `x <= 0`, as values: [`ExpConstants::VALUES`], or
+/// the same values hidden from the optimiser by [`ExpConstants::opaque`] for a loop.
+#[derive(Clone, Copy, Debug)]
+pub struct ExpConstants {
+    log2_e: f64,
+    half: f64,
+    one: f64,
+    two_52: f64,
+    ln2_hi: f64,
+    ln2_lo: f64,
+    /// Taylor coefficients 1/k! for k = 2..=13.
+    c: [f64; 12],
+    /// 60 + 1023 + 2^52: adds the bias of `2^(k + 60)` (see [`ExpConstants::eval`]).
+    bias_60: f64,
+    two_m60: f64,
+    underflow: f64,
+    zero: f64,
+}
+
+impl ExpConstants {
+    /// The constants.
+    pub const VALUES: ExpConstants = ExpConstants {
+        log2_e: LOG2_E,
+        half: 0.5,
+        one: 1.0,
+        two_52: TWO_52,
+        ln2_hi: LN2_HI,
+        ln2_lo: LN2_LO,
+        c: C,
+        bias_60: 60.0 + (1023.0 + TWO_52),
+        two_m60: TWO_M60,
+        underflow: EXP_UNDERFLOW,
+        zero: 0.0,
+    };
+
+    /// [`ExpConstants::VALUES`] through `core::hint::black_box`: the same numbers, which the
+    /// compiler can no longer treat as constants. A loop that evaluates the exponential with them
+    /// reads them once before the loop; with literal constants, LLVM rematerialises each of the
+    /// ~20 as a `v128.const` inside a wasm loop (cheap in its cost model), and V8 builds every
+    /// `v128.const` from immediates with several instructions each iteration — about 1.7x the
+    /// time of the whole attention row. The arithmetic, and so every bit, is unchanged.
+    #[inline(always)]
+    pub fn opaque() -> ExpConstants {
+        core::hint::black_box(ExpConstants::VALUES)
+    }
+
+    /// [`exp_nonpositive`]`(x)` with these constants (same bits; `x <= 0` or `-inf`).
+    ///
+    /// `e^r 2^k` is formed as `(e^r 2^(k + 60)) 2^-60` for every `k`: the first product is exact
+    /// (`k + 60 >= -1015` keeps it normal) and the second is exact when the result is normal and
+    /// rounds once when it is subnormal — the one rounding of the exact `e^r 2^k` that [`exp`]
+    /// does with its case split, so the bits are the same without a select.
+    #[inline(always)]
+    pub fn eval(&self, x: f64) -> f64 {
+        let k = self;
+        // k = trunc(y - 0.5) = -floor(0.5 - y) for y = x log2(e) <= 0 (at y = -0 this gives
+        // k = -0, which yields the same bits as k = +0 below).
+        let kf = -floor_small(k.half - x * k.log2_e, k);
+        let er = exp_reduced(x, kf, k);
+        let scale = f64::from_bits((kf + k.bias_60).to_bits() << 52);
+        let e = (er * scale) * k.two_m60;
+        if x < k.underflow {
+            k.zero
+        } else {
+            e
+        }
+    }
+}
+
 /// [`exp`] for `x <= 0` (including `-inf`), with the same bits: the arguments of the attention
 /// weights `exp(c (s_ij - max_k s_ik))` are never positive, so the overflow case and half of the
 /// rounding of `k` drop out and the vectorised loop is about half as long.
 ///
 /// Bit-identical to [`exp`] for every `x <= 0` (tested over dense samples of `[-750, 0]`, the
 /// rounding ties of `k`, the subnormal range and the edges). Positive or NaN inputs give
-/// meaningless values: callers guarantee `x <= 0`.
+/// meaningless values: callers guarantee `x <= 0`. In a loop, hoist the constants with
+/// `let k = ExpConstants::opaque();` and call `k.eval(x)` (see [`ExpConstants::opaque`]).
 #[inline(always)]
 pub fn exp_nonpositive(x: f64) -> f64 {
-    // k = trunc(y - 0.5) = -floor(0.5 - y) for y = x log2(e) <= 0 (at y = -0 this gives k = -0,
-    // which yields the same bits as k = +0 below).
-    let kf = -floor_small(0.5 - x * LOG2_E);
-    let er = exp_reduced(x, kf);
-    let subnormal = kf < -1022.0;
-    let ka = if subnormal { kf + 60.0 } else { kf };
-    let g = if subnormal { TWO_M60 } else { 1.0 };
-    let e = (er * pow2_of_integral(ka)) * g;
-    if x < EXP_UNDERFLOW {
-        0.0
-    } else {
-        e
-    }
+    ExpConstants::VALUES.eval(x)
 }

@@ -157,8 +157,10 @@ fn the_nonpositive_form_has_the_same_bits_on_its_domain() {
     }
     xs.extend([0.0, -0.0, -1e-300, -f64::MIN_POSITIVE, -5e-324, EXP_UNDERFLOW, -708.4, -708.3, -745.2, -1e10, f64::MIN]);
     xs.push(f64::NEG_INFINITY);
+    // The loop of the attention rows: constants hidden from the optimiser, read once.
+    let k = attn_core::exp::ExpConstants::opaque();
     let mut vectorised = xs.clone();
-    vectorised.iter_mut().for_each(|x| *x = exp_nonpositive(*x));
+    vectorised.iter_mut().for_each(|x| *x = k.eval(*x));
     for (i, &x) in xs.iter().enumerate() {
         let want = reference_exp(x);
         assert_eq!(exp_nonpositive(x).to_bits(), want.to_bits(), "x = {:e}", x);

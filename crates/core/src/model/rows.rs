@@ -10,7 +10,7 @@
 //! not depend on the SIMD width the compiler picks (2 lanes in wasm, 4 or 8 natively).
 
 use super::Divergence;
-use crate::exp::exp_nonpositive;
+use crate::exp::ExpConstants;
 
 /// Number of partial sums in a sum over tokens.
 pub const LANES: usize = 8;
@@ -79,6 +79,10 @@ pub fn weighted_sums(e: &[f64], w: &[f64], n: usize, d: usize, relative: Option<
 }
 
 /// [`weighted_sums`] for a fixed small `D`: one pass over `j`, `D` sets of lane sums.
+///
+/// Written as one lane loop per coordinate over separate accumulator arrays (not one
+/// `[[f64; LANES]; D]` indexed in a nested loop, which LLVM packs and unpacks every iteration
+/// instead of keeping each set of lane sums in vector registers); the arithmetic is the same.
 #[inline(always)]
 fn fused<const D: usize, const RELATIVE: bool>(e: &[f64], w: &[f64], n: usize, i: usize, out: &mut [f64]) {
     let mut acc = [[0.0f64; LANES]; D];
@@ -86,16 +90,15 @@ fn fused<const D: usize, const RELATIVE: bool>(e: &[f64], w: &[f64], n: usize, i
     let shift: [f64; D] = core::array::from_fn(|c| if RELATIVE { cols[c][i] } else { 0.0 });
     let e = &e[..n];
     let full = n / LANES * LANES;
-    let mut j = 0;
-    while j < full {
-        let ec = &e[j..j + LANES];
-        for c in 0..D {
-            let wc = &cols[c][j..j + LANES];
+    for c in 0..D {
+        let mut a = [0.0f64; LANES];
+        let s = shift[c];
+        for (ec, wc) in e[..full].chunks_exact(LANES).zip(cols[c][..full].chunks_exact(LANES)) {
             for l in 0..LANES {
-                acc[c][l] += if RELATIVE { ec[l] * (wc[l] - shift[c]) } else { ec[l] * wc[l] };
+                a[l] += if RELATIVE { ec[l] * (wc[l] - s) } else { ec[l] * wc[l] };
             }
         }
-        j += LANES;
+        acc[c] = a;
     }
     for j in full..n {
         for c in 0..D {
@@ -150,16 +153,18 @@ pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, e
     }
     let mut acc = [0.0; LANES];
     if c.is_finite() {
-        // c (s - max) <= 0: the exponential's nonpositive form (same bits as `exp`).
+        // c (s - max) <= 0: the exponential's nonpositive form (same bits as `exp`), its
+        // constants read once before the loops (see `ExpConstants::opaque`).
+        let k = ExpConstants::opaque();
         for chunk in e[..full].chunks_exact_mut(LANES) {
             for l in 0..LANES {
-                let x = exp_nonpositive(c * (chunk[l] - max));
+                let x = k.eval(c * (chunk[l] - max));
                 chunk[l] = x;
                 acc[l] += x;
             }
         }
         for (l, x) in e[full..].iter_mut().enumerate() {
-            *x = exp_nonpositive(c * (*x - max));
+            *x = k.eval(c * (*x - max));
             acc[l] += *x;
         }
     } else {
