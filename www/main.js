@@ -85,14 +85,14 @@ function selectLab(lab) {
     ? (training?.canonical || DEFAULT_TRAINING)
     : lab === 'depth'
       ? (depth?.canonical || DEFAULT_DEPTH)
-      : (particles.canonical() || 'preset=polytope');
+      : (particles.canonical() || '');
 }
 
 /** The configuration string of `lab` (its last applied one). */
 function labConfig(lab) {
   if (lab === 'training') return training?.canonical || DEFAULT_TRAINING;
   if (lab === 'depth') return depth?.canonical || DEFAULT_DEPTH;
-  return particles.canonical() || 'preset=polytope';
+  return particles.canonical() || '';
 }
 
 /**

@@ -34,7 +34,7 @@ describe('playground page', () => {
     const page = await openPage(browser, '');
     try {
       // The default preset, announced in the hash and the description.
-      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=polytope');
+      assert.equal(await page.evaluate(() => location.hash), '#version=2&preset=polytope');
       assert.match(await page.locator('#description').textContent(), /polytope/);
       assert.equal(await page.inputValue('#preset'), 'polytope');
 
@@ -113,7 +113,7 @@ describe('playground page', () => {
       await page.waitForFunction(() => window.__attn.n() === 40);
       assert.equal(await page.inputValue('#cfg-n'), '40');
       assert.equal(await page.inputValue('#cfg-d'), '3');
-      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=polytope-3d');
+      assert.equal(await page.evaluate(() => location.hash), '#version=2&preset=polytope-3d');
       assert.match(await page.locator('#description').textContent(), /3-D/);
       // The 3-D view is drawn and keeps playing.
       await page.waitForFunction(() => window.__attn.step() >= 5);
@@ -124,7 +124,7 @@ describe('playground page', () => {
       await page.fill('#cfg-n', '25');
       await page.press('#cfg-n', 'Enter');
       await page.waitForFunction(() => window.__attn.n() === 25);
-      assert.equal(await page.evaluate(() => location.hash), '#version=1&preset=polytope-3d&n=25');
+      assert.equal(await page.evaluate(() => location.hash), '#version=2&preset=polytope-3d&n=25');
       assert.equal(await page.evaluate(() => history.length), before + 1);
       assertNoErrors(page);
     } finally {
@@ -141,7 +141,7 @@ describe('playground page', () => {
       assert.equal(await alert.getAttribute('role'), 'alert');
       assert.equal(await alert.locator('code.key').textContent(), 'v');
       assert.match(await alert.textContent(), /d x d = 3 x 3/);
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=1&preset=hyperplanes');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=2&preset=hyperplanes');
       assert.equal(await page.inputValue('#cfg-d'), '3', 'the controls show what the link asked for');
       assert.equal(await page.getAttribute('#cfg-v', 'aria-invalid'), 'true');
 
@@ -150,7 +150,7 @@ describe('playground page', () => {
       await page.press('#cfg-v', 'Enter');
       await page.waitForFunction(() => document.querySelector('#config-error code.key')?.textContent === 'v'
         && /row 2 has 1 entries/.test(document.getElementById('config-error').textContent));
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=1&preset=hyperplanes');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=2&preset=hyperplanes');
 
       // The last good run still steps.
       await pause(page);

@@ -186,7 +186,7 @@ describe('particle lab fixes', () => {
       await page.waitForFunction(() => /500 → 250/.test(document.getElementById('halve-beta').textContent));
       // Switching preset after a divergence fully recovers.
       await page.selectOption('#preset', 'polytope');
-      await page.waitForFunction(() => location.hash === '#version=1&preset=polytope' && window.__attn.step() > 3);
+      await page.waitForFunction(() => location.hash === '#version=2&preset=polytope' && window.__attn.step() > 3);
       assert.equal(await page.evaluate(() => window.__attn.status()), 'running');
       assert.equal(await page.locator('#divergence').isVisible(), false);
       assert.ok((await canvasSnapshot(page, '#heatmap')).inked > 0);
@@ -206,7 +206,7 @@ describe('particle lab fixes', () => {
       assert.match(line, /n = 30/);
       assert.match(line, /v = -identity/);
       await page.selectOption('#preset', 'polytope-3d');
-      await page.waitForFunction(() => location.hash === '#version=1&preset=polytope-3d');
+      await page.waitForFunction(() => location.hash === '#version=2&preset=polytope-3d');
       assert.equal(await page.locator('#modified').isVisible(), false, 'no line for the preset itself');
       assertNoErrors(page);
     } finally {

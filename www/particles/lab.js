@@ -123,6 +123,14 @@ const fmtValue = (v) => fmt(v, 'n/a');
 
 // ---- the run ----------------------------------------------------------------------------
 
+/**
+ * The configuration string of preset `name` at today's configuration version (a string without
+ * `version` is an old link, which keeps the old arithmetic: see the core's config/version.rs).
+ */
+function presetLink(name) {
+  return `version=${wasm.config_version()}&preset=${name}`;
+}
+
 /** Replaces the run by a new Stepper for a valid canonical configuration. */
 function startRun(canonical) {
   const s = new wasm.Stepper(canonical);
@@ -493,7 +501,7 @@ function loadConfig(text) {
   }
   const draft = Draft.fromText(text);
   app.draft = draft;
-  let fallback = checkPage(`preset=${draft.preset()}`);
+  let fallback = checkPage(presetLink(draft.preset()));
   if (!fallback.ok) fallback = checkPage('');
   if (!app.stepper) startRun(fallback.canonical);
   const name = new Map(fallback.pairs).get('preset');
@@ -679,6 +687,9 @@ function poolSteps() {
     .catch((e) => console.warn(e))
     .finally(() => {
       app.poolPending = false;
+      // The next batch starts at once, not at the next frame: the workers never wait for a
+      // frame (or an analysis on this thread) to be handed the state they just computed.
+      if (alive() && app.playing && !app.hidden) poolSteps();
     });
 }
 
@@ -821,7 +832,7 @@ function setup() {
     presets: wasm.presets(),
     paperV: wasm.paper_v_2d(),
     onPreset: (name) => {
-      const res = checkPage(`preset=${name}`);
+      const res = checkPage(presetLink(name));
       if (res.ok) {
         apply(res);
         suggestSpeed();

@@ -20,11 +20,13 @@ pub const EXP_OVERFLOW: f64 = 709.782712893384;
 /// Below this, e^x rounds to zero.
 pub const EXP_UNDERFLOW: f64 = -745.1332191019412;
 
-const LOG2_E: f64 = core::f64::consts::LOG2_E;
+pub mod rational;
+
+pub(crate) const LOG2_E: f64 = core::f64::consts::LOG2_E;
 /// High part of ln 2: its low 21 bits are zero, so `k * LN2_HI` is exact for |k| < 2^11.
-const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+pub(crate) const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
 /// ln 2 - LN2_HI.
-const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+pub(crate) const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 
 /// Taylor coefficients 1/k! for k = 2..=13.
 const C: [f64; 12] = [
@@ -88,10 +90,10 @@ pub fn exp(x: f64) -> f64 {
 }
 
 /// 2^-60.
-const TWO_M60: f64 = 8.673_617_379_884_035e-19;
+pub(crate) const TWO_M60: f64 = 8.673_617_379_884_035e-19;
 /// 2^52: adding it to a value in [0, 2^52) rounds that value to an integer (the current rounding
 /// mode, round to nearest even) and leaves the integer in the low mantissa bits.
-const TWO_52: f64 = 4_503_599_627_370_496.0;
+pub(crate) const TWO_52: f64 = 4_503_599_627_370_496.0;
 
 /// `trunc(t)` for `|t| < 2^52`, as `(t as i64) as f64` would give it, without a conversion
 /// instruction (baseline x86-64 has no vector trunc; this is adds, compares and selects).
@@ -223,3 +225,4 @@ impl ExpConstants {
 pub fn exp_nonpositive(x: f64) -> f64 {
     ExpConstants::VALUES.eval(x)
 }
+

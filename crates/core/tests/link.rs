@@ -14,10 +14,10 @@ fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Every canonical string of every lab starts with `version=1`.
+/// Every canonical string of every lab made today starts with `version=2`.
 #[test]
 fn canonical_strings_start_with_the_version() {
-    assert_eq!(VERSION, 1);
+    assert_eq!(VERSION, 2);
     let all: Vec<String> = PRESETS
         .iter()
         .map(|p| p.config().to_canonical_string())
@@ -25,7 +25,7 @@ fn canonical_strings_start_with_the_version() {
         .chain(DEPTH_PRESETS.iter().map(|p| p.config().to_canonical_string()))
         .collect();
     for s in &all {
-        assert!(s.starts_with("version=1&"), "{}", s);
+        assert!(s.starts_with("version=2&"), "{}", s);
         assert_eq!(s.matches("version=").count(), 1, "{}", s);
         assert_eq!(parse_lab(s).unwrap().to_canonical_string(), *s);
     }
@@ -35,10 +35,11 @@ fn canonical_strings_start_with_the_version() {
 fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
     assert_eq!(read_version(&owned(&[("preset", "polytope")])), Ok(0));
     assert_eq!(read_version(&owned(&[("n", "3"), ("version", "1")])), Ok(1));
-    for bad in ["2", "17", "0", "1.0", "", "one", "-1"] {
+    assert_eq!(read_version(&owned(&[("version", "2"), ("n", "3")])), Ok(2));
+    for bad in ["3", "17", "0", "1.0", "", "one", "-1"] {
         let e = read_version(&owned(&[("version", bad)])).unwrap_err();
         assert_eq!(e.key, "version", "{:?}", bad);
-        assert!(e.message.contains("allowed: 1"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2"), "{}", e);
     }
     let e = read_version(&owned(&[("version", "1"), ("version", "1")])).unwrap_err();
     assert_eq!(e.key, "version");
@@ -49,11 +50,15 @@ fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
 fn migrate_from_version_0_is_the_identity_on_every_key() {
     let pairs = owned(&[("preset", "hyperplanes"), ("n", "30"), ("v", "1,0;0,2"), ("coords", "x"), ("lab", "particles")]);
     assert_eq!(migrate(0, pairs.clone()).unwrap(), pairs);
-    // Every preset's pre-version link (its old canonical form) means what it meant.
+    // Every preset's pre-version link (its old canonical form) means what it meant: the same
+    // keys, and version 1's arithmetic (written back as `version=1`).
     for p in PRESETS {
         let today = p.config().to_canonical_string();
-        let old = today.strip_prefix("version=1&").unwrap();
-        assert_eq!(parse(old).unwrap(), p.config(), "{}", old);
+        let old = today.strip_prefix("version=2&").unwrap();
+        let mut want = p.config();
+        want.version = 1;
+        assert_eq!(parse(old).unwrap(), want, "{}", old);
+        assert_eq!(parse(old).unwrap().to_canonical_string(), format!("version=1&{}", old));
     }
     for p in TRAINING_PRESETS {
         let old = format!("lab=training&preset={}&eta_z=2", p.name());
@@ -69,26 +74,56 @@ fn migrate_from_version_0_is_the_identity_on_every_key() {
     assert_eq!(d.particle, "version=1&preset=polytope&seed=4");
 }
 
-/// Version 1 (today): nothing to migrate; the `version` pair is consumed.
+/// Version 1 to 2: the keys are kept (version 2 changed the arithmetic, not a key); the
+/// `version` pair is consumed.
 #[test]
 fn migrate_from_version_1_drops_only_the_version_pair() {
     let pairs = owned(&[("version", "1"), ("preset", "leaders"), ("t", "2"), ("embed", "1")]);
     assert_eq!(migrate(1, pairs.clone()).unwrap(), pairs[1..].to_vec());
 }
 
-/// Version 2 and later do not exist yet: refused with a message naming `version`.
+/// Version 3 and later do not exist yet: refused with a message naming `version`.
 #[test]
 fn versions_newer_than_this_code_are_refused() {
-    for v in [2u32, 3, 1000] {
+    for v in [3u32, 4, 1000] {
         let e = migrate(v, Vec::new()).unwrap_err();
         assert_eq!(e.key, "version");
-        assert!(e.message.contains("allowed: 1"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2"), "{}", e);
     }
-    for text in ["version=2", "version=2&lab=training", "lab=depth&version=3", "version=2&t=1"] {
+    for text in ["version=3", "version=3&lab=training", "lab=depth&version=3", "version=4&t=1"] {
         let e = parse_link(text).unwrap_err();
         assert_eq!(e.key, "version", "{}", text);
         assert!(e.message.contains("newer"), "{}", e);
     }
+}
+
+/// A version 0 or 1 link keeps the Taylor exponential of its attention weights (its tokens
+/// replay bit for bit, and it writes `version=1`); version 2 uses the rational one: different
+/// last bits, the same dynamics (agreeing to round-off over 200 steps).
+#[test]
+fn version_1_links_keep_their_arithmetic_and_version_2_uses_the_rational_exponential() {
+    let run = |text: &str| {
+        let c = parse(text).unwrap();
+        let mut sim = Simulation::new(&c);
+        for _ in 0..200 {
+            sim.step().unwrap();
+        }
+        (c, sim.state().to_vec())
+    };
+    let keys = "preset=polytope-3d&n=64&seed=5&beta=1&dt=0.01&integrate_in=x&coords=x&scale=1";
+    let (c0, x0) = run(keys);
+    let (c1, x1) = run(&format!("version=1&{}", keys));
+    let (c2, x2) = run(&format!("version=2&{}", keys));
+    assert_eq!((c0.version, c1.version, c2.version), (1, 1, 2));
+    assert!(c1.to_canonical_string().starts_with("version=1&") && c2.to_canonical_string().starts_with("version=2&"));
+    let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&x0), bits(&x1), "a link without version replays as version 1");
+    assert_ne!(bits(&x1), bits(&x2), "version 2's exponential changes last bits");
+    let scale = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let diff = x1.iter().zip(&x2).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    assert!(diff <= 1e-12 * scale, "versions 1 and 2 differ by {:e} (scale {:e})", diff, scale);
+    // The empty string (nothing to replay) is today's default.
+    assert_eq!(parse("").unwrap().version, VERSION);
 }
 
 /// View keys come after the model keys, in a fixed order, whatever order they were written in.
@@ -111,9 +146,9 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     assert_eq!(plain.to_canonical_string(), "version=1&preset=leaders");
     assert_eq!(plain.view, View::default_for(&PARTICLES_VIEW));
     let t = parse_link("lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
-    assert_eq!(t.to_canonical_string(), "version=1&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3");
+    assert_eq!(t.to_canonical_string(), "version=2&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3");
     let d = parse_link("lab=depth&residual_axis=linear&controls=&embed=1").unwrap();
-    assert_eq!(d.to_canonical_string(), "version=1&lab=depth&preset=bert-init&embed=1&controls=&residual_axis=linear");
+    assert_eq!(d.to_canonical_string(), "version=2&lab=depth&preset=bert-init&embed=1&controls=&residual_axis=linear");
     assert!(d.view.controls.is_empty());
 }
 
@@ -274,7 +309,9 @@ fn every_valid_link_round_trips() {
     for text in &links {
         let l: Link = parse_link(text).unwrap_or_else(|e| panic!("{}: {}", text, e));
         let s = l.to_canonical_string();
-        assert!(s.starts_with("version=1&"), "{}", s);
+        // Particle links without `version` keep version 1's arithmetic; the other labs' numbers
+        // do not depend on the version, which they write as today's.
+        assert!(s.starts_with(if text.starts_with("lab=") { "version=2&" } else { "version=1&" }), "{}", s);
         assert_eq!(parse_link(&s).as_ref(), Ok(&l), "{}", text);
         assert_eq!(parse_link(&s).unwrap().to_canonical_string(), s);
     }

@@ -56,6 +56,13 @@ pub fn start() {
     }));
 }
 
+/// The configuration version written today (`version=N` first in every canonical string); a
+/// string composed by the page (a preset's name) starts with it to get today's arithmetic.
+#[wasm_bindgen]
+pub fn config_version() -> u32 {
+    attn_core::config::VERSION
+}
+
 /// The crate version, for the page's footer.
 #[wasm_bindgen]
 pub fn version() -> String {

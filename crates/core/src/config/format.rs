@@ -88,10 +88,11 @@ impl Config {
         ]
     }
 
-    /// The canonical string: `version=1&preset=NAME` followed by the keys whose value differs from that
-    /// preset, in the order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
+    /// The canonical string: `version=V&preset=NAME` (`V` = [`Config::version`]: 2, or 1 for a
+    /// run from an older link) followed by the keys whose value differs from that preset, in the
+    /// order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
-        super::pairs::canonical_string(format!("preset={}", self.preset.name()), &self.pairs(), &self.preset.config().pairs(), 1)
+        super::pairs::canonical_string(self.version, format!("preset={}", self.preset.name()), &self.pairs(), &self.preset.config().pairs(), 1)
     }
 
     /// The keys (other than `preset`) whose value differs from the preset's, with both values:

@@ -9,6 +9,11 @@ use super::ConfigError;
 /// `version` they name, 0 when absent; the `version` pair is dropped); then every key must be one
 /// of `keys` and may appear once. `lab` names the lab in messages.
 pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+    split_pairs_versioned(text, keys, lab).map(|(_, pairs)| pairs)
+}
+
+/// [`split_pairs`], also returning the version the text was written in (0 without `version`).
+pub(crate) fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Result<(u32, Vec<(&'static str, String)>), ConfigError> {
     if text.len() > MAX_CONFIG_LEN {
         return Err(ConfigError::new(
             "config",
@@ -43,7 +48,7 @@ pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Resul
         }
         pairs.push((key, value));
     }
-    Ok(pairs)
+    Ok((version, pairs))
 }
 
 /// A printable excerpt of a key for messages (never empty).
@@ -56,10 +61,12 @@ pub(crate) fn key_excerpt(s: &str) -> String {
     }
 }
 
-/// `version=1&` (the current [`super::version::VERSION`]), then `prefix`, then `&key=value` for each pair of `mine` (after the first `skip`) whose
-/// value differs from the same position in `base` (the preset's pairs, same keys and order).
-pub(crate) fn canonical_string(prefix: String, mine: &[(&'static str, String)], base: &[(&'static str, String)], skip: usize) -> String {
-    let mut out = format!("version={}&{}", super::version::VERSION, prefix);
+/// `version=V&` (`version`: the current [`super::version::VERSION`], or 1 for a particle run from
+/// an older link), then `prefix`, then `&key=value` for each pair of `mine` (after the first
+/// `skip`) whose value differs from the same position in `base` (the preset's pairs, same keys
+/// and order).
+pub(crate) fn canonical_string(version: u32, prefix: String, mine: &[(&'static str, String)], base: &[(&'static str, String)], skip: usize) -> String {
+    let mut out = format!("version={}&{}", version, prefix);
     for ((key, value), (_, base_value)) in mine.iter().zip(base.iter()).skip(skip) {
         if value != base_value {
             out.push('&');

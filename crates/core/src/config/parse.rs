@@ -15,8 +15,10 @@ pub const KEYS: [&str; 20] = [
 ];
 
 /// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
-/// percent-encoded). `preset=` fills every key first, whatever its position; the other keys
-/// override it. An empty string gives the default preset (`polytope`). When `model` changes
+/// percent-encoded). `version` (0 when absent) decides the run's arithmetic ([`Config::version`]:
+/// 0 and 1 give version 1, 2 gives 2). `preset=` fills every key first, whatever its position;
+/// the other keys override it. An empty string gives the default preset (`polytope`) at the
+/// current version. When `model` changes
 /// between the euclidean and sphere families, the keys that depend on it and were not written
 /// (`integrate_in`, `coords`, `integrator`) take that family's defaults (x, x, retraction for
 /// the sphere; the preset's values, or euler, for the euclidean model). The result is validated
@@ -32,9 +34,15 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
 /// `step` within `until`, `projection` within `d`).
 pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     let keys = crate::view::with_view_keys(&KEYS, &PARTICLES_VIEW);
-    let (view_pairs, pairs) = crate::view::split_off_view(super::pairs::split_pairs(text, &keys, "particles")?, &PARTICLES_VIEW);
+    let (version, pairs) = super::pairs::split_pairs_versioned(text, &keys, "particles")?;
+    // An empty string asks for nothing to be replayed: the default preset at today's version.
+    // Otherwise versions 0 and 1 gave the same numbers (version 1 added keys only): both
+    // replay as 1 (see `Config::version`).
+    let version = if version == 0 && pairs.is_empty() { super::VERSION } else { version.max(1) };
+    let (view_pairs, pairs) = crate::view::split_off_view(pairs, &PARTICLES_VIEW);
     let preset: Preset = super::lab_preset::pick_preset(&pairs)?;
     let mut c = preset.config();
+    c.version = version;
     for (key, value) in &pairs {
         apply(&mut c, key, value)?;
     }

@@ -110,6 +110,7 @@ impl Preset {
     /// The preset's full configuration.
     pub fn config(self) -> Config {
         let base = Config {
+            version: super::VERSION,
             preset: self,
             model: Model::Euclidean,
             n: 20,

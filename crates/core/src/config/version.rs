@@ -1,26 +1,28 @@
 //! The version of the configuration schema, and the migration of links written under an older
-//! one: a link made today keeps its meaning after the keys change.
+//! one: a link made today keeps its meaning, and its numbers, after the keys or the arithmetic
+//! change.
 //!
-//! Every canonical string starts with `version=1`. A string without `version` was written before
+//! Every canonical string starts with `version=`. A string without `version` was written before
 //! versions existed (every link made before the schema was versioned): it is **version 0**, and
-//! [`migrate`] brings it to the current version before any key is read. Each version step is
-//! one function; a future version 2 adds a step `1 -> 2` (renaming or converting keys) and a
-//! test for it, and older links then pass through every step in turn.
+//! [`migrate`] brings its keys to the current version before any key is read. Each version step
+//! is one function; older links pass through every step in turn.
 //!
 //! | version | written by | step to the next version |
 //! |---|---|---|
 //! | 0 (no `version` key) | links made before `version` was written | `0 -> 1`: the identity (version 1 gave no key a new meaning; it added `version` and the view keys, which version 0 links do not contain) |
-//! | 1 | every canonical string since | (current) |
+//! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::config::Config::version`]), so the link replays bit for bit |
+//! | 2 | every canonical string made today | (current) |
 
 use super::parse::shorten;
 use super::ConfigError;
 
-/// The schema version written today, first in every canonical string (`version=1&...`).
-pub const VERSION: u32 = 1;
+/// The version written today, first in every canonical string (`version=2&...`).
+pub const VERSION: u32 = 2;
 
 /// The version of a configuration's decoded `(key, value)` pairs: `0` when there is no `version`
 /// key (a link from before versions), else its value, which must be a version this code knows
-/// (`1`). The error names `version` and says what is allowed (also for a repeated `version`).
+/// (`1` or `2`). The error names `version` and says what is allowed (also for a repeated
+/// `version`).
 pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
     let mut found = pairs.iter().filter(|(k, _)| k == "version");
     let Some((_, value)) = found.next() else {
@@ -29,9 +31,9 @@ pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
     if found.next().is_some() {
         return Err(ConfigError::new("version", "appears more than once"));
     }
-    let allowed = "allowed: 1 (a link without version is from before versions and is read as version 0)";
+    let allowed = "allowed: 1, 2 (a link without version is from before versions and is read as version 0)";
     match value.parse::<u32>() {
-        Ok(v) if v == VERSION => Ok(v),
+        Ok(v) if (1..=VERSION).contains(&v) => Ok(v),
         Ok(v) if v > VERSION => Err(ConfigError::new(
             "version",
             format!("version {} is newer than this playground, which knows versions up to {}; {}", v, VERSION, allowed),
@@ -49,12 +51,15 @@ pub fn migrate(version: u32, pairs: Vec<(String, String)>) -> Result<Vec<(String
     if version > VERSION {
         return Err(ConfigError::new(
             "version",
-            format!("version {} is newer than this playground, which knows versions up to {}; allowed: 1", version, VERSION),
+            format!("version {} is newer than this playground, which knows versions up to {}; allowed: 1, 2", version, VERSION),
         ));
     }
     let mut pairs: Vec<(String, String)> = pairs.into_iter().filter(|(k, _)| k != "version").collect();
     if version < 1 {
         pairs = v0_to_v1(pairs);
+    }
+    if version < 2 {
+        pairs = v1_to_v2(pairs);
     }
     Ok(pairs)
 }
@@ -63,5 +68,12 @@ pub fn migrate(version: u32, pairs: Vec<(String, String)>) -> Result<Vec<(String
 /// key and the view keys (`t`, `step`, `embed`, `panels`, ...) and gave no existing key a new
 /// meaning, so a version-0 link reads the same under version 1.
 fn v0_to_v1(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    pairs
+}
+
+/// Version 1 to version 2: the identity on the keys. Version 2 changed the exponential of the
+/// particle lab's attention weights, not a key; the particle parser keeps the version a link was
+/// written in ([`crate::config::Config::version`]) so that its arithmetic is kept too.
+fn v1_to_v2(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     pairs
 }

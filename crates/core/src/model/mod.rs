@@ -13,7 +13,7 @@ use crate::config::{Config, Model, Space};
 use crate::init::Matrices;
 use crate::linalg::{apply_rows, expm_scaled_into};
 
-pub use rows::RowWeights;
+pub use rows::{RowWeights, WeightExp};
 
 /// What went wrong when a state cannot be stepped (the run pauses with this message).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct Field {
     next_slot: usize,
     /// Score factor `c` of the prepared state; infinite means hardmax.
     c: f64,
+    /// The attention weights' exponential (the configuration's version).
+    exp: WeightExp,
 }
 
 impl Field {
@@ -89,6 +91,7 @@ impl Field {
             slots: [slot.clone(), slot.clone(), slot],
             next_slot: 0,
             c: config.beta,
+            exp: WeightExp::of_version(config.version),
         }
     }
 
@@ -135,7 +138,7 @@ impl Field {
     }
 
     fn row(&mut self, i: usize) -> Result<RowWeights, Divergence> {
-        rows::row_weights(&self.a, &self.b, self.n, self.d, i, self.c, &mut self.e)
+        rows::row_weights(&self.a, &self.b, self.n, self.d, i, self.c, self.exp, &mut self.e)
     }
 
     /// Writes the velocity of every token of `state` at time `t` into `out` (`n x d`).

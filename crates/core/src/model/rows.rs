@@ -10,6 +10,7 @@
 //! not depend on the SIMD width the compiler picks (2 lanes in wasm, 4 or 8 natively).
 
 use super::Divergence;
+use crate::exp::rational::RationalExp;
 use crate::exp::ExpConstants;
 
 /// Number of partial sums in a sum over tokens.
@@ -110,6 +111,27 @@ fn fused<const D: usize, const RELATIVE: bool>(e: &[f64], w: &[f64], n: usize, i
     }
 }
 
+/// Which exponential the attention weights use: it is fixed by the configuration's `version`
+/// (`crate::config::Config::version`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightExp {
+    /// Versions 0 and 1: the Taylor form, [`crate::exp::exp_nonpositive`] (bits of `exp`).
+    Taylor,
+    /// Version 2 on: the rational form, [`crate::exp::rational::exp_rational`].
+    Rational,
+}
+
+impl WeightExp {
+    /// The exponential of configuration version `version`.
+    pub fn of_version(version: u32) -> WeightExp {
+        if version >= 2 {
+            WeightExp::Rational
+        } else {
+            WeightExp::Taylor
+        }
+    }
+}
+
 /// The summary of one row of unnormalised weights.
 #[derive(Clone, Copy, Debug)]
 pub struct RowWeights {
@@ -121,12 +143,13 @@ pub struct RowWeights {
 
 /// Fills `e[j] = exp(c (s_ij - max_k s_ik))` with `s_ij = sum_c a_ic b_jc` (`c` in increasing
 /// order; `a`, `b` coordinate-major `d x n`); when `c` is infinite, the hardmax limit
-/// `e[j] = [s_ij == max]`. Errors when a score is not finite.
+/// `e[j] = [s_ij == max]`. `exp` picks the exponential (the configuration's version). Errors when
+/// a score is not finite.
 ///
 /// The loops run over `j` in chunks of [`LANES`] with per-lane state only, so they vectorise;
 /// every `e[j]` and every partial sum is the same arithmetic in the same order whatever the
 /// vector width (the max of a set does not depend on the order in which it is taken).
-pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, e: &mut [f64]) -> Result<RowWeights, Divergence> {
+pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, exp: WeightExp, e: &mut [f64]) -> Result<RowWeights, Divergence> {
     let e = &mut e[..n];
     scores(a, b, n, d, i, e);
     // Lane maxima; `bad` stays exactly 0 while every score is finite (s - s = 0) and becomes
@@ -153,19 +176,17 @@ pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, e
     }
     let mut acc = [0.0; LANES];
     if c.is_finite() {
-        // c (s - max) <= 0: the exponential's nonpositive form (same bits as `exp`), its
-        // constants read once before the loops (see `ExpConstants::opaque`).
-        let k = ExpConstants::opaque();
-        for chunk in e[..full].chunks_exact_mut(LANES) {
-            for l in 0..LANES {
-                let x = k.eval(c * (chunk[l] - max));
-                chunk[l] = x;
-                acc[l] += x;
+        // c (s - max) <= 0: an exponential for nonpositive arguments, its constants read once
+        // before the loop (see `ExpConstants::opaque`).
+        match exp {
+            WeightExp::Taylor => {
+                let k = ExpConstants::opaque();
+                exponentials(e, c, max, &mut acc, |x| k.eval(x));
             }
-        }
-        for (l, x) in e[full..].iter_mut().enumerate() {
-            *x = k.eval(c * (*x - max));
-            acc[l] += *x;
+            WeightExp::Rational => {
+                let k = RationalExp::opaque();
+                exponentials(e, c, max, &mut acc, |x| k.eval(x));
+            }
         }
     } else {
         for (j, x) in e.iter_mut().enumerate() {
@@ -174,6 +195,23 @@ pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, e
         }
     }
     Ok(RowWeights { max_score: max, sum: combine(&acc) })
+}
+
+/// `e[j] = exp(c (e[j] - max))` for every `j`, each added to the lane sums `acc` in lane order.
+#[inline(always)]
+fn exponentials(e: &mut [f64], c: f64, max: f64, acc: &mut [f64; LANES], exp: impl Fn(f64) -> f64) {
+    let full = e.len() / LANES * LANES;
+    for chunk in e[..full].chunks_exact_mut(LANES) {
+        for l in 0..LANES {
+            let x = exp(c * (chunk[l] - max));
+            chunk[l] = x;
+            acc[l] += x;
+        }
+    }
+    for (l, x) in e[full..].iter_mut().enumerate() {
+        *x = exp(c * (*x - max));
+        acc[l] += *x;
+    }
 }
 
 /// `e[j] = s_ij = sum_c a_ic b_jc`, the coordinates added in increasing order

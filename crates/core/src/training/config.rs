@@ -433,7 +433,7 @@ impl TrainingConfig {
     /// `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         let prefix = format!("lab=training&preset={}", self.preset.name());
-        crate::config::canonical_string(prefix, &self.pairs(), &self.preset.config().pairs(), 2)
+        crate::config::canonical_string(crate::config::VERSION, prefix, &self.pairs(), &self.preset.config().pairs(), 2)
     }
 
     /// The keys (other than `lab` and `preset`) whose value differs from the preset's:

@@ -77,11 +77,11 @@ impl Case {
         let (n, d) = (self.n, self.d);
         match (self.model, self.scheme) {
             (Model::Euclidean, scheme) => format!(
-                "preset=polytope&n={n}&d={d}&beta=1&dt=0.0001&until=1000&integrate_in=x&coords=x&integrator={}&init=gaussian&scale=1",
+                "version=2&preset=polytope&n={n}&d={d}&beta=1&dt=0.0001&until=1000&integrate_in=x&coords=x&integrator={}&init=gaussian&scale=1",
                 if scheme == Scheme::Rk4 { "rk4" } else { "euler" }
             ),
             (Model::SphereSa, scheme) => format!(
-                "preset=sphere-sa&n={n}&d={d}&beta=1&dt=0.01&until=1000&integrator={}",
+                "version=2&preset=sphere-sa&n={n}&d={d}&beta=1&dt=0.01&until=1000&integrator={}",
                 if scheme == Scheme::Rk4 { "rk4" } else { "retraction" }
             ),
         }
