@@ -1,5 +1,5 @@
 //! The particle stepper on every core: each velocity evaluation is split into blocks of rows
-//! (tokens), one per thread, each thread with its own [`Field`] (queries, keys and values are
+//! (tokens), one per thread of a rayon pool kept for the run, each thread with its own [`Field`] (queries, keys and values are
 //! recomputed per thread; O(n d^2) against the O(n^2 d) of the rows). A row's sums are computed
 //! inside one thread in the core's fixed lane order, so the tokens are bit-identical to the
 //! single-thread stepper and to the page's worker pool whatever the number of threads.
@@ -16,6 +16,9 @@ const MIN_PAIRS_PER_THREAD: usize = 64 * 64;
 pub struct Threaded {
     sim: Simulation,
     fields: Vec<Field>,
+    /// The threads (kept for the whole run: starting threads per evaluation cost ~10% of a step
+    /// at n = 1024); `None` for one thread.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Threaded {
@@ -25,8 +28,11 @@ impl Threaded {
         let sim = Simulation::new(config);
         let useful = (config.n * config.n / MIN_PAIRS_PER_THREAD).max(1);
         let threads = threads.clamp(1, useful.min(config.n));
-        let fields = (0..threads).map(|_| Field::new(config, sim.matrices())).collect();
-        Threaded { sim, fields }
+        let fields: Vec<Field> = (0..threads).map(|_| Field::new(config, sim.matrices())).collect();
+        // A pool that cannot start (no threads on this system) steps on the calling thread.
+        let pool = if threads > 1 { rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok() } else { None };
+        let fields = if pool.is_some() { fields } else { fields.into_iter().take(1).collect() };
+        Threaded { sim, fields, pool }
     }
 
     /// The number of threads used per evaluation.
@@ -50,33 +56,27 @@ pub fn block(n: usize, blocks: usize, b: usize) -> (usize, usize) {
     (b * n / blocks, (b + 1) * n / blocks)
 }
 
-/// One velocity evaluation over the fields' threads: the first block on the calling thread, the
-/// others on scoped threads. The first error in row order is returned.
-fn evaluate(fields: &mut [Field], d: usize, st: Stage, x: &[f64], out: &mut [f64]) -> Result<(), Divergence> {
+/// One velocity evaluation over the pool's threads: block `b` of rows goes to `fields[b]`, one
+/// task per block (which thread runs it does not change its bits). The first error in row order
+/// is returned.
+fn evaluate(pool: &rayon::ThreadPool, fields: &mut [Field], d: usize, st: Stage, x: &[f64], out: &mut [f64]) -> Result<(), Divergence> {
+    use rayon::prelude::*;
     let blocks = fields.len();
     let n = x.len() / d;
-    let results: Vec<Result<(), Divergence>> = std::thread::scope(|scope| {
-        let mut rest: &mut [f64] = out;
-        let mut handles = Vec::with_capacity(blocks);
-        let mut first = None;
-        for (b, field) in fields.iter_mut().enumerate() {
-            let (lo, hi) = block(n, blocks, b);
-            let (mine, tail) = std::mem::take(&mut rest).split_at_mut((hi - lo) * d);
-            rest = tail;
-            if b == 0 {
-                first = Some((field, lo, hi, mine));
-            } else {
-                handles.push(scope.spawn(move || field.velocity_rows(st.t, x, lo, hi, mine, st.projected)));
-            }
-        }
-        let mut results = Vec::with_capacity(blocks);
-        if let Some((field, lo, hi, mine)) = first {
-            results.push(field.velocity_rows(st.t, x, lo, hi, mine, st.projected));
-        }
-        for h in handles {
-            results.push(h.join().unwrap_or_else(|_| Err(Divergence { message: "a stepping thread panicked".into() })));
-        }
-        results
+    let mut outs: Vec<(usize, usize, &mut [f64])> = Vec::with_capacity(blocks);
+    let mut rest: &mut [f64] = out;
+    for b in 0..blocks {
+        let (lo, hi) = block(n, blocks, b);
+        let (mine, tail) = std::mem::take(&mut rest).split_at_mut((hi - lo) * d);
+        rest = tail;
+        outs.push((lo, hi, mine));
+    }
+    let results: Vec<Result<(), Divergence>> = pool.install(|| {
+        fields
+            .par_iter_mut()
+            .zip(outs.par_iter_mut())
+            .map(|(field, (lo, hi, mine))| field.velocity_rows(st.t, x, *lo, *hi, mine, st.projected))
+            .collect()
     });
     results.into_iter().collect::<Result<(), Divergence>>()?;
     check_velocity(out)
@@ -84,12 +84,12 @@ fn evaluate(fields: &mut [Field], d: usize, st: Stage, x: &[f64], out: &mut [f64
 
 impl Stepping for Threaded {
     fn step(&mut self) -> Result<(), Divergence> {
-        if self.fields.len() == 1 {
+        let Some(pool) = &self.pool else {
             return self.sim.step();
-        }
+        };
         let d = self.sim.d();
         let fields = &mut self.fields;
-        let mut eval = |st: Stage, x: &[f64], out: &mut [f64]| evaluate(fields, d, st, x, out);
+        let mut eval = |st: Stage, x: &[f64], out: &mut [f64]| evaluate(pool, fields, d, st, x, out);
         self.sim.step_with(Some(&mut eval))
     }
 
