@@ -74,7 +74,7 @@ describe('worker pool', () => {
   });
 
   test('the page plays n = 4096, d = 3, Euler with the pool and keeps drawing', async () => {
-    const page = await openPage(browser, 'preset=polytope-3d&n=4096&integrator=euler&until=1000');
+    const page = await openPage(browser, 'version=2&preset=polytope-3d&n=4096&integrator=euler&until=1000');
     try {
       // Pause whatever the page started, then play from a known state with the pool.
       await page.evaluate(() => window.__attn.setWorkers(null));
