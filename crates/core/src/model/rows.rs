@@ -58,56 +58,19 @@ pub fn weighted_sum_relative(e: &[f64], w: &[f64], wi: f64, n: usize) -> f64 {
 
 /// `out[c] = sum_j e[j] * (w[c][j] - shift[c])` for every coordinate `c < d` (`w` coordinate-major
 /// `d x n`; `shift` all zeros for the x model, the row's own values `w_i` for the relative field of
-/// the z model), each sum in lane order — the same bits as [`weighted_sum`] /
-/// [`weighted_sum_relative`] per coordinate, with the coordinates fused into one pass for `d <= 3`.
+/// the z model): [`weighted_sum`] / [`weighted_sum_relative`] per coordinate, each in lane order.
+///
+/// One pass per coordinate, each keeping its lane sums in vector registers. (Fusing the
+/// coordinates into one pass with a `[[f64; LANES]; D]` accumulator made LLVM pack and unpack the
+/// sums every iteration: 30% of a native step at d = 3.)
 #[inline]
 pub fn weighted_sums(e: &[f64], w: &[f64], n: usize, d: usize, relative: Option<usize>, out: &mut [f64]) {
-    match (d, relative) {
-        (2, Some(i)) => fused::<2, true>(e, w, n, i, out),
-        (3, Some(i)) => fused::<3, true>(e, w, n, i, out),
-        (2, None) => fused::<2, false>(e, w, n, 0, out),
-        (3, None) => fused::<3, false>(e, w, n, 0, out),
-        _ => {
-            for (c, o) in out[..d].iter_mut().enumerate() {
-                let wc = &w[c * n..(c + 1) * n];
-                *o = match relative {
-                    Some(i) => weighted_sum_relative(e, wc, wc[i], n),
-                    None => weighted_sum(e, wc, n),
-                };
-            }
-        }
-    }
-}
-
-/// [`weighted_sums`] for a fixed small `D`: one pass over `j`, `D` sets of lane sums.
-///
-/// Written as one lane loop per coordinate over separate accumulator arrays (not one
-/// `[[f64; LANES]; D]` indexed in a nested loop, which LLVM packs and unpacks every iteration
-/// instead of keeping each set of lane sums in vector registers); the arithmetic is the same.
-#[inline(always)]
-fn fused<const D: usize, const RELATIVE: bool>(e: &[f64], w: &[f64], n: usize, i: usize, out: &mut [f64]) {
-    let mut acc = [[0.0f64; LANES]; D];
-    let cols: [&[f64]; D] = core::array::from_fn(|c| &w[c * n..(c + 1) * n]);
-    let shift: [f64; D] = core::array::from_fn(|c| if RELATIVE { cols[c][i] } else { 0.0 });
-    let e = &e[..n];
-    let full = n / LANES * LANES;
-    for c in 0..D {
-        let mut a = [0.0f64; LANES];
-        let s = shift[c];
-        for (ec, wc) in e[..full].chunks_exact(LANES).zip(cols[c][..full].chunks_exact(LANES)) {
-            for l in 0..LANES {
-                a[l] += if RELATIVE { ec[l] * (wc[l] - s) } else { ec[l] * wc[l] };
-            }
-        }
-        acc[c] = a;
-    }
-    for j in full..n {
-        for c in 0..D {
-            acc[c][j - full] += if RELATIVE { e[j] * (cols[c][j] - shift[c]) } else { e[j] * cols[c][j] };
-        }
-    }
-    for c in 0..D {
-        out[c] = combine(&acc[c]);
+    for (c, o) in out[..d].iter_mut().enumerate() {
+        let wc = &w[c * n..(c + 1) * n];
+        *o = match relative {
+            Some(i) => weighted_sum_relative(e, wc, wc[i], n),
+            None => weighted_sum(e, wc, n),
+        };
     }
 }
 
