@@ -12,8 +12,11 @@ pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Resul
     split_pairs_versioned(text, keys, lab).map(|(_, pairs)| pairs)
 }
 
+/// Decoded `(key, value)` pairs with the keys of a lab.
+pub(crate) type Pairs = Vec<(&'static str, String)>;
+
 /// [`split_pairs`], also returning the version the text was written in (0 without `version`).
-pub(crate) fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Result<(u32, Vec<(&'static str, String)>), ConfigError> {
+pub(crate) fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Result<(u32, Pairs), ConfigError> {
     if text.len() > MAX_CONFIG_LEN {
         return Err(ConfigError::new(
             "config",
