@@ -202,6 +202,7 @@ describe('export', () => {
       assert.equal(cfg.config, await page.evaluate(() => window.__attn.configString()));
       assert.equal(cfg.keys.n, '16');
       assert.equal(cfg.keys.model, 'sphere-sa');
+      assert.equal(cfg.keys.version, '1', 'an old link (no version) keeps version 1, and the keys say so');
 
       // Recording while the run plays: a WebM file (EBML magic) of a few kB at least.
       if (!(await page.evaluate(() => window.__attn.playing()))) await page.click('#play');

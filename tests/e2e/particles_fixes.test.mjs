@@ -288,6 +288,38 @@ describe('particle lab fixes', () => {
     }
   });
 
+  test('a refused link: the fallback runs at the link\'s version, and an unknown version does not block edits', async () => {
+    // An old link (no version) refused for n: the preset shown and the fixed link are version 1.
+    const old = await openPage(browser, 'preset=leaders&n=0');
+    try {
+      await old.waitForSelector('#config-error code.key', { state: 'visible' });
+      assert.equal(await old.locator('#config-error code.key').textContent(), 'n');
+      assert.equal(await old.evaluate(() => window.__attn.configString()), 'version=1&preset=leaders');
+      await old.fill('#cfg-n', '50');
+      await old.press('#cfg-n', 'Enter');
+      await old.waitForFunction(() => window.__attn.configString() === 'version=1&preset=leaders&n=50');
+      assert.equal(await errorText(old), '');
+      assertNoErrors(old);
+    } finally {
+      await old.close();
+    }
+    // A version this page does not know: named, today's version shown, and an edit applies.
+    const page = await openPage(browser, 'version=3&preset=leaders&n=50');
+    try {
+      await page.waitForSelector('#config-error code.key', { state: 'visible' });
+      assert.equal(await page.locator('#config-error code.key').textContent(), 'version');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=2&preset=leaders');
+      await page.fill('#cfg-n', '60');
+      await page.press('#cfg-n', 'Enter');
+      await page.waitForFunction(() => window.__attn.configString() === 'version=2&preset=leaders&n=60');
+      assert.equal(await page.evaluate(() => window.__attn.n()), 60);
+      assert.equal(await errorText(page), '');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('prefers-reduced-motion: starts paused with a note and the Play button', async () => {
     const context = await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

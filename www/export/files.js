@@ -43,10 +43,12 @@ export function framesJson(history) {
 
 /**
  * The configuration as JSON: `{ lab, config, keys: { key: value, ... } }` from a successful
- * check_lab_config result (`keys`: every key of the resolved configuration, as text).
+ * check_lab_config result (`keys`: `version`, then every key of the resolved configuration, as
+ * text; the version decides the particle lab's arithmetic, so a string rebuilt from `keys` must
+ * carry it).
  */
 export function configJson(res) {
-  const keys = {};
+  const keys = { version: /^version=(\d+)/.exec(res.canonical)?.[1] };
   for (const [k, v] of res.pairs) keys[k] = v;
   return `${JSON.stringify({ lab: res.lab, config: res.canonical, keys }, null, 2)}\n`;
 }

@@ -506,8 +506,13 @@ function loadConfig(text) {
     return;
   }
   const draft = Draft.fromText(text);
+  // No field can fix an unknown `version`: the draft takes today's, so the next edit applies.
+  if (res.key === 'version') draft.set('version', String(wasm.config_version()));
   app.draft = draft;
-  let fallback = checkPage(presetLink(draft.preset()));
+  // The preset at the draft's version (none: an old link, version 1), the arithmetic a fixed
+  // value will run with.
+  const version = draft.get('version');
+  let fallback = checkPage(version === undefined ? `preset=${draft.preset()}` : `version=${version}&preset=${draft.preset()}`);
   if (!fallback.ok) fallback = checkPage('');
   if (!app.stepper) startRun(fallback.canonical);
   const name = new Map(fallback.pairs).get('preset');

@@ -1,6 +1,6 @@
 // Sharing: the address bar follows the particle lab's state, and the share bar copies it.
 //
-// The hash holds the link: `version=1`, the configuration, then the view keys (the core's
+// The hash holds the link: `version=V`, the configuration, then the view keys (the core's
 // `check_link` writes it in canonical order). A committed change (a field's change event, a
 // preset, reset, new seed, a view switch) pushes a history entry; dragging (the speed slider,
 // rotating the 3-D view) and loading a link replace the current one. Back and forward reload the

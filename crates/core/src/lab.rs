@@ -90,7 +90,7 @@ pub struct Link {
 }
 
 impl Link {
-    /// The canonical link: `version=1`, the lab's model keys that differ from the preset, then
+    /// The canonical link: `version=V` (see [`crate::config::Config::version`]), the lab's model keys that differ from the preset, then
     /// the view keys that differ from their defaults, each in a fixed order.
     /// `parse_link(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 #[derive(Serialize)]
 struct LinkOk<'a> {
     lab: &'static str,
-    /// The whole link: `version=1`, model keys, view keys (what the hash holds).
+    /// The whole link: `version=V`, model keys, view keys (what the hash holds).
     link: String,
     /// The step the link opens at (`step`, or `t` rounded to the nearest step), or null.
     open_step: Option<u64>,

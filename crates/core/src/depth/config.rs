@@ -1,5 +1,5 @@
 //! The typed configuration of a depth-lab run (science.md §3-4) and its canonical text form
-//! `version=1&lab=depth&preset=NAME&key=value&...`.
+//! `version=2&lab=depth&preset=NAME&key=value&...`.
 //!
 //! Keys, in canonical order after `lab` and `preset` (ranges inclusive unless marked open):
 //!
@@ -21,7 +21,7 @@
 //! | `bias_scale` | standard deviation of every bias; 0 = bias-free | [0, 10] | 0 |
 //! | `shared` | one set of layer weights for every layer (ALBERT-like) | on, off | off |
 //! | `weights` | `random` (seeded), or `particle`: `Q, K, V` of the particle model (see [`super::weights`]) | random, particle | random |
-//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset; kept in its canonical form) | a valid particle configuration, at most 262144 bytes | `version=1&preset=polytope` |
+//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset; kept in its canonical form) | a valid particle configuration, at most 262144 bytes | `version=2&preset=polytope` |
 //! | `input` | input tokens: seeded `gaussian` N(0, 1), the `particle` configuration's initial tokens (or tokens handed to [`super::DepthRun::with_tokens`]), or `text` | gaussian, particle, text | gaussian |
 //! | `text` | the text for `input=text` (percent-encoded), see [`super::input`] | at most 20000 bytes | empty |
 //! | `sentences` | sentence lengths in tokens, comma-separated (text: counted without markers); empty = automatic (text: from its punctuation; otherwise one sentence) | each 1..=512, summing to the token count | empty |
@@ -39,8 +39,8 @@
 //! particle configuration; `input=particle` needs `tokens = n` and `d_model = d` of it. A layer
 //! holds at most 2^24 weights (error on `d_model`); the records of a variant at most 2^25
 //! attention entries `L H n^2` (error on `tokens`); a variant at most 2^37 multiply-adds (error on
-//! `layers`; `bert-init` needs about 1.1e10). The canonical string starts with `version=1` (a string without `version` is
-//! version 0, migrated by [`crate::config::migrate`]); view keys follow the model keys.
+//! `layers`; `bert-init` needs about 1.1e10). The canonical string starts with `version=2` (a string without `version` is
+//! version 0, migrated by [`crate::config::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
 use super::input::{text_layout, MAX_TOKENS};
 use super::variants::{Variant, VARIANTS};
@@ -719,7 +719,7 @@ impl DepthConfig {
         ]
     }
 
-    /// The canonical string: `version=1&lab=depth&preset=NAME` followed by the keys whose value differs
+    /// The canonical string: `version=2&lab=depth&preset=NAME` followed by the keys whose value differs
     /// from that preset, in the order of [`DepthConfig::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         let prefix = format!("lab=depth&preset={}", self.preset.name());

@@ -1,6 +1,6 @@
 //! View keys: how a link shows a run, never what the run computes.
 //!
-//! A configuration string is `version=1`, then the lab's model keys, then its view keys, each
+//! A configuration string is `version=V`, then the lab's model keys, then its view keys, each
 //! in a fixed order. View keys choose the moment the page opens at, embed mode, the panels and
 //! controls shown, the theme, the speed and the look of the panels; they never change a number
 //! (the particle lab's `coords`, which picks the coordinates shown and analysed, is a key of
