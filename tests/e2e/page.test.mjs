@@ -141,7 +141,7 @@ describe('playground page', () => {
       assert.equal(await alert.getAttribute('role'), 'alert');
       assert.equal(await alert.locator('code.key').textContent(), 'v');
       assert.match(await alert.textContent(), /d x d = 3 x 3/);
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=2&preset=hyperplanes');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=1&preset=hyperplanes');
       assert.equal(await page.inputValue('#cfg-d'), '3', 'the controls show what the link asked for');
       assert.equal(await page.getAttribute('#cfg-v', 'aria-invalid'), 'true');
 
@@ -150,7 +150,7 @@ describe('playground page', () => {
       await page.press('#cfg-v', 'Enter');
       await page.waitForFunction(() => document.querySelector('#config-error code.key')?.textContent === 'v'
         && /row 2 has 1 entries/.test(document.getElementById('config-error').textContent));
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=2&preset=hyperplanes');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=1&preset=hyperplanes');
 
       // The last good run still steps.
       await pause(page);
