@@ -5,7 +5,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoErrors, canvasSnapshot, launch, openPage } from './helpers.mjs';
+import { ATTN_URL, assertNoErrors, canvasSnapshot, launch, openPage } from './helpers.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -295,6 +295,14 @@ describe('particle lab fixes', () => {
       await old.waitForSelector('#config-error code.key', { state: 'visible' });
       assert.equal(await old.locator('#config-error code.key').textContent(), 'n');
       assert.equal(await old.evaluate(() => window.__attn.configString()), 'version=1&preset=leaders');
+      // Reset restarts the run shown: the refused value and its message go.
+      await old.click('#reset');
+      await old.waitForFunction(() => document.getElementById('config-error').textContent === '');
+      assert.equal(await old.inputValue('#cfg-n'), String(await old.evaluate(() => window.__attn.n())));
+      // The refused link again, then its value fixed.
+      await old.goto('about:blank');
+      await old.goto(`${ATTN_URL}#preset=leaders&n=0`);
+      await old.waitForSelector('#config-error code.key', { state: 'visible' });
       await old.fill('#cfg-n', '50');
       await old.press('#cfg-n', 'Enter');
       await old.waitForFunction(() => window.__attn.configString() === 'version=1&preset=leaders&n=50');

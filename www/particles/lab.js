@@ -365,6 +365,13 @@ function suggestSpeed() {
 
 function reset() {
   if (!app.stepper) return;
+  // The run shown, from its start; the form and the message follow it (a refused draft's values
+  // and message go).
+  const res = checkPage(app.canonical);
+  if (res.ok) {
+    apply(res);
+    return;
+  }
   startRun(app.canonical);
   onLink('push');
 }
