@@ -156,11 +156,40 @@ pub struct ExpConstants {
     ln2_lo: f64,
     /// Taylor coefficients 1/k! for k = 2..=13.
     c: [f64; 12],
-    /// 60 + 1023 + 2^52: adds the bias of `2^(k + 60)` (see [`ExpConstants::eval`]).
+    scale: NonpositiveScale,
+}
+
+/// The last step of both exponentials for `x <= 0` (this Taylor form and
+/// [`rational::RationalExp`]): `e^r 2^k`, formed as `(e^r 2^(k + 60)) 2^-60` for every `k`. The
+/// first product is exact (`k + 60 >= -1015` keeps it normal) and the second is exact when the
+/// result is normal and rounds once when it is subnormal — the one rounding of the exact
+/// `e^r 2^k` that [`exp`] does with its case split, so the bits are the same without a select.
+/// Below [`EXP_UNDERFLOW`] (and for `-inf`), 0.
+#[derive(Clone, Copy, Debug)]
+pub struct NonpositiveScale {
+    /// 60 + 1023 + 2^52: adds the bias of `2^(k + 60)`.
     bias_60: f64,
     two_m60: f64,
     underflow: f64,
     zero: f64,
+}
+
+impl NonpositiveScale {
+    /// The constants.
+    pub const VALUES: NonpositiveScale =
+        NonpositiveScale { bias_60: 60.0 + (1023.0 + TWO_52), two_m60: TWO_M60, underflow: EXP_UNDERFLOW, zero: 0.0 };
+
+    /// `er 2^kf` for `x` (`kf` integral, `er` the reduced exponential in about [0.7, 1.42]).
+    #[inline(always)]
+    pub fn apply(&self, x: f64, er: f64, kf: f64) -> f64 {
+        let scale = f64::from_bits((kf + self.bias_60).to_bits() << 52);
+        let e = (er * scale) * self.two_m60;
+        if x < self.underflow {
+            self.zero
+        } else {
+            e
+        }
+    }
 }
 
 impl ExpConstants {
@@ -173,10 +202,7 @@ impl ExpConstants {
         ln2_hi: LN2_HI,
         ln2_lo: LN2_LO,
         c: C,
-        bias_60: 60.0 + (1023.0 + TWO_52),
-        two_m60: TWO_M60,
-        underflow: EXP_UNDERFLOW,
-        zero: 0.0,
+        scale: NonpositiveScale::VALUES,
     };
 
     /// [`ExpConstants::VALUES`] through `core::hint::black_box`: the same numbers, which the
@@ -190,26 +216,15 @@ impl ExpConstants {
         core::hint::black_box(ExpConstants::VALUES)
     }
 
-    /// [`exp_nonpositive`]`(x)` with these constants (same bits; `x <= 0` or `-inf`).
-    ///
-    /// `e^r 2^k` is formed as `(e^r 2^(k + 60)) 2^-60` for every `k`: the first product is exact
-    /// (`k + 60 >= -1015` keeps it normal) and the second is exact when the result is normal and
-    /// rounds once when it is subnormal — the one rounding of the exact `e^r 2^k` that [`exp`]
-    /// does with its case split, so the bits are the same without a select.
+    /// [`exp_nonpositive`]`(x)` with these constants (same bits; `x <= 0` or `-inf`), scaled by
+    /// [`NonpositiveScale`].
     #[inline(always)]
     pub fn eval(&self, x: f64) -> f64 {
         let k = self;
         // k = trunc(y - 0.5) = -floor(0.5 - y) for y = x log2(e) <= 0 (at y = -0 this gives
         // k = -0, which yields the same bits as k = +0 below).
         let kf = -floor_small(k.half - x * k.log2_e, k);
-        let er = exp_reduced(x, kf, k);
-        let scale = f64::from_bits((kf + k.bias_60).to_bits() << 52);
-        let e = (er * scale) * k.two_m60;
-        if x < k.underflow {
-            k.zero
-        } else {
-            e
-        }
+        k.scale.apply(x, exp_reduced(x, kf, k), kf)
     }
 }
 

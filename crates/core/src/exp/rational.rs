@@ -12,7 +12,8 @@
 //! (exact), `lo = k LN2_LO`, `r = hi - lo`; with `t = r^2` and
 //! `c = r - t (P1 + t (P2 + t (P3 + t (P4 + t P5))))` (a minimax fit of `r (e^r + 1) / (e^r - 1)`),
 //! `e^r = 1 - ((lo - r c / (2 - c)) - hi)`; then `e^x = (e^r 2^(k + 60)) 2^-60`, exact for normal
-//! results and rounded once for subnormal ones. Plain IEEE operations in a fixed order (one
+//! results and rounded once for subnormal ones ([`super::NonpositiveScale`], shared with the
+//! Taylor form). Plain IEEE operations in a fixed order (one
 //! division, no FMA): the same bits on every target.
 //!
 //! Accuracy (tested in `crates/core/tests/exp_rational.rs`): within 1 ulp of libm over
@@ -20,7 +21,7 @@
 //! `x < -745.1332191019412` and for `-inf`. Defined for `x <= 0` only (the attention weights'
 //! arguments); positive or NaN inputs give meaningless values.
 
-use super::{EXP_UNDERFLOW, LN2_HI, LN2_LO, LOG2_E, TWO_52, TWO_M60};
+use super::{NonpositiveScale, LN2_HI, LN2_LO, LOG2_E, TWO_52};
 
 /// The constants of [`RationalExp::eval`], as values a loop can hold in registers.
 #[derive(Clone, Copy, Debug)]
@@ -34,11 +35,7 @@ pub struct RationalExp {
     p: [f64; 5],
     one: f64,
     two: f64,
-    /// 60 + 1023 + 2^52: the bias of `2^(k + 60)`.
-    bias_60: f64,
-    two_m60: f64,
-    underflow: f64,
-    zero: f64,
+    scale: NonpositiveScale,
 }
 
 impl RationalExp {
@@ -57,10 +54,7 @@ impl RationalExp {
         ],
         one: 1.0,
         two: 2.0,
-        bias_60: 60.0 + (1023.0 + TWO_52),
-        two_m60: TWO_M60,
-        underflow: EXP_UNDERFLOW,
-        zero: 0.0,
+        scale: NonpositiveScale::VALUES,
     };
 
     /// [`RationalExp::VALUES`] hidden from the optimiser (read once before a loop; see
@@ -81,13 +75,7 @@ impl RationalExp {
         let t = r * r;
         let c = r - t * (k.p[0] + t * (k.p[1] + t * (k.p[2] + t * (k.p[3] + t * k.p[4]))));
         let er = k.one - ((lo - (r * c) / (k.two - c)) - hi);
-        let scale = f64::from_bits((kf + k.bias_60).to_bits() << 52);
-        let e = (er * scale) * k.two_m60;
-        if x < k.underflow {
-            k.zero
-        } else {
-            e
-        }
+        k.scale.apply(x, er, kf)
     }
 }
 

@@ -57,17 +57,10 @@ impl Backend {
         }
     }
 
-    /// The `backend` field of the scripts' JSON lines and `reference.py --backend`.
-    fn key(self) -> &'static str {
-        match self {
-            Backend::Native1 => "native-1",
-            Backend::NativeBase => "native-base",
-            Backend::NativeAll => "native-all",
-            Backend::Wasm1 => "wasm-1",
-            Backend::WasmPool => "wasm-pool",
-            Backend::NumPy => "numpy",
-            Backend::Jax => "jax",
-        }
+    /// The `backend` field of the scripts' JSON lines and `reference.py --backend`: the column
+    /// name in lower case.
+    fn key(self) -> String {
+        self.name().to_ascii_lowercase()
     }
 
     /// The file its final tokens are written to, in the case's folder.
@@ -310,7 +303,7 @@ pub fn run(setup: &Setup, cases: &[Case], streaming: Option<&str>) -> Result<(Ve
         phase(&format!("particles, {}: bench/reference.py --backend {}", backend.name(), backend.key()));
         let script = setup.root.join("crates/xtask/bench/reference.py");
         let mut cmd = python::command(setup.python, &script);
-        cmd.args(["--backend", backend.key()]).arg(&list);
+        cmd.args(["--backend", &backend.key()]).arg(&list);
         let ran = json_lines(&mut cmd, |v| {
             if let Some(&i) = v.get("id").and_then(Value::as_str).and_then(|id| index.get(id)) {
                 let result = outcome(&v, "memory_bytes");
