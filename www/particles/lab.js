@@ -130,11 +130,12 @@ const fmtValue = (v) => fmt(v, 'n/a');
 // ---- the run ----------------------------------------------------------------------------
 
 /**
- * The configuration string of preset `name` at today's configuration version (a string without
- * `version` is an old link, which keeps the old arithmetic: see the core's config/version.rs).
+ * The configuration string of preset `name` at configuration `version` (default today's; a
+ * string without `version` is an old link, which keeps the old arithmetic: see the core's
+ * config/version.rs).
  */
-function presetLink(name) {
-  return `version=${wasm.config_version()}&preset=${name}`;
+function presetLink(name, version = wasm.config_version()) {
+  return `version=${version}&preset=${name}`;
 }
 
 /** Replaces the run by a new Stepper for a valid canonical configuration. */
@@ -519,7 +520,7 @@ function loadConfig(text) {
   // The preset at the draft's version (none: an old link, version 1), the arithmetic a fixed
   // value will run with.
   const version = draft.get('version');
-  let fallback = checkPage(version === undefined ? `preset=${draft.preset()}` : `version=${version}&preset=${draft.preset()}`);
+  let fallback = checkPage(version === undefined ? `preset=${draft.preset()}` : presetLink(draft.preset(), version));
   if (!fallback.ok) fallback = checkPage('');
   if (!app.stepper) startRun(fallback.canonical);
   const name = new Map(fallback.pairs).get('preset');
