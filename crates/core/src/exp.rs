@@ -159,50 +159,36 @@ pub struct ExpConstants {
     scale: NonpositiveScale,
 }
 
-/// The first and last steps of both exponentials for `x <= 0` (this Taylor form and
-/// [`rational::RationalExp`]).
-///
-/// First, [`NonpositiveScale::clamp`] raises `x` to at least -746, so `k >= -1077` below and no
-/// select is needed at the end: for every `x` in `[-746, EXP_UNDERFLOW)` the result rounds to 0
-/// anyway (`e^x < 2^-1075`, half the smallest subnormal, by a margin the reduced exponential's
-/// error cannot bridge except within a few ulps of [`EXP_UNDERFLOW`], which the tests check one by
-/// one), so the bits are those of a select `x < EXP_UNDERFLOW ? 0 : e` (the earlier form), in one
-/// vector instruction instead of three.
-///
-/// Last, `e^r 2^k`, formed as `(e^r 2^(k + 60)) 2^-60` for every `k`. The first product is exact
-/// (`k + 60 >= -1017` keeps it normal) and the second is exact when the result is normal and
-/// rounds once when it is subnormal — the one rounding of the exact `e^r 2^k` that [`exp`] does
-/// with its case split, so the bits are the same without a select. Below [`EXP_UNDERFLOW`] (and
-/// for `-inf`), 0.
+/// The last step of both exponentials for `x <= 0` (this Taylor form and
+/// [`rational::RationalExp`]): `e^r 2^k`, formed as `(e^r 2^(k + 60)) 2^-60` for every `k`. The
+/// first product is exact (`k + 60 >= -1015` keeps it normal) and the second is exact when the
+/// result is normal and rounds once when it is subnormal — the one rounding of the exact
+/// `e^r 2^k` that [`exp`] does with its case split, so the bits are the same without a select.
+/// Below [`EXP_UNDERFLOW`] (and for `-inf`), 0.
 #[derive(Clone, Copy, Debug)]
 pub struct NonpositiveScale {
     /// 60 + 1023 + 2^52: adds the bias of `2^(k + 60)`.
     bias_60: f64,
     two_m60: f64,
-    /// -746: the clamp of the argument.
-    floor: f64,
+    underflow: f64,
+    zero: f64,
 }
 
 impl NonpositiveScale {
     /// The constants.
-    pub const VALUES: NonpositiveScale = NonpositiveScale { bias_60: 60.0 + (1023.0 + TWO_52), two_m60: TWO_M60, floor: -746.0 };
+    pub const VALUES: NonpositiveScale =
+        NonpositiveScale { bias_60: 60.0 + (1023.0 + TWO_52), two_m60: TWO_M60, underflow: EXP_UNDERFLOW, zero: 0.0 };
 
-    /// `max(x, -746)` (`-inf` becomes -746; NaN stays NaN).
+    /// `er 2^kf` for `x` (`kf` integral, `er` the reduced exponential in about [0.7, 1.42]).
     #[inline(always)]
-    pub fn clamp(&self, x: f64) -> f64 {
-        if x < self.floor {
-            self.floor
-        } else {
-            x
-        }
-    }
-
-    /// `er 2^kf` (`kf` integral, at least -1077; `er` the reduced exponential in about
-    /// [0.7, 1.42]).
-    #[inline(always)]
-    pub fn apply(&self, er: f64, kf: f64) -> f64 {
+    pub fn apply(&self, x: f64, er: f64, kf: f64) -> f64 {
         let scale = f64::from_bits((kf + self.bias_60).to_bits() << 52);
-        (er * scale) * self.two_m60
+        let e = (er * scale) * self.two_m60;
+        if x < self.underflow {
+            self.zero
+        } else {
+            e
+        }
     }
 }
 
@@ -235,11 +221,10 @@ impl ExpConstants {
     #[inline(always)]
     pub fn eval(&self, x: f64) -> f64 {
         let k = self;
-        let x = k.scale.clamp(x);
         // k = trunc(y - 0.5) = -floor(0.5 - y) for y = x log2(e) <= 0 (at y = -0 this gives
         // k = -0, which yields the same bits as k = +0 below).
         let kf = -floor_small(k.half - x * k.log2_e, k);
-        k.scale.apply(exp_reduced(x, kf, k), kf)
+        k.scale.apply(x, exp_reduced(x, kf, k), kf)
     }
 }
 
