@@ -137,6 +137,27 @@ fn same_bits_as_the_first_version_everywhere() {
     assert!(exp(f64::NAN).is_nan());
 }
 
+/// The doubles within 200,000 ulps of [`EXP_UNDERFLOW`] on both sides, and the clamp's
+/// neighbourhood (-750.5): where the nonpositive forms' clamp replaced a select, one by one.
+fn around_the_underflow() -> Vec<f64> {
+    let mut xs = Vec::new();
+    for base in [EXP_UNDERFLOW, -750.5] {
+        let (mut up, mut down) = (base, base);
+        for _ in 0..200_000 {
+            up = f64::from_bits(up.to_bits() - 1);
+            down = f64::from_bits(down.to_bits() + 1);
+            xs.push(up);
+            xs.push(down);
+        }
+    }
+    let mut x = -751.0;
+    while x < -745.0 {
+        xs.push(x);
+        x += 1e-6;
+    }
+    xs
+}
+
 #[test]
 fn the_nonpositive_form_has_the_same_bits_on_its_domain() {
     use attn_core::exp::exp_nonpositive;
@@ -157,6 +178,7 @@ fn the_nonpositive_form_has_the_same_bits_on_its_domain() {
     }
     xs.extend([0.0, -0.0, -1e-300, -f64::MIN_POSITIVE, -5e-324, EXP_UNDERFLOW, -708.4, -708.3, -745.2, -1e10, f64::MIN]);
     xs.push(f64::NEG_INFINITY);
+    xs.extend(around_the_underflow());
     // The loop of the attention rows: constants hidden from the optimiser, read once.
     let k = attn_core::exp::ExpConstants::opaque();
     let mut vectorised = xs.clone();

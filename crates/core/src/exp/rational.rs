@@ -12,8 +12,8 @@
 //! (exact), `lo = k LN2_LO`, `r = hi - lo`; with `t = r^2` and
 //! `c = r - t (P1 + t (P2 + t (P3 + t (P4 + t P5))))` (a minimax fit of `r (e^r + 1) / (e^r - 1)`),
 //! `e^r = 1 - ((lo - r c / (2 - c)) - hi)`; then `e^x = (e^r 2^(k + 60)) 2^-60`, exact for normal
-//! results and rounded once for subnormal ones ([`super::NonpositiveScale`], shared with the
-//! Taylor form). Plain IEEE operations in a fixed order (one
+//! results and rounded once for subnormal ones, after clamping `x` to at least -750.5
+//! ([`super::NonpositiveScale`], shared with the Taylor form). Plain IEEE operations in a fixed order (one
 //! division, no FMA): the same bits on every target.
 //!
 //! Accuracy (tested in `crates/core/tests/exp_rational.rs`): within 1 ulp of libm over
@@ -68,6 +68,7 @@ impl RationalExp {
     #[inline(always)]
     pub fn eval(&self, x: f64) -> f64 {
         let k = self;
+        let x = k.scale.clamp(x);
         let kf = (x * k.log2_e + k.round) - k.round;
         let hi = x - kf * k.ln2_hi;
         let lo = kf * k.ln2_lo;
@@ -75,7 +76,7 @@ impl RationalExp {
         let t = r * r;
         let c = r - t * (k.p[0] + t * (k.p[1] + t * (k.p[2] + t * (k.p[3] + t * k.p[4]))));
         let er = k.one - ((lo - (r * c) / (k.two - c)) - hi);
-        k.scale.apply(x, er, kf)
+        k.scale.apply(er, kf)
     }
 }
 
