@@ -328,6 +328,43 @@ describe('particle lab fixes', () => {
     }
   });
 
+  test('Back and Forward across a refused link: the last good run is kept under its message, and a valid entry shows no stale message', async () => {
+    const page = await openPage(browser, 'version=2&preset=polytope&n=30');
+    try {
+      // A refused link reached from a valid run, then New seed (a new entry of another run).
+      await page.evaluate(() => { location.hash = 'version=2&preset=leaders&n=0'; });
+      await page.waitForSelector('#config-error code.key', { state: 'visible' });
+      assert.match(await errorText(page), /The last valid run keeps going/);
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=2&preset=polytope&n=30');
+      await page.click('#new-seed');
+      await page.waitForFunction(() => /seed=/.test(location.hash));
+      const seeded = await page.evaluate(() => window.__attn.configString());
+      assert.match(seeded, /^version=2&preset=polytope&n=30&seed=\d+$/);
+      assert.equal(await errorText(page), '');
+      // Back: the refused link is named again; the last good run keeps going.
+      await page.goBack();
+      await page.waitForFunction(() => location.hash === '#version=2&preset=leaders&n=0');
+      await page.waitForSelector('#config-error code.key', { state: 'visible' });
+      assert.match(await errorText(page), /The last valid run keeps going/);
+      assert.equal(await page.evaluate(() => window.__attn.configString()), seeded);
+      assert.equal(await page.locator('#cfg-n').inputValue(), '0');
+      // Forward: the seeded run, with no message left from the refused link and its own n.
+      await page.goForward();
+      await page.waitForFunction((c) => window.__attn.configString() === c, seeded);
+      await page.waitForFunction(() => document.getElementById('config-error').textContent === '');
+      assert.equal(await page.locator('#cfg-n').inputValue(), String(await page.evaluate(() => window.__attn.n())));
+      // Back twice to the first valid entry: its run, no message.
+      await page.goBack();
+      await page.waitForSelector('#config-error code.key', { state: 'visible' });
+      await page.goBack();
+      await page.waitForFunction(() => window.__attn.configString() === 'version=2&preset=polytope&n=30');
+      assert.equal(await errorText(page), '');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('prefers-reduced-motion: starts paused with a note and the Play button', async () => {
     const context = await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

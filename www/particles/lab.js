@@ -506,6 +506,17 @@ function fillPoints(draft) {
   return `Points filled with the initial tokens of init = ${probe.get('init')} (exact, so the run is unchanged); edit them below.`;
 }
 
+/** A valid link of the run already shown (Back / Forward onto it, the same link opened again):
+ * the form shows that run and a refused draft's values and message go. */
+function showRun() {
+  const res = checkPage(app.canonical);
+  if (!res.ok) return;
+  app.draft = Draft.fromText(res.canonical);
+  clearConfigError();
+  controls.markKey(null);
+  controls.showValues(new Map(res.pairs), null);
+}
+
 /** Starts from a configuration string (the hash); falls back to its preset when refused. */
 function loadConfig(text) {
   const res = checkPage(text);
@@ -1034,6 +1045,7 @@ export const particles = Object.freeze({
     const ok = link.ok && link.lab === 'particles';
     const config = ok ? link.canonical : text;
     if (fresh || config !== app.canonical) loadConfig(config);
+    else if (ok) showRun();
     if (!ok || app.canonical !== config) {
       // Refused (the message names the key): the fallback run keeps its own view.
       if (fresh) suggestSpeed();
