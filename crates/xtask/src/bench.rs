@@ -67,11 +67,13 @@ fn build_baseline(root: &Path) -> std::result::Result<PathBuf, String> {
     let dir = target_dir().join("bench-baseline");
     phase("build attn CLI for the default x86-64 target (target/bench-baseline)");
     let mut cmd = cargo();
-    cmd.args(["build", "--release", "-p", "attn-cli", "--config"])
-        .arg(format!("target.{BASELINE_TRIPLE}.rustflags=[]"))
-        .arg("--target-dir")
+    // RUSTFLAGS takes precedence over every `rustflags` of the config files (cargo uses the first
+    // source it finds); `--config 'target.<triple>.rustflags=[]'` would not do: config arrays are
+    // joined, so the repository's `-C target-cpu=native` stayed and this "baseline" was AVX-512.
+    cmd.args(["build", "--release", "-p", "attn-cli", "--target-dir"])
         .arg(&dir)
-        .env_remove("RUSTFLAGS")
+        .env("RUSTFLAGS", "-C target-cpu=x86-64")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .current_dir(root);
     util::run(&mut cmd, "baseline CLI build").map_err(|e| format!("{e:#}"))?;
     Ok(dir.join("release").join("attn"))
