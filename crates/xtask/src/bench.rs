@@ -35,6 +35,8 @@ pub struct Options {
     pub particles_only: bool,
     /// Only n <= 1024 (and no streaming line at n = 16384).
     pub quick: bool,
+    /// Rounds of the particle comparison; each case keeps each backend's fastest round.
+    pub rounds: usize,
 }
 
 /// Builds what is needed and runs the benchmark.
@@ -89,6 +91,7 @@ fn particles_comparison(root: &Path, attn: &Path, attn_baseline: std::result::Re
         attn_baseline,
         threads,
         min_seconds: options.min_seconds,
+        rounds: options.rounds,
         python: &python,
         work: target_dir().join("bench").join("particles"),
     };

@@ -3,7 +3,7 @@
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
 //! - `test [--no-browser] [--no-install]`: install, build, `cargo test`, then the browser tests.
-//! - `bench [--min-seconds S] [--particles-only] [--quick]`: the particle stepper natively and
+//! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
 //!   depth labs' timings.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
@@ -69,6 +69,10 @@ enum Command {
         /// Only n <= 1024 (a few minutes), no streaming line at n = 16384.
         #[arg(long)]
         quick: bool,
+        /// Time every particle case this many times (each backend a whole round, one after the
+        /// other) and keep each backend's fastest round: ratios robust to the machine's slow phases.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10))]
+        rounds: u32,
     },
     /// Build the wasm and copy www/ (including pkg/) into a folder for static hosting.
     Dist {
@@ -90,8 +94,8 @@ fn main() -> ExitCode {
             no_install,
         }),
         Command::Dist { out } => dist::run(out),
-        Command::Bench { min_seconds, particles_only, quick } => {
-            bench::run(&util::repo_root(), &bench::Options { min_seconds, particles_only, quick })
+        Command::Bench { min_seconds, particles_only, quick, rounds } => {
+            bench::run(&util::repo_root(), &bench::Options { min_seconds, particles_only, quick, rounds: rounds as usize })
         }
     };
     match result {

@@ -124,6 +124,9 @@ pub struct Setup<'a> {
     pub threads: usize,
     /// Minimum seconds timed per case (the native single-thread run takes `min_seconds * threads`).
     pub min_seconds: f64,
+    /// How many times every backend times every case; a case keeps each backend's fastest round
+    /// (this shared machine has slow phases of seconds that one round can land in).
+    pub rounds: usize,
     /// The Python environment.
     pub python: &'a Python,
     /// Folder for the cases' inputs and outputs.
@@ -226,16 +229,55 @@ pub fn run(setup: &Setup, cases: &[Case], streaming: Option<&str>) -> Result<(Ve
         row.results[Backend::Native1.index()] = Some(result);
     }
     let runnable: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].steps.is_some()).collect();
+    let mut streamed = None;
+    for round in 1..=setup.rounds.max(1) {
+        if round > 1 {
+            phase(&format!("particles, round {round} of {}: every backend again, each case keeps its fastest round", setup.rounds));
+            for &i in &runnable {
+                let (result, _) = native(setup, &rows[i].case, Backend::Native1, rows[i].steps);
+                progress(&rows[i].case, Backend::Native1, &result);
+                record(&mut rows[i], Backend::Native1, result);
+            }
+        }
+        let line = other_backends(setup, &mut rows, &runnable, if round == 1 { streaming } else { None })?;
+        streamed = streamed.or(line);
+    }
+    for row in rows.iter_mut() {
+        compare_tokens(&setup.case_dir(&row.case), row);
+    }
+    Ok((rows, streamed))
+}
 
+/// Keeps `result` for `backend` in `row`: the faster of two measures (the larger memory of the
+/// two), a measure rather than an error, the newer of two errors.
+fn record(row: &mut Row, backend: Backend, result: Outcome) {
+    let slot = &mut row.results[backend.index()];
+    *slot = Some(match (slot.take(), result) {
+        (Some(Ok(old)), Ok(new)) => {
+            let memory_bytes = match (old.memory_bytes, new.memory_bytes) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            let fastest = if new.ms_per_step < old.ms_per_step { new } else { old };
+            Ok(Measure { memory_bytes, ..fastest })
+        }
+        (Some(Ok(old)), Err(_)) => Ok(old),
+        (_, result) => result,
+    });
+}
+
+/// One round of every backend but native-1 on the cases `runnable` (their steps known), with the
+/// streaming line when `streaming` is given.
+fn other_backends(setup: &Setup, rows: &mut [Row], runnable: &[usize], streaming: Option<&str>) -> Result<Option<Streaming>> {
     for (backend, what) in [
         (Backend::NativeBase, "native x86-64 baseline build, one thread: attn bench --threads 1".to_string()),
         (Backend::NativeAll, format!("native all cores: attn bench --threads {}", setup.threads)),
     ] {
         phase(&format!("particles, {what}"));
-        for &i in &runnable {
+        for &i in runnable {
             let (result, _) = native(setup, &rows[i].case, backend, rows[i].steps);
             progress(&rows[i].case, backend, &result);
-            rows[i].results[backend.index()] = Some(result);
+            record(&mut rows[i], backend, result);
         }
     }
 
@@ -278,16 +320,16 @@ pub fn run(setup: &Setup, cases: &[Case], streaming: Option<&str>) -> Result<(Ve
         if let Some(&i) = v.get("id").and_then(Value::as_str).and_then(|id| index.get(id)) {
             let result = outcome(&v, "memory_bytes");
             progress(&rows[i].case, backend, &result);
-            rows[i].results[backend.index()] = Some(result);
+            record(&mut rows[i], backend, result);
         }
     });
-    mark_unfinished(&mut rows, &runnable, &[Backend::Wasm1, Backend::WasmPool], ran);
+    mark_unfinished(rows, runnable, &[Backend::Wasm1, Backend::WasmPool], ran);
 
     for (backend, available) in [(Backend::NumPy, &setup.python.numpy), (Backend::Jax, &setup.python.jax)] {
         if let Err(why) = available {
             println!("==> particles, {}: not run: {why}", backend.name());
-            for &i in &runnable {
-                rows[i].results[backend.index()] = Some(Err(why.clone()));
+            for &i in runnable {
+                record(&mut rows[i], backend, Err(why.clone()));
             }
             continue;
         }
@@ -308,16 +350,12 @@ pub fn run(setup: &Setup, cases: &[Case], streaming: Option<&str>) -> Result<(Ve
             if let Some(&i) = v.get("id").and_then(Value::as_str).and_then(|id| index.get(id)) {
                 let result = outcome(&v, "memory_bytes");
                 progress(&rows[i].case, backend, &result);
-                rows[i].results[backend.index()] = Some(result);
+                record(&mut rows[i], backend, result);
             }
         });
-        mark_unfinished(&mut rows, &runnable, &[backend], ran);
+        mark_unfinished(rows, runnable, &[backend], ran);
     }
-
-    for row in rows.iter_mut() {
-        compare_tokens(&setup.case_dir(&row.case), row);
-    }
-    Ok((rows, streamed))
+    Ok(streamed)
 }
 
 /// When a backend's process failed (`ran`), the cases it left without a result get its error.
@@ -387,5 +425,23 @@ mod tests {
         let m = outcome(&json!({"ms_per_step": 2.5, "memory_bytes": 1024}), "memory_bytes").unwrap();
         assert_eq!((m.ms_per_step, m.memory_bytes), (2.5, Some(1024.0)));
         assert_eq!(outcome(&json!({"error": "no pool"}), "memory_bytes"), Err("no pool".to_string()));
+    }
+
+    #[test]
+    fn rounds_keep_the_fastest_measure_and_the_largest_memory() {
+        use crate::bench::cases::{Model, Scheme};
+        let m = |ms: f64, mem: f64| Ok(Measure { ms_per_step: ms, memory_bytes: Some(mem), same_bits: None, rel_diff: None });
+        let mut row = Row { case: Case { model: Model::Euclidean, scheme: Scheme::Euler, n: 256, d: 2 }, steps: Some(3), results: Default::default() };
+        record(&mut row, Backend::Wasm1, m(5.0, 100.0));
+        record(&mut row, Backend::Wasm1, m(4.0, 90.0));
+        record(&mut row, Backend::Wasm1, m(6.0, 120.0));
+        let kept = row.measure(Backend::Wasm1).unwrap();
+        assert_eq!((kept.ms_per_step, kept.memory_bytes), (4.0, Some(120.0)));
+        // A failed round does not erase a measure; a measure replaces an earlier failure.
+        record(&mut row, Backend::Wasm1, Err("crashed".into()));
+        assert_eq!(row.measure(Backend::Wasm1).unwrap().ms_per_step, 4.0);
+        record(&mut row, Backend::Jax, Err("no jax".into()));
+        record(&mut row, Backend::Jax, m(7.0, 1.0));
+        assert_eq!(row.measure(Backend::Jax).unwrap().ms_per_step, 7.0);
     }
 }
