@@ -115,7 +115,23 @@ pub struct RowWeights {
 #[allow(clippy::eq_op, clippy::too_many_arguments)] // `s - s` is the finiteness test (NaN unless s is finite)
 pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, exp: WeightExp, e: &mut [f64]) -> Result<RowWeights, Divergence> {
     let e = &mut e[..n];
-    let (lane_max, bad) = scores_and_lane_max(a, b, n, d, i, e);
+    scores(a, b, n, d, i, e);
+    // Lane maxima; `bad` stays exactly 0 while every score is finite (s - s = 0) and becomes
+    // NaN as soon as one is infinite or NaN.
+    let mut lane_max = [f64::NEG_INFINITY; LANES];
+    let mut bad = [0.0f64; LANES];
+    let full = n / LANES * LANES;
+    for chunk in e[..full].chunks_exact(LANES) {
+        for l in 0..LANES {
+            let s = chunk[l];
+            lane_max[l] = if s > lane_max[l] { s } else { lane_max[l] };
+            bad[l] += s - s;
+        }
+    }
+    for (l, &s) in e[full..].iter().enumerate() {
+        lane_max[l] = if s > lane_max[l] { s } else { lane_max[l] };
+        bad[l] += s - s;
+    }
     let max = lane_max.iter().fold(f64::NEG_INFINITY, |m, &s| if s > m { s } else { m });
     if !max.is_finite() || combine(&bad) != 0.0 {
         return Err(Divergence {
@@ -162,84 +178,34 @@ fn exponentials(e: &mut [f64], c: f64, max: f64, acc: &mut [f64; LANES], exp: im
     }
 }
 
-/// Lane maxima of the scores, and `bad`, whose lanes stay exactly 0 while every score is finite
-/// (`s - s = 0`) and become NaN as soon as one is infinite or NaN.
-type LaneMax = ([f64; LANES], [f64; LANES]);
-
-/// Adds score `s` (token `j`'s, lane `l = j % LANES`) to the lane maxima and the finiteness test.
-#[inline(always)]
-#[allow(clippy::eq_op)] // `s - s` is the finiteness test (NaN unless s is finite)
-fn track(m: &mut LaneMax, l: usize, s: f64) {
-    m.0[l] = if s > m.0[l] { s } else { m.0[l] };
-    m.1[l] += s - s;
-}
-
 /// `e[j] = s_ij = sum_c a_ic b_jc`, the coordinates added in increasing order
-/// (`((a_0 b_0 + a_1 b_1) + a_2 b_2) + ...`), and the scores' [`LaneMax`]; the scores and the
-/// maxima are one pass for `d <= 3` (the max of a set does not depend on when it is taken).
+/// (`((a_0 b_0 + a_1 b_1) + a_2 b_2) + ...`); fused into one pass for `d <= 3`.
 #[inline]
-fn scores_and_lane_max(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, e: &mut [f64]) -> LaneMax {
-    let mut m: LaneMax = ([f64::NEG_INFINITY; LANES], [0.0; LANES]);
-    let full = n / LANES * LANES;
+fn scores(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, e: &mut [f64]) {
+    let a0 = a[i];
+    let b0 = &b[..n];
     match d {
-        1..=3 => {
-            // Columns of b beyond d repeat column 0 and are not read by the score.
-            let col = |c: usize| if c < d { &b[c * n..(c + 1) * n] } else { &b[..n] };
-            let cols = [col(0), col(1), col(2)];
-            let a0 = a[i];
-            match d {
-                1 => fused(e, cols, full, &mut m, |x, _, _| a0 * x),
-                2 => {
-                    let a1 = a[n + i];
-                    fused(e, cols, full, &mut m, |x, y, _| a0 * x + a1 * y)
-                }
-                _ => {
-                    let (a1, a2) = (a[n + i], a[2 * n + i]);
-                    fused(e, cols, full, &mut m, |x, y, z| (a0 * x + a1 * y) + a2 * z)
-                }
+        1 => e.iter_mut().zip(b0).for_each(|(s, &x)| *s = a0 * x),
+        2 => {
+            let a1 = a[n + i];
+            for ((s, &x), &y) in e.iter_mut().zip(b0).zip(&b[n..2 * n]) {
+                *s = a0 * x + a1 * y;
+            }
+        }
+        3 => {
+            let (a1, a2) = (a[n + i], a[2 * n + i]);
+            for (((s, &x), &y), &z) in e.iter_mut().zip(b0).zip(&b[n..2 * n]).zip(&b[2 * n..3 * n]) {
+                *s = (a0 * x + a1 * y) + a2 * z;
             }
         }
         _ => {
-            e.iter_mut().zip(&b[..n]).for_each(|(s, &x)| *s = a[i] * x);
+            e.iter_mut().zip(b0).for_each(|(s, &x)| *s = a0 * x);
             for k in 1..d {
                 let ak = a[k * n + i];
                 for (s, &bj) in e.iter_mut().zip(&b[k * n..(k + 1) * n]) {
                     *s += ak * bj;
                 }
             }
-            for chunk in e[..full].chunks_exact(LANES) {
-                for (l, &s) in chunk.iter().enumerate() {
-                    track(&mut m, l, s);
-                }
-            }
-            for (l, &s) in e[full..].iter().enumerate() {
-                track(&mut m, l, s);
-            }
         }
     }
-    m
-}
-
-/// `e[j] = score(b0[j], b1[j], b2[j])` for every `j < e.len()` (`cols = [b0, b1, b2]`, each of
-/// length at least `e.len()`), each tracked in `m` as it is written (`full`: the largest multiple
-/// of [`LANES`] not above `e.len()`).
-#[inline(always)]
-fn fused(e: &mut [f64], cols: [&[f64]; 3], full: usize, m: &mut LaneMax, score: impl Fn(f64, f64, f64) -> f64) {
-    let n = e.len();
-    let [b0, b1, b2] = cols;
-    let (c0, c1, c2) = (b0[..full].chunks_exact(LANES), b1[..full].chunks_exact(LANES), b2[..full].chunks_exact(LANES));
-    for (((ec, x), y), z) in e[..full].chunks_exact_mut(LANES).zip(c0).zip(c1).zip(c2) {
-        for l in 0..LANES {
-            let s = score(x[l], y[l], z[l]);
-            ec[l] = s;
-            track(m, l, s);
-        }
-    }
-    for (l, x) in e[full..].iter_mut().enumerate() {
-        let j = full + l;
-        let s = score(b0[j], b1[j], b2[j]);
-        *x = s;
-        track(m, l, s);
-    }
-    debug_assert!(b0.len() >= n && b1.len() >= n && b2.len() >= n);
 }
