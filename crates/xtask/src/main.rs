@@ -70,7 +70,8 @@ enum Command {
         #[arg(long)]
         quick: bool,
         /// Time every particle case this many times (each backend a whole round, one after the
-        /// other) and keep each backend's fastest round: ratios robust to the machine's slow phases.
+        /// other) and keep each backend's fastest round: ratios robust to the machine's slow phases
+        /// (1 to 10).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10))]
         rounds: u32,
     },
