@@ -397,12 +397,18 @@ function effectiveValues(draft, res) {
  * 'push' a history entry for a committed change, 'replace' when loading a link). */
 function apply(res, note = '', how = 'push') {
   startRun(res.canonical);
-  app.draft = Draft.fromText(res.canonical);
-  clearConfigError();
-  controls.showValues(new Map(res.pairs), null);
+  showConfig(res);
   $('config-note').textContent = note;
   showModified(res.differences);
   onLink(how);
+}
+
+/** The form shows valid check result `res` (its values, none marked) as the draft; a refused
+ * draft's values and message go. */
+function showConfig(res) {
+  app.draft = Draft.fromText(res.canonical);
+  clearConfigError();
+  controls.showValues(new Map(res.pairs), null);
 }
 
 /** Under the preset's description: the keys that differ from the preset, so the sentence is
@@ -507,14 +513,10 @@ function fillPoints(draft) {
 }
 
 /** A valid link of the run already shown (Back / Forward onto it, the same link opened again):
- * the form shows that run and a refused draft's values and message go. */
+ * the form shows that run. */
 function showRun() {
   const res = checkPage(app.canonical);
-  if (!res.ok) return;
-  app.draft = Draft.fromText(res.canonical);
-  clearConfigError();
-  controls.markKey(null);
-  controls.showValues(new Map(res.pairs), null);
+  if (res.ok) showConfig(res);
 }
 
 /** Starts from a configuration string (the hash); falls back to its preset when refused. */

@@ -177,10 +177,10 @@ pub struct ExpConstants {
 /// built an arbitrary scale, with assists in some lanes.
 ///
 /// Last, `e^r 2^k`, formed as `(e^r 2^(k + 60)) 2^-60` for every `k`. The first product is exact
-/// (`k + 60 >= -1022` keeps it normal, or it is +0 at `k = -1083`) and the second is exact when the result is normal and
-/// rounds once when it is subnormal — the one rounding of the exact `e^r 2^k` that [`exp`] does
-/// with its case split, so the bits are the same without a select. Below [`EXP_UNDERFLOW`] (and
-/// for `-inf`), 0.
+/// (`k + 60 >= -1022` keeps it normal, or it is +0 at `k = -1083`) and the second is exact when
+/// the result is normal and rounds once when it is subnormal — the one rounding of the exact
+/// `e^r 2^k` that [`exp`] does with its case split, so the bits are the same without a select.
+/// Below [`EXP_UNDERFLOW`] (and for `-inf`), 0.
 #[derive(Clone, Copy, Debug)]
 pub struct NonpositiveScale {
     /// 60 + 1023 + 2^52: adds the bias of `2^(k + 60)`.

@@ -13,8 +13,8 @@
 //! `c = r - t (P1 + t (P2 + t (P3 + t (P4 + t P5))))` (a minimax fit of `r (e^r + 1) / (e^r - 1)`),
 //! `e^r = 1 - ((lo - r c / (2 - c)) - hi)`; then `e^x = (e^r 2^(k + 60)) 2^-60`, exact for normal
 //! results and rounded once for subnormal ones, after clamping `x` to at least -750.5
-//! ([`super::NonpositiveScale`], shared with the Taylor form). Plain IEEE operations in a fixed order (one
-//! division, no FMA): the same bits on every target.
+//! ([`super::NonpositiveScale`], shared with the Taylor form). Plain IEEE operations in a fixed
+//! order (one division, no FMA): the same bits on every target.
 //!
 //! Accuracy (tested in `crates/core/tests/exp_rational.rs`): within 1 ulp of libm over
 //! `[-708, 0]` and within one subnormal spacing below; `exp(0) = exp(-0) = 1`, `exp(x) = 0` for
