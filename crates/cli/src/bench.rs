@@ -63,7 +63,10 @@ pub fn run_training() -> Result<(), String> {
     }
     times.sort_by(f64::total_cmp);
     println!("training lab, native (one thread)");
-    println!("100 iterations of scan-snap (M = 34, batch 128, seq_len 128): median {:.1} ms, fastest {:.1} ms (20 runs)", times[10], times[0]);
+    println!(
+        "100 iterations of scan-snap (M = 34, batch 128, seq_len 128): median {:.1} ms, fastest {:.1} ms (20 runs)",
+        times[10], times[0]
+    );
     let base = parse("lab=training&preset=scan-snap-sweep").map_err(|e| e.to_string())?;
     let cells = grid(&[base.queries], &PAPER_ETA_Z, &PAPER_RATIO);
     let start = Instant::now();

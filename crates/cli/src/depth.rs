@@ -131,10 +131,15 @@ pub fn run(args: &DepthArgs, out: &mut dyn Write) -> Result<(), String> {
         DepthFormat::Csv => {
             let k = results.first().and_then(|(r, _)| r.singular_values.first()).map_or(0, |s| s.len());
             let sigma: Vec<String> = (1..=k).map(|i| format!("sigma_{}", i)).collect();
-            writeln!(out, "variant,layer,residual,composite_norm{}{}", if k > 0 { "," } else { "" }, sigma.join(",")).map_err(io)?;
+            writeln!(out, "variant,layer,residual,composite_norm{}{}", if k > 0 { "," } else { "" }, sigma.join(","))
+                .map_err(io)?;
             for (r, _) in &results {
                 for l in 0..r.residual.len() {
-                    let sv: Vec<String> = r.singular_values.get(l).map(|s| s.iter().map(|&x| format_f64(x)).collect()).unwrap_or_default();
+                    let sv: Vec<String> = r
+                        .singular_values
+                        .get(l)
+                        .map(|s| s.iter().map(|&x| format_f64(x)).collect())
+                        .unwrap_or_default();
                     writeln!(
                         out,
                         "{},{},{},{}{}{}",

@@ -1,10 +1,10 @@
 //! `attn run`: frames at a fixed step interval, as JSON or CSV.
 
+use crate::threads::Threaded;
 use crate::{Format, RunArgs};
 use attn_core::analysis::{Metrics, MetricsScratch};
 use attn_core::config::format_f64;
 use attn_core::sim::steps_for;
-use crate::threads::Threaded;
 use attn_core::{parse, Simulation, Stepping};
 use serde::Serialize;
 use std::io::Write;
@@ -52,7 +52,9 @@ fn schedule(args: &RunArgs, dt: f64, config_until: f64) -> Result<Schedule, Fail
         None => 1,
         Some(e) if !e.is_finite() || e <= 0.0 => return Err(Failure::Input("--every must be a positive time".into())),
         Some(e) if e >= dt * (1.0 - 1e-9) => steps_for(e, dt).max(1),
-        Some(e) => return Err(Failure::Input(format!("--every {} is below dt = {}; use at least dt", e, format_f64(dt)))),
+        Some(e) => {
+            return Err(Failure::Input(format!("--every {} is below dt = {}; use at least dt", e, format_f64(dt))))
+        }
     };
     if args.attention && args.format == Format::Csv {
         return Err(Failure::Input("--attention needs --format json (CSV rows hold tokens only)".into()));
@@ -171,7 +173,8 @@ impl Writer<'_> {
             Format::Csv => {
                 for (i, row) in self.scratch.tokens.chunks(d).enumerate() {
                     let cells: Vec<String> = row.iter().map(|&x| format_f64(x)).collect();
-                    writeln!(self.out, "{},{},{},{}", sim.step_count(), format_f64(sim.t()), i, cells.join(",")).map_err(io)?;
+                    writeln!(self.out, "{},{},{},{}", sim.step_count(), format_f64(sim.t()), i, cells.join(","))
+                        .map_err(io)?;
                 }
             }
         }

@@ -90,7 +90,16 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
             format!("invalid {}: {}", flag, e)
         })?;
         if args.progress {
-            eprintln!("cell {}/{}: queries {} eta_z {} ratio {}: entropy {:.4} +- {:.4}", i + 1, cells.len(), r.queries, r.eta_z, r.ratio, r.mean, r.std);
+            eprintln!(
+                "cell {}/{}: queries {} eta_z {} ratio {}: entropy {:.4} +- {:.4}",
+                i + 1,
+                cells.len(),
+                r.queries,
+                r.eta_z,
+                r.ratio,
+                r.mean,
+                r.std
+            );
         }
         results.push(r);
     }
@@ -113,15 +122,28 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
             out.write_all(b"\n").map_err(io)?;
         }
         SweepFormat::Table => {
-            writeln!(out, "final distinct-token entropy (nats) over {} seeds, {} iterations; {}", args.seeds, base.iterations, base.to_canonical_string()).map_err(io)?;
-            writeln!(out, "{:>7} {:>7} {:>7} {:>8} {:>8} {:>10}", "queries", "eta_z", "ratio", "mean", "std", "snap").map_err(io)?;
+            writeln!(
+                out,
+                "final distinct-token entropy (nats) over {} seeds, {} iterations; {}",
+                args.seeds,
+                base.iterations,
+                base.to_canonical_string()
+            )
+            .map_err(io)?;
+            writeln!(out, "{:>7} {:>7} {:>7} {:>8} {:>8} {:>10}", "queries", "eta_z", "ratio", "mean", "std", "snap")
+                .map_err(io)?;
             for r in &results {
                 let snap = match mean_snap(r) {
                     (Some(s), 0) => format!("{:.1}", s),
                     (Some(s), u) => format!("{:.1} ({} no)", s, u),
                     (None, _) => "-".into(),
                 };
-                writeln!(out, "{:>7} {:>7} {:>7} {:>8.4} {:>8.4} {:>10}", r.queries, r.eta_z, r.ratio, r.mean, r.std, snap).map_err(io)?;
+                writeln!(
+                    out,
+                    "{:>7} {:>7} {:>7} {:>8.4} {:>8.4} {:>10}",
+                    r.queries, r.eta_z, r.ratio, r.mean, r.std, snap
+                )
+                .map_err(io)?;
             }
         }
     }

@@ -59,7 +59,14 @@ pub fn block(n: usize, blocks: usize, b: usize) -> (usize, usize) {
 /// One velocity evaluation over the pool's threads: block `b` of rows goes to `fields[b]`, one
 /// task per block (which thread runs it does not change its bits). The first error in row order
 /// is returned.
-fn evaluate(pool: &rayon::ThreadPool, fields: &mut [Field], d: usize, st: Stage, x: &[f64], out: &mut [f64]) -> Result<(), Divergence> {
+fn evaluate(
+    pool: &rayon::ThreadPool,
+    fields: &mut [Field],
+    d: usize,
+    st: Stage,
+    x: &[f64],
+    out: &mut [f64],
+) -> Result<(), Divergence> {
     use rayon::prelude::*;
     let blocks = fields.len();
     let n = x.len() / d;

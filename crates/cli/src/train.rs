@@ -133,7 +133,15 @@ pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), String> {
         TrainFormat::Csv => {
             writeln!(out, "iteration,loss,entropy,max_dc").map_err(io)?;
             for i in 0..r.loss.len() {
-                writeln!(out, "{},{},{},{}", i, format_f64(r.loss[i]), format_f64(r.entropy[i]), format_f64(r.max_dc[i])).map_err(io)?;
+                writeln!(
+                    out,
+                    "{},{},{},{}",
+                    i,
+                    format_f64(r.loss[i]),
+                    format_f64(r.entropy[i]),
+                    format_f64(r.max_dc[i])
+                )
+                .map_err(io)?;
             }
             writeln!(out, "{},,{},", r.loss.len(), format_f64(t.entropy())).map_err(io)?;
         }

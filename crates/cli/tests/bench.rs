@@ -6,7 +6,11 @@ use std::process::Command;
 
 fn attn(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn read_f64(path: &Path) -> Vec<f64> {
@@ -85,7 +89,18 @@ fn threads_give_the_same_bits_as_one_thread() {
     let mut finals = Vec::new();
     for threads in ["1", "2", "3"] {
         let out_path = dir.join(format!("final-{threads}.f64"));
-        let (code, out, err) = attn(&["bench", "--config", config, "--steps", "2", "--threads", threads, "--json", "--tokens-out", out_path.to_str().unwrap()]);
+        let (code, out, err) = attn(&[
+            "bench",
+            "--config",
+            config,
+            "--steps",
+            "2",
+            "--threads",
+            threads,
+            "--json",
+            "--tokens-out",
+            out_path.to_str().unwrap(),
+        ]);
         assert_eq!(code, 0, "{}", err);
         let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert_eq!(report["threads"].as_u64().unwrap().to_string(), threads);
@@ -99,7 +114,9 @@ fn threads_give_the_same_bits_as_one_thread() {
 #[test]
 fn the_peak_heap_grows_like_n_d_not_n_squared() {
     let (n, d) = (512usize, 2usize);
-    let config = format!("preset=polytope&n={n}&d={d}&integrate_in=x&coords=x&integrator=rk4&init=gaussian&scale=1&dt=0.001&until=100");
+    let config = format!(
+        "preset=polytope&n={n}&d={d}&integrate_in=x&coords=x&integrator=rk4&init=gaussian&scale=1&dt=0.001&until=100"
+    );
     let (code, out, err) = attn(&["bench", "--config", &config, "--steps", "1", "--json"]);
     assert_eq!(code, 0, "{}", err);
     let report: serde_json::Value = serde_json::from_str(out.trim()).unwrap();

@@ -5,7 +5,11 @@ use std::process::Command;
 
 fn attn(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 const SMALL: &str = "lab=depth&preset=collapse-small&layers=4&tokens=16";
@@ -62,7 +66,8 @@ fn depth_similarity_and_paths() {
 
 #[test]
 fn depth_csv_has_a_row_per_variant_and_layer() {
-    let (code, out, _) = attn(&["depth", "--config", &format!("{}&variants=san,transformer", SMALL), "--format", "csv"]);
+    let (code, out, _) =
+        attn(&["depth", "--config", &format!("{}&variants=san,transformer", SMALL), "--format", "csv"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("variant,layer,residual,composite_norm,sigma_1,"));
@@ -73,7 +78,12 @@ fn depth_csv_has_a_row_per_variant_and_layer() {
 
 #[test]
 fn depth_errors_name_the_key_and_exit_2() {
-    for (config, key) in [("lab=depth&layers=0", "`layers`"), ("lab=depth&heads=x", "`heads`"), ("lab=training", "`lab`"), ("lab=depth&bogus=1", "`bogus`")] {
+    for (config, key) in [
+        ("lab=depth&layers=0", "`layers`"),
+        ("lab=depth&heads=x", "`heads`"),
+        ("lab=training", "`lab`"),
+        ("lab=depth&bogus=1", "`bogus`"),
+    ] {
         let (code, out, err) = attn(&["depth", "--config", config]);
         assert_eq!(code, 2, "{}", config);
         assert!(out.is_empty());

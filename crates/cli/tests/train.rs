@@ -4,12 +4,17 @@ use std::process::Command;
 
 fn attn(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
 fn train_prints_iterations_and_final_c() {
-    let (code, out, err) = attn(&["train", "--config", "lab=training&preset=scan-snap&iterations=25", "--format", "json"]);
+    let (code, out, err) =
+        attn(&["train", "--config", "lab=training&preset=scan-snap&iterations=25", "--format", "json"]);
     assert_eq!(code, 0, "{}", err);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let its = v["iterations"].as_array().unwrap();
@@ -35,7 +40,17 @@ fn train_csv_has_a_row_per_iteration_and_the_final_state() {
 
 #[test]
 fn sweep_prints_mean_and_std_per_cell() {
-    let (code, out, err) = attn(&["sweep", "--config", "lab=training&preset=scan-snap-sweep&iterations=40", "--seeds", "2", "--eta-z", "1,2", "--ratio", "1"]);
+    let (code, out, err) = attn(&[
+        "sweep",
+        "--config",
+        "lab=training&preset=scan-snap-sweep&iterations=40",
+        "--seeds",
+        "2",
+        "--eta-z",
+        "1,2",
+        "--ratio",
+        "1",
+    ]);
     assert_eq!(code, 0, "{}", err);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let cells = v["cells"].as_array().unwrap();

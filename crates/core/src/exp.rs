@@ -192,7 +192,8 @@ pub struct NonpositiveScale {
 
 impl NonpositiveScale {
     /// The constants.
-    pub const VALUES: NonpositiveScale = NonpositiveScale { bias_60: 60.0 + (1023.0 + TWO_52), two_m60: TWO_M60, floor: -750.5 };
+    pub const VALUES: NonpositiveScale =
+        NonpositiveScale { bias_60: 60.0 + (1023.0 + TWO_52), two_m60: TWO_M60, floor: -750.5 };
 
     /// `max(x, -750.5)` (`-inf` becomes -750.5; NaN stays NaN).
     #[inline(always)]
@@ -262,4 +263,3 @@ impl ExpConstants {
 pub fn exp_nonpositive(x: f64) -> f64 {
     ExpConstants::VALUES.eval(x)
 }
-

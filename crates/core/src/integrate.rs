@@ -62,7 +62,13 @@ pub fn stage(scheme: Integrator, sphere: bool, step: u64, dt: f64, stage: usize)
 /// The state at which stage `stage` evaluates the field (`y` itself for stage 0, else `y` plus
 /// the previous stage's velocity times the RK4 weight, written to the scratch), and the buffer
 /// that receives its velocity (`n x d` each).
-pub fn stage_buffers<'a>(scheme: Integrator, stage: usize, y: &'a [f64], dt: f64, s: &'a mut Scratch) -> (&'a [f64], &'a mut [f64]) {
+pub fn stage_buffers<'a>(
+    scheme: Integrator,
+    stage: usize,
+    y: &'a [f64],
+    dt: f64,
+    s: &'a mut Scratch,
+) -> (&'a [f64], &'a mut [f64]) {
     if stage > 0 {
         let (prev, h) = match stage {
             1 => (&s.k1, 0.5 * dt),
@@ -86,7 +92,14 @@ pub fn stage_buffers<'a>(scheme: Integrator, stage: usize, y: &'a [f64], dt: f64
 
 /// Completes a step once every stage's velocity is in the scratch: the update of `y`, then (on
 /// the sphere) each row put back on the sphere.
-pub fn finish(scheme: Integrator, sphere: bool, y: &mut [f64], dt: f64, d: usize, s: &Scratch) -> Result<(), Divergence> {
+pub fn finish(
+    scheme: Integrator,
+    sphere: bool,
+    y: &mut [f64],
+    dt: f64,
+    d: usize,
+    s: &Scratch,
+) -> Result<(), Divergence> {
     match scheme {
         // Euler: y += dt f(t0, y). Retraction: the same with the unprojected sphere field, then
         // each row is put back on the sphere.
@@ -121,7 +134,16 @@ pub type Evaluate<'e> = dyn FnMut(Stage, &[f64], &mut [f64]) -> Result<(), Diver
 
 /// Advances `y` (`n x d`, row-major) by one step of `scheme` from step index `step` with step
 /// size `dt`, evaluating the field with `eval`. `sphere`: the state lives on the unit sphere.
-pub fn step_with(scheme: Integrator, sphere: bool, eval: &mut Evaluate, y: &mut [f64], step: u64, dt: f64, d: usize, s: &mut Scratch) -> Result<(), Divergence> {
+pub fn step_with(
+    scheme: Integrator,
+    sphere: bool,
+    eval: &mut Evaluate,
+    y: &mut [f64],
+    step: u64,
+    dt: f64,
+    d: usize,
+    s: &mut Scratch,
+) -> Result<(), Divergence> {
     for k in 0..stage_count(scheme) {
         let st = stage(scheme, sphere, step, dt, k);
         let (input, out) = stage_buffers(scheme, k, y, dt, s);
@@ -131,6 +153,15 @@ pub fn step_with(scheme: Integrator, sphere: bool, eval: &mut Evaluate, y: &mut 
 }
 
 /// Advances `y` by one step of `scheme` with the single-thread field.
-pub fn step(scheme: Integrator, sphere: bool, field: &mut Field, y: &mut [f64], step: u64, dt: f64, d: usize, s: &mut Scratch) -> Result<(), Divergence> {
+pub fn step(
+    scheme: Integrator,
+    sphere: bool,
+    field: &mut Field,
+    y: &mut [f64],
+    step: u64,
+    dt: f64,
+    d: usize,
+    s: &mut Scratch,
+) -> Result<(), Divergence> {
     step_with(scheme, sphere, &mut |st, x, out| field.velocity(st.t, x, out, st.projected), y, step, dt, d, s)
 }

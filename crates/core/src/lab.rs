@@ -149,7 +149,10 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
             "particles" => particles(text),
             "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
             "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
-            other => Err(ConfigError::new("lab", format!("{:?} is not allowed; allowed: particles, training, depth", shorten(other)))),
+            other => Err(ConfigError::new(
+                "lab",
+                format!("{:?} is not allowed; allowed: particles, training, depth", shorten(other)),
+            )),
         },
     }
 }

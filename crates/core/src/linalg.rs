@@ -84,14 +84,7 @@ pub fn expm_scaled(v: &[f64], d: usize, t: f64) -> (Vec<f64>, f64) {
 }
 
 /// [`expm_scaled`] into caller-provided buffers (`out`, `w1`, `w2`, each `d x d`); returns `s`.
-pub fn expm_scaled_into(
-    v: &[f64],
-    d: usize,
-    t: f64,
-    out: &mut [f64],
-    w1: &mut [f64],
-    w2: &mut [f64],
-) -> f64 {
+pub fn expm_scaled_into(v: &[f64], d: usize, t: f64, out: &mut [f64], w1: &mut [f64], w2: &mut [f64]) -> f64 {
     if is_diagonal(v, d) {
         let mut s = f64::NEG_INFINITY;
         for i in 0..d {

@@ -179,7 +179,8 @@ impl Simulation {
             Some(e) => e,
             None => &mut own,
         };
-        let result = integrate::step_with(c.integrator, sphere, eval, &mut self.state, self.step, c.dt, c.d, &mut self.scratch);
+        let result =
+            integrate::step_with(c.integrator, sphere, eval, &mut self.state, self.step, c.dt, c.d, &mut self.scratch);
         self.conclude(result)
     }
 
@@ -214,7 +215,9 @@ impl Simulation {
             return Err(Divergence { message: "no step in progress".into() });
         };
         if velocity.len() != self.state.len() {
-            return Err(Divergence { message: format!("velocity of length {} for {} numbers", velocity.len(), self.state.len()) });
+            return Err(Divergence {
+                message: format!("velocity of length {} for {} numbers", velocity.len(), self.state.len()),
+            });
         }
         if let Err(e) = crate::model::check_velocity(velocity) {
             return Err(self.fail(e));
@@ -246,7 +249,9 @@ impl Simulation {
                 Ok(())
             } else {
                 Err(Divergence {
-                    message: "the tokens overflowed the f64 range; use a smaller dt or beta, integrate in z, or stop earlier".into(),
+                    message:
+                        "the tokens overflowed the f64 range; use a smaller dt or beta, integrate in z, or stop earlier"
+                            .into(),
                 })
             }
         });

@@ -81,7 +81,9 @@ fn streamed_metrics_equal_the_analyzers_on_the_stored_p() {
     use attn_core::analysis::metrics::attention_views;
     use attn_core::analysis::{Metrics, MetricsScratch};
     use attn_core::Stepping;
-    for (config, steps) in [("preset=polytope&n=300&d=2", 40), ("preset=sphere-sa-clusters&n=530&d=3", 30), ("preset=leaders&n=290", 200)] {
+    for (config, steps) in
+        [("preset=polytope&n=300&d=2", 40), ("preset=sphere-sa-clusters&n=530&d=3", 30), ("preset=leaders&n=290", 200)]
+    {
         let mut sim = attn_core::Simulation::new(&attn_core::parse(config).unwrap());
         sim.advance(steps);
         let n = sim.n();

@@ -34,7 +34,10 @@ fn keys_override_the_preset_in_any_order() {
 #[test]
 fn changing_the_model_family_sets_the_keys_that_depend_on_it() {
     let c = parse("model=sphere-sa").unwrap();
-    assert_eq!(c.to_canonical_string(), "version=1&preset=polytope&model=sphere-sa&integrate_in=x&integrator=retraction&coords=x");
+    assert_eq!(
+        c.to_canonical_string(),
+        "version=1&preset=polytope&model=sphere-sa&integrate_in=x&integrator=retraction&coords=x"
+    );
     assert_eq!(parse(&c.to_canonical_string()).unwrap(), c);
     let e = parse("preset=sphere-sa&model=euclidean").unwrap();
     assert_eq!(e.integrator, attn_core::config::Integrator::Euler);
@@ -121,7 +124,13 @@ fn random_strings_and_mutations_never_panic() {
         .collect();
     common::fuzz::random_strings_and_mutations(11, &seeds, "", parse, Config::to_canonical_string);
     // The same strings as links: the view keys survive the round trip too.
-    common::fuzz::random_strings_and_mutations(13, &seeds, "", attn_core::lab::parse_link, attn_core::lab::Link::to_canonical_string);
+    common::fuzz::random_strings_and_mutations(
+        13,
+        &seeds,
+        "",
+        attn_core::lab::parse_link,
+        attn_core::lab::Link::to_canonical_string,
+    );
 }
 
 #[test]

@@ -71,7 +71,10 @@ fn argmin_residual_is_at_most_the_mean_residual() {
 #[test]
 fn singular_values_of_known_matrices() {
     let x = [3.0, 0.0, 0.0, 0.0, 2.0, 0.0];
-    assert_eq!(rank::singular_values(&x, 2, 3).iter().map(|s| (s * 1e12).round() / 1e12).collect::<Vec<_>>(), vec![3.0, 2.0]);
+    assert_eq!(
+        rank::singular_values(&x, 2, 3).iter().map(|s| (s * 1e12).round() / 1e12).collect::<Vec<_>>(),
+        vec![3.0, 2.0]
+    );
     let mut rng = Rng::new(9, 0);
     let (n, d) = (20, 50);
     let y: Vec<f64> = (0..n * d).map(|_| rng.normal()).collect();
@@ -95,7 +98,16 @@ fn check_quadratic_fall(label: &str, r: &[f64]) {
             continue;
         }
         assert!(r[l] >= 1e-12, "{}: back above 1e-12 at layer {}: {:?}", label, l + 1, r);
-        assert!(r[l + 1] <= r[l] * r[l], "{}: r_{} = {:e} > r_{}^2 = {:e}; {:?}", label, l + 1, r[l + 1], l, r[l] * r[l], r);
+        assert!(
+            r[l + 1] <= r[l] * r[l],
+            "{}: r_{} = {:e} > r_{}^2 = {:e}; {:?}",
+            label,
+            l + 1,
+            r[l + 1],
+            l,
+            r[l] * r[l],
+            r
+        );
     }
     assert!(r[r.len() - 1] < 1e-12, "{}: never below 1e-12: {:?}", label, r);
 }
@@ -236,7 +248,17 @@ fn similarity_statistics_of_a_hand_built_example() {
     let s = similarity::similarity_matrix(&o, n, 2, SimilarityNorm::Raw);
     // Upper triangle by hand: (0,2)=2 (0,4)=1 (0,5)=3 (1,3)=2 (1,4)=1 (2,4)=2 (2,5)=6 (3,4)=2 (4,5)=3, others 0.
     let mut expected = vec![0.0; 36];
-    for &(i, j, v) in &[(0, 2, 2.0), (0, 4, 1.0), (0, 5, 3.0), (1, 3, 2.0), (1, 4, 1.0), (2, 4, 2.0), (2, 5, 6.0), (3, 4, 2.0), (4, 5, 3.0)] {
+    for &(i, j, v) in &[
+        (0, 2, 2.0),
+        (0, 4, 1.0),
+        (0, 5, 3.0),
+        (1, 3, 2.0),
+        (1, 4, 1.0),
+        (2, 4, 2.0),
+        (2, 5, 6.0),
+        (3, 4, 2.0),
+        (4, 5, 3.0),
+    ] {
         expected[i * n + j] = v;
         expected[j * n + i] = v;
     }
@@ -307,7 +329,13 @@ fn similarity_matrices_are_symmetric_with_zero_diagonal() {
                 for i in 0..n {
                     assert_eq!(s[i * n + i], 0.0);
                     for j in 0..i {
-                        assert!((s[i * n + j] - s[j * n + i]).abs() <= 1e-12 * s[i * n + j].abs().max(1e-300), "{} {} {}", norm, i, j);
+                        assert!(
+                            (s[i * n + j] - s[j * n + i]).abs() <= 1e-12 * s[i * n + j].abs().max(1e-300),
+                            "{} {} {}",
+                            norm,
+                            i,
+                            j
+                        );
                     }
                 }
             }
@@ -447,7 +475,10 @@ fn records_views_and_precisions() {
     // configured = skip on, mlp off: SAN+skip.
     assert_eq!(all[4].residual, all[2].residual);
     for r in &all {
-        assert_eq!((r.residual.len(), r.composite_norm.len(), r.singular_values.len(), r.similarity.len()), (4, 4, 4, 3));
+        assert_eq!(
+            (r.residual.len(), r.composite_norm.len(), r.singular_values.len(), r.similarity.len()),
+            (4, 4, 4, 3)
+        );
         assert!(r.singular_values.iter().all(|s| s.len() == 6));
         assert_eq!(r.residual[0], all[0].residual[0]);
     }

@@ -5,8 +5,8 @@ mod common;
 
 use attn_core::config::LabPreset;
 use attn_core::depth::{
-    parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm, Variant,
-    WeightsSource, DEPTH_PRESETS,
+    parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select,
+    SimilarityNorm, Variant, WeightsSource, DEPTH_PRESETS,
 };
 use attn_core::lab::{parse_lab, requested_lab, LabConfig};
 
@@ -33,7 +33,10 @@ fn bert_init_is_bert_base_at_initialisation() {
     let c = DepthPreset::BertInit.config();
     assert_eq!((c.layers, c.heads, c.d_model, c.d_head, c.tokens, c.mlp_width), (12, 12, 768, 64, 128, 3072));
     assert_eq!((c.weight_scale, c.qk_scale, c.bias_scale), (0.02, 0.02, 0.0));
-    assert_eq!((c.layernorm, c.activation, c.skip, c.mlp, c.mlp_residual), (LayerNorm::Post, Activation::Gelu, true, true, true));
+    assert_eq!(
+        (c.layernorm, c.activation, c.skip, c.mlp, c.mlp_residual),
+        (LayerNorm::Post, Activation::Gelu, true, true, true)
+    );
     assert_eq!((c.weights, c.input, c.shared), (WeightsSource::Random, InputSource::Gaussian, false));
     assert_eq!(c.variants, vec![Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer]);
     assert_eq!((c.residual_def, c.precision), (ResidualDef::Mean, Precision::F32));
@@ -42,7 +45,10 @@ fn bert_init_is_bert_base_at_initialisation() {
     assert_eq!(t.input, InputSource::Text);
     assert!(t.n() > 40 && t.n() <= 512, "{}", t.n());
     let p = DepthPreset::ParticleEuler.config();
-    assert_eq!((p.weights, p.input, p.heads, p.d_model, p.tokens), (WeightsSource::Particle, InputSource::Particle, 1, 2, 20));
+    assert_eq!(
+        (p.weights, p.input, p.heads, p.d_model, p.tokens),
+        (WeightsSource::Particle, InputSource::Particle, 1, 2, 20)
+    );
 }
 
 #[test]
@@ -50,9 +56,15 @@ fn keys_override_the_preset_in_any_order() {
     let c = parse("layers=3&lab=depth&preset=collapse-small&heads=2&qk_scale=0.5&variants=san-skip,san").unwrap();
     assert_eq!((c.layers, c.heads, c.qk_scale, c.d_model), (3, 2, 0.5, 64));
     assert_eq!(c.variants, vec![Variant::SanSkip, Variant::San]);
-    assert_eq!(c.to_canonical_string(), "version=2&lab=depth&preset=collapse-small&layers=3&heads=2&qk_scale=0.5&variants=san-skip,san");
+    assert_eq!(
+        c.to_canonical_string(),
+        "version=2&lab=depth&preset=collapse-small&layers=3&heads=2&qk_scale=0.5&variants=san-skip,san"
+    );
     let d = parse("#lab=depth&layernorm=pre&activation=relu&similarity_norm=max-abs&select=threshold&threshold=-0.5&residual_def=argmin&precision=f64&seed=7&skip=off&mlp_residual=off&shared=on&bias_scale=0.01&tokens=64&sentences=32,32&separators=off").unwrap();
-    assert_eq!((d.layernorm, d.activation, d.similarity_norm, d.select), (LayerNorm::Pre, Activation::Relu, SimilarityNorm::MaxAbs, Select::Threshold));
+    assert_eq!(
+        (d.layernorm, d.activation, d.similarity_norm, d.select),
+        (LayerNorm::Pre, Activation::Relu, SimilarityNorm::MaxAbs, Select::Threshold)
+    );
     assert_eq!((d.threshold, d.residual_def, d.precision, d.seed), (-0.5, ResidualDef::Argmin, Precision::F64, 7));
     assert_eq!((d.skip, d.mlp_residual, d.shared, d.bias_scale, d.separators), (false, false, true, 0.01, false));
     assert_eq!(d.sentences, vec![32, 32]);
@@ -61,7 +73,10 @@ fn keys_override_the_preset_in_any_order() {
     assert!(s.starts_with("version=2&lab=depth&preset=bert-init&tokens=64&skip=off"), "{}", s);
     assert_eq!(d.differences_from_preset()[0], ("tokens", "128".to_string(), "64".to_string()));
     // Variant labels are accepted too; the canonical form uses the names.
-    assert_eq!(parse("variants=SAN,transformer").unwrap().to_canonical_string(), "version=2&lab=depth&preset=bert-init&variants=san,transformer");
+    assert_eq!(
+        parse("variants=SAN,transformer").unwrap().to_canonical_string(),
+        "version=2&lab=depth&preset=bert-init&variants=san,transformer"
+    );
 }
 
 /// Text and the nested particle configuration survive the canonical string.
@@ -203,5 +218,11 @@ fn random_strings_and_mutations_never_panic() {
         .collect();
     common::fuzz::random_strings_and_mutations(21, &seeds, "lab=depth&", parse_lab, LabConfig::to_canonical_string);
     // As links: the view keys survive the round trip too.
-    common::fuzz::random_strings_and_mutations(22, &seeds, "lab=depth&", attn_core::lab::parse_link, attn_core::lab::Link::to_canonical_string);
+    common::fuzz::random_strings_and_mutations(
+        22,
+        &seeds,
+        "lab=depth&",
+        attn_core::lab::parse_link,
+        attn_core::lab::Link::to_canonical_string,
+    );
 }

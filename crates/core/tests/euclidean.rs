@@ -2,10 +2,10 @@
 
 mod common;
 
-use attn_core::Stepping;
 use attn_core::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
 use attn_core::analysis::{boolean_distance, cluster_labels, spread};
 use attn_core::config::{Space, PAPER_V_2D};
+use attn_core::Stepping;
 use common::{attention, max_diff, run, sim};
 
 /// Check 1: rows of P sum to 1 and entries lie in [0, 1], for every preset, at start and later.
@@ -105,7 +105,13 @@ fn polytope_clusters_at_hull_vertices() {
             assert!((lo..=hi + 1).contains(&count), "{} seed {}: {} clusters", preset, seed, count);
             let centres = cluster_centres(z, n, d, &labels, count);
             for k in 0..count {
-                assert!(is_extreme_point(&centres, count, d, k, 1e-9 * spread0), "{} seed {}: cluster {} is not a vertex", preset, seed, k);
+                assert!(
+                    is_extreme_point(&centres, count, d, k, 1e-9 * spread0),
+                    "{} seed {}: cluster {} is not a vertex",
+                    preset,
+                    seed,
+                    k
+                );
             }
         }
         assert!(in_range >= 17, "{}: only {} of 20 seeds in {}..={}", preset, in_range, lo, hi);
@@ -144,7 +150,15 @@ fn hyperplanes_two_groups_at_the_extremes() {
         assert_eq!(groups.len(), 2, "seed {}: {} groups", seed, groups.len());
         let lo = groups[0].iter().sum::<f64>() / groups[0].len() as f64;
         let hi = groups[1].iter().sum::<f64>() / groups[1].len() as f64;
-        assert!((lo - min0).abs() < 0.05 * range && (hi - max0).abs() < 0.05 * range, "seed {}: groups at {} {} vs {} {}", seed, lo, hi, min0, max0);
+        assert!(
+            (lo - min0).abs() < 0.05 * range && (hi - max0).abs() < 0.05 * range,
+            "seed {}: groups at {} {} vs {} {}",
+            seed,
+            lo,
+            hi,
+            min0,
+            max0
+        );
         let p = attention(&mut s);
         assert!(boolean_distance(&p, 40) < 1e-6);
         let nonzero_cols = (0..40).filter(|&j| (0..40).any(|i| p[i * 40 + j].round() != 0.0)).count();
@@ -181,9 +195,8 @@ fn one_dimensional_leaders() {
                 assert!(j == argmax || j == argmin, "seed {}: column {} is not a leader", seed, j);
             }
         }
-        let non_boolean = (0..40)
-            .filter(|&i| p[i * 40..(i + 1) * 40].iter().any(|&x| (x - x.round()).abs() >= 1e-3))
-            .count();
+        let non_boolean =
+            (0..40).filter(|&i| p[i * 40..(i + 1) * 40].iter().any(|&x| (x - x.round()).abs() >= 1e-3)).count();
         assert!(non_boolean <= 1, "seed {}: {} rows not Boolean", seed, non_boolean);
         let leaders = attn_core::analysis::leaders(&p, 40);
         assert!(leaders.iter().all(|&j| j == argmax || j == argmin));

@@ -176,7 +176,19 @@ fn the_nonpositive_form_has_the_same_bits_on_its_domain() {
         }
         xs.push(k as f64 * std::f64::consts::LN_2);
     }
-    xs.extend([0.0, -0.0, -1e-300, -f64::MIN_POSITIVE, -5e-324, EXP_UNDERFLOW, -708.4, -708.3, -745.2, -1e10, f64::MIN]);
+    xs.extend([
+        0.0,
+        -0.0,
+        -1e-300,
+        -f64::MIN_POSITIVE,
+        -5e-324,
+        EXP_UNDERFLOW,
+        -708.4,
+        -708.3,
+        -745.2,
+        -1e10,
+        f64::MIN,
+    ]);
     xs.push(f64::NEG_INFINITY);
     xs.extend(around_the_underflow());
     // The loop of the attention rows: constants hidden from the optimiser, read once.

@@ -84,9 +84,18 @@ fn a_worker_divergence_pauses_with_the_last_good_state() {
 
 /// A straightforward reference: the whole n x n score matrix, a max-subtracted softmax per row
 /// with libm's exp, `P V y` by plain loops (science.md §1, §2). Returns the velocity of `y`.
-fn reference_velocity(c: &attn_core::Config, q: &[f64], k: &[f64], v: &[f64], t: f64, y: &[f64], projected: bool) -> Vec<f64> {
+fn reference_velocity(
+    c: &attn_core::Config,
+    q: &[f64],
+    k: &[f64],
+    v: &[f64],
+    t: f64,
+    y: &[f64],
+    projected: bool,
+) -> Vec<f64> {
     let (n, d) = (c.n, c.d);
-    let apply = |m: &[f64], x: &[f64]| -> Vec<f64> { (0..d).map(|r| (0..d).map(|s| m[r * d + s] * x[s]).sum()).collect() };
+    let apply =
+        |m: &[f64], x: &[f64]| -> Vec<f64> { (0..d).map(|r| (0..d).map(|s| m[r * d + s] * x[s]).sum()).collect() };
     let in_z = c.model == Model::Euclidean && c.integrate_in == Space::Z;
     // In z (these tests use V = I there): x = e^t z.
     let g = if in_z { t.exp() } else { 1.0 };

@@ -48,7 +48,8 @@ fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
 /// Version 0 (every link made before versions): the step to version 1 keeps every key and value.
 #[test]
 fn migrate_from_version_0_is_the_identity_on_every_key() {
-    let pairs = owned(&[("preset", "hyperplanes"), ("n", "30"), ("v", "1,0;0,2"), ("coords", "x"), ("lab", "particles")]);
+    let pairs =
+        owned(&[("preset", "hyperplanes"), ("n", "30"), ("v", "1,0;0,2"), ("coords", "x"), ("lab", "particles")]);
     assert_eq!(migrate(0, pairs.clone()).unwrap(), pairs);
     // Every preset's pre-version link (its old canonical form) means what it meant: the same
     // keys, and version 1's arithmetic (written back as `version=1`).
@@ -146,7 +147,10 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     assert_eq!(plain.to_canonical_string(), "version=1&preset=leaders");
     assert_eq!(plain.view, View::default_for(&PARTICLES_VIEW));
     let t = parse_link("lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
-    assert_eq!(t.to_canonical_string(), "version=2&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3");
+    assert_eq!(
+        t.to_canonical_string(),
+        "version=2&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
+    );
     let d = parse_link("lab=depth&residual_axis=linear&controls=&embed=1").unwrap();
     assert_eq!(d.to_canonical_string(), "version=2&lab=depth&preset=bert-init&embed=1&controls=&residual_axis=linear");
     assert!(d.view.controls.is_empty());
@@ -255,7 +259,9 @@ fn view_keys_never_change_the_numbers() {
     // The training lab: the same trainer, bit for bit, after a few iterations.
     let base = "lab=training&preset=scan-snap&iterations=6";
     let LabConfig::Training(plain) = parse_lab(base).unwrap() else { panic!("training") };
-    let LabConfig::Training(linked) = parse_lab(&format!("{}&step=3&embed=1&panels=chart&theme=light&speed=4", base)).unwrap() else {
+    let LabConfig::Training(linked) =
+        parse_lab(&format!("{}&step=3&embed=1&panels=chart&theme=light&speed=4", base)).unwrap()
+    else {
         panic!("training")
     };
     assert_eq!(plain, linked);
@@ -278,7 +284,8 @@ fn every_valid_link_round_trips() {
         let c = p.config();
         let last = attn_core::sim::steps_for(c.until, c.dt);
         for j in 0..6u64 {
-            let moment = if j % 2 == 0 { format!("step={}", (last * j) / 5) } else { format!("t={}", c.until * j as f64 / 7.0) };
+            let moment =
+                if j % 2 == 0 { format!("step={}", (last * j) / 5) } else { format!("t={}", c.until * j as f64 / 7.0) };
             links.push(format!(
                 "preset={}&{}&embed={}&panels={}&controls={}&theme={}&speed={}&heatmap={}&trails={}&camera={},{}&colour={}",
                 p.name(),
@@ -298,7 +305,12 @@ fn every_valid_link_round_trips() {
     }
     for p in TRAINING_PRESETS {
         for j in 0..4 {
-            links.push(format!("lab=training&preset={}&iterations=20&step={}&embed=1&panels=chart,sweep&controls=eta_z,ratio&speed={}", p.name(), j * 5, 1 + j * 30));
+            links.push(format!(
+                "lab=training&preset={}&iterations=20&step={}&embed=1&panels=chart,sweep&controls=eta_z,ratio&speed={}",
+                p.name(),
+                j * 5,
+                1 + j * 30
+            ));
         }
     }
     for p in DEPTH_PRESETS {

@@ -2,10 +2,10 @@
 
 mod common;
 
-use attn_core::Stepping;
 use attn_core::Status;
-use common::sim;
+use attn_core::Stepping;
 use common::alloc::{allocations, Counting};
+use common::sim;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;

@@ -79,7 +79,10 @@ fn rho_reference(t_end: f64, beta: f64, n: f64) -> f64 {
 }
 
 fn rho_error(integrator: &str, dt: f64, t_end: f64) -> f64 {
-    let cfg = format!("preset=sphere-sa&n=3&init=points&points=1,0,0;0,1,0;0,0,1&integrator={}&dt={}&until={}", integrator, dt, t_end);
+    let cfg = format!(
+        "preset=sphere-sa&n=3&init=points&points=1,0,0;0,1,0;0,0,1&integrator={}&dt={}&until={}",
+        integrator, dt, t_end
+    );
     let mut s = sim(&cfg);
     run(&mut s, (t_end / dt).round() as u64);
     let x = s.state();

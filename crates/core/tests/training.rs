@@ -1,7 +1,6 @@
 //! The training lab's science checks (science.md §5, scan and snap): first loss, Z = 0 entropy,
 //! exact gradients, the paper's scan and snap, the snap criterion, text data, determinism.
 
-use attn_core::Stepping;
 use attn_core::rng::Rng;
 use attn_core::training::analysis::{distinct_entropy, snap_iteration, snap_iteration_live};
 use attn_core::training::data::Dataset;
@@ -9,6 +8,7 @@ use attn_core::training::model::{batch_loss, Sequence};
 use attn_core::training::text::{classes, tokenize, Corpus};
 use attn_core::training::trainer::STREAM_DATA;
 use attn_core::training::{grid, parse, run_cell, Trainer, TrainingConfig};
+use attn_core::Stepping;
 mod common;
 use common::alloc::{allocations, Counting};
 
@@ -59,7 +59,9 @@ fn synthetic_layout_has_the_papers_vocabulary_size() {
 /// With Y = Z = 0 the first loss is ln M to 1e-12 (science.md §5).
 #[test]
 fn first_loss_is_ln_m() {
-    for (cfg, m) in [("preset=scan-snap&iterations=1", 34.0f64), ("preset=scan-snap-sweep&weights_init=zero&iterations=1", 33.0)] {
+    for (cfg, m) in
+        [("preset=scan-snap&iterations=1", 34.0f64), ("preset=scan-snap-sweep&weights_init=zero&iterations=1", 33.0)]
+    {
         let t = trained(cfg);
         let first = t.record().loss[0];
         println!("{}: first loss {} (ln M = {})", cfg, first, m.ln());
@@ -150,7 +152,16 @@ fn gradients_match_finite_differences() {
                 }
                 let rel = (a - fd).abs() / scale;
                 worst = worst.max(rel);
-                assert!(rel < 1e-6, "m = {}, d{}[{}]: exact {} vs finite difference {} (relative {:e})", m, which, idx, a, fd, rel);
+                assert!(
+                    rel < 1e-6,
+                    "m = {}, d{}[{}]: exact {} vs finite difference {} (relative {:e})",
+                    m,
+                    which,
+                    idx,
+                    a,
+                    fd,
+                    rel
+                );
             }
         }
         // Rows of Z that are no sequence's query get no gradient; nor do Y columns outside every support.
@@ -219,7 +230,14 @@ fn paper_run_scans_then_snaps() {
         let commons = |c: &[f64]| (0..10).map(|l| c[n * m + l]).sum::<f64>();
         let heaviest = *class.distinct.last().unwrap();
         let (before, after) = (commons(&c0), commons(t.c()));
-        println!("class {}: commons {:.4} -> {:.4}; heaviest distinct {:.4} -> {:.4}", n, before, after, c0[n * m + heaviest], t.c()[n * m + heaviest]);
+        println!(
+            "class {}: commons {:.4} -> {:.4}; heaviest distinct {:.4} -> {:.4}",
+            n,
+            before,
+            after,
+            c0[n * m + heaviest],
+            t.c()[n * m + heaviest]
+        );
         assert!(after < before - 0.1, "class {}: commons {} -> {}", n, before, after);
         assert!(t.c()[n * m + heaviest] > 1.5 * c0[n * m + heaviest]);
         // Distinct tokens that co-occur more get more attention.
@@ -331,7 +349,15 @@ fn training_on_text() {
     let m = t.m();
     assert_eq!(t.data().labels()[0], "the");
     assert!(t.data().is_text());
-    println!("text: M = {}, K = {}, loss {} -> {}, entropy {} -> {}", m, t.k(), r.loss[0], r.loss[59], r.entropy[0], t.entropy());
+    println!(
+        "text: M = {}, K = {}, loss {} -> {}, entropy {} -> {}",
+        m,
+        t.k(),
+        r.loss[0],
+        r.loss[59],
+        r.entropy[0],
+        t.entropy()
+    );
     assert!((r.loss[0] - (m as f64).ln()).abs() < 1e-12);
     assert!(r.loss[59] < 0.5 * r.loss[0]);
     for n in 0..t.k() {
@@ -339,7 +365,8 @@ fn training_on_text() {
     }
     // The recorded query row is "the": its classes are the words that follow "the".
     assert_eq!(t.query_token(), 0);
-    let followers: Vec<&str> = t.query_classes().iter().map(|&n| t.data().labels()[t.classes()[n].next].as_str()).collect();
+    let followers: Vec<&str> =
+        t.query_classes().iter().map(|&n| t.data().labels()[t.classes()[n].next].as_str()).collect();
     assert_eq!(followers, ["lazy", "sun", "sleeping", "dog"]); // position 0 ("The quick") has no context
     assert_eq!(r.query_c.len(), (60 + 1) * followers.len() * m);
     assert_eq!(r.query_logits.len(), (60 + 1) * m);
@@ -377,7 +404,9 @@ const PIN_TEXT: u64 = 0x8001d7a5502fe7c2;
 /// step() allocates nothing (synthetic and text data).
 #[test]
 fn step_allocates_nothing() {
-    for cfg in ["preset=scan-snap", "preset=scan-snap-sweep&momentum=0", "text=one%20two%20three%20one%20two%20four&seq_len=4"] {
+    for cfg in
+        ["preset=scan-snap", "preset=scan-snap-sweep&momentum=0", "text=one%20two%20three%20one%20two%20four&seq_len=4"]
+    {
         let mut t = Trainer::new(&config(cfg));
         t.step().unwrap();
         let before = allocations();

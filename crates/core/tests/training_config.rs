@@ -38,7 +38,8 @@ fn keys_override_the_preset_in_any_order() {
     let c = parse("eta_z=2&lab=training&preset=scan-snap-sweep&ratio=10&seed=7").unwrap();
     assert_eq!((c.eta_z, c.ratio, c.seed, c.queries), (2.0, 10.0, 7, 1));
     assert_eq!(c.to_canonical_string(), "version=2&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
-    let d = parse("#lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2").unwrap();
+    let d = parse("#lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2")
+        .unwrap();
     let s = d.to_canonical_string();
     assert_eq!(s, "version=2&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
     assert_eq!(parse(&s).unwrap(), d);
@@ -143,7 +144,7 @@ fn parse_lab_dispatches_by_the_lab_key() {
     assert_eq!(t.lab(), "training");
     assert_eq!(t.to_canonical_string(), "version=2&lab=training&preset=scan-snap-sweep&eta_z=3");
     assert_eq!(parse_lab("lab%3Dtraining").unwrap_err().key, "lab%3Dtraining"); // not a key=value pair
-    // Particle keys in a training configuration and training keys in a particle one are refused.
+                                                                                // Particle keys in a training configuration and training keys in a particle one are refused.
     assert_eq!(parse_lab("lab=training&beta=2").unwrap_err().key, "beta");
     assert_eq!(parse_lab("eta_z=2").unwrap_err().key, "eta_z");
     // Every particle error is the particle parser's own.
@@ -156,12 +157,24 @@ fn parse_lab_dispatches_by_the_lab_key() {
 fn random_strings_and_mutations_never_panic() {
     let seeds: Vec<String> = TRAINING_PRESETS
         .iter()
-        .map(|p| p.config().to_canonical_string() + "&eta_z=2&text=the%20cat%20sat%20on%20the%20mat&vocab=5&seq_len=4&query_row=1")
-        .chain(TRAINING_PRESETS.iter().map(|p| p.config().to_canonical_string() + "&iterations=9&step=4&embed=1&panels=chart&controls=play,eta_z&theme=light&speed=7"))
+        .map(|p| {
+            p.config().to_canonical_string()
+                + "&eta_z=2&text=the%20cat%20sat%20on%20the%20mat&vocab=5&seq_len=4&query_row=1"
+        })
+        .chain(TRAINING_PRESETS.iter().map(|p| {
+            p.config().to_canonical_string()
+                + "&iterations=9&step=4&embed=1&panels=chart&controls=play,eta_z&theme=light&speed=7"
+        }))
         .collect();
     common::fuzz::random_strings_and_mutations(12, &seeds, "lab=training&", parse_lab, LabConfig::to_canonical_string);
     // As links: the view keys survive the round trip too.
-    common::fuzz::random_strings_and_mutations(14, &seeds, "lab=training&", attn_core::lab::parse_link, attn_core::lab::Link::to_canonical_string);
+    common::fuzz::random_strings_and_mutations(
+        14,
+        &seeds,
+        "lab=training&",
+        attn_core::lab::parse_link,
+        attn_core::lab::Link::to_canonical_string,
+    );
 }
 
 /// The page shows the lab a link asks for even when the link is refused.

@@ -1,15 +1,19 @@
 //! The frame of a single-plot chart drawn with plotters: the chart builder with the page's
 //! margins, and the mesh (ticks, grid, axis descriptions) in the theme's colours.
 
+use crate::canvas::Canvas;
 use crate::plot::{err, tick, Geometry, Theme};
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use crate::canvas::Canvas;
 
 /// A chart builder on `area` with the page's margins; the y label area is `y_extra` device
 /// pixels wider than the default (room for a y description).
-pub fn builder<'a, 'b>(area: &'a DrawingArea<Canvas, Shift>, g: &Geometry, y_extra: u32) -> ChartBuilder<'a, 'b, Canvas> {
+pub fn builder<'a, 'b>(
+    area: &'a DrawingArea<Canvas, Shift>,
+    g: &Geometry,
+    y_extra: u32,
+) -> ChartBuilder<'a, 'b, Canvas> {
     let mut b = ChartBuilder::on(area);
     b.margin_top(g.title_h)
         .margin_right(g.margin_r * 2)
@@ -38,7 +42,12 @@ pub fn whole(v: &f64) -> String {
 }
 
 /// Draws the mesh of `chart`: tick labels, grid lines in the theme's colours, axis descriptions.
-pub fn mesh<X, Y>(chart: &mut ChartContext<'_, Canvas, Cartesian2d<X, Y>>, g: &Geometry, th: &Theme, axes: Axes) -> Result<(), String>
+pub fn mesh<X, Y>(
+    chart: &mut ChartContext<'_, Canvas, Cartesian2d<X, Y>>,
+    g: &Geometry,
+    th: &Theme,
+    axes: Axes,
+) -> Result<(), String>
 where
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,

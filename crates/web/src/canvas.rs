@@ -8,9 +8,7 @@
 //! else is drawn by `CanvasBackend` unchanged.
 
 use plotters::prelude::DrawingBackend;
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
-};
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -59,11 +57,7 @@ impl DrawingBackend for Canvas {
         self.inner.present()
     }
 
-    fn draw_pixel(
-        &mut self,
-        point: BackendCoord,
-        color: BackendColor,
-    ) -> Result<(), DrawingErrorKind<Error>> {
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_pixel(point, color)
     }
 
@@ -129,24 +123,14 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<Error>> {
-        let font = format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        );
+        let font = format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str());
         self.context.save();
         self.context.set_font(&font);
         let metrics = self.context.measure_text(text);
         self.context.restore();
-        let m = metrics
-            .map_err(|e| DrawingErrorKind::FontError(Box::new(MeasureError(format!("{:?}", e)))))?;
+        let m = metrics.map_err(|e| DrawingErrorKind::FontError(Box::new(MeasureError(format!("{:?}", e)))))?;
         let height = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
-        let height = if height.is_finite() && height > 0.0 {
-            height
-        } else {
-            style.size() * 1.2
-        };
+        let height = if height.is_finite() && height > 0.0 { height } else { style.size() * 1.2 };
         Ok((m.width().max(0.0).ceil() as u32, height.ceil() as u32))
     }
 }

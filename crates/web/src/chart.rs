@@ -178,20 +178,10 @@ pub fn draw(
     root.fill(&th.bg).map_err(err)?;
     let (w, hgt) = root.dim_in_pixel();
     if w < 40 || hgt < 40 {
-        return Ok(Layout {
-            x0: 0.0,
-            x1: 0.0,
-            t0: 0.0,
-            t1: 0.0,
-            panels: vec![],
-        });
+        return Ok(Layout { x0: 0.0, x1: 0.0, t0: 0.0, t1: 0.0, panels: vec![] });
     }
     let g = Geometry::new(dpr);
-    let t1 = if t_max.is_finite() && t_max > 0.0 {
-        t_max
-    } else {
-        1.0
-    };
+    let t1 = if t_max.is_finite() && t_max > 0.0 { t_max } else { 1.0 };
     let x = 0.0..t1;
     let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
     // Four panels of equal plot height; the last one also holds the time axis labels.
@@ -213,18 +203,18 @@ pub fn draw(
                 String::new()
             }
         },
-        ..PanelSpec::new("clusters", format!("clusters: {}", readout(last(&h.clusters))), &h.t, &h.clusters, th.series[0])
+        ..PanelSpec::new(
+            "clusters",
+            format!("clusters: {}", readout(last(&h.clusters))),
+            &h.t,
+            &h.clusters,
+            th.series[0],
+        )
     };
     let c_top = (cmax * 1.1).ceil().max(2.0);
     let (xr, yr) = panel(&areas[0], &g, &th, &spec, x.clone(), 0.0..c_top)?;
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
-        name: spec.name,
-        y0,
-        y1,
-        v0: 0.0,
-        v1: c_top,
-    });
+    panels.push(PanelLayout { name: spec.name, y0, y1, v0: 0.0, v1: c_top });
     let xr_all = xr;
 
     // Boolean distance on a log scale: 0.5 at most; exact zeros drawn at the floor 1e-16.
@@ -235,42 +225,18 @@ pub fn draw(
         clamp: &|v| v.max(FLOOR),
         ..PanelSpec::new("boolean_distance", title, &h.t, &h.boolean_distance, th.series[1])
     };
-    let (_, yr) = panel(
-        &areas[1],
-        &g,
-        &th,
-        &spec,
-        x.clone(),
-        (FLOOR..1.0).log_scale(),
-    )?;
+    let (_, yr) = panel(&areas[1], &g, &th, &spec, x.clone(), (FLOOR..1.0).log_scale())?;
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
-        name: spec.name,
-        y0,
-        y1,
-        v0: FLOOR,
-        v1: 1.0,
-    });
+    panels.push(PanelLayout { name: spec.name, y0, y1, v0: FLOOR, v1: 1.0 });
 
     // Effective rank: from 1 to the largest seen.
-    let rmax = h
-        .effective_rank
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(2.0f64, f64::max);
+    let rmax = h.effective_rank.iter().copied().filter(|v| v.is_finite()).fold(2.0f64, f64::max);
     let r_top = rmax * 1.08;
     let title = format!("effective rank of P: {}", readout(last(&h.effective_rank)));
     let spec = PanelSpec::new("effective_rank", title, &h.t, &h.effective_rank, th.series[2]);
     let (_, yr) = panel(&areas[2], &g, &th, &spec, x.clone(), 0.0..r_top)?;
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
-        name: spec.name,
-        y0,
-        y1,
-        v0: 0.0,
-        v1: r_top,
-    });
+    panels.push(PanelLayout { name: spec.name, y0, y1, v0: 0.0, v1: r_top });
 
     // Interaction energy, or the note saying when it is defined.
     let (lo, hi) = h
@@ -278,9 +244,7 @@ pub fn draw(
         .iter()
         .copied()
         .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let has_energy = energy_defined && lo.is_finite();
     let (e0, e1) = if has_energy {
         let pad = ((hi - lo) * 0.08).max(1e-9 * hi.abs().max(1.0));
@@ -308,22 +272,10 @@ pub fn draw(
         let narrow = ((xr_all.end - xr_all.start) as f64) < 340.0 * dpr;
         if narrow {
             let dy = (g.font * 0.7) as i32;
-            note(
-                &areas[3],
-                &g,
-                &th,
-                "defined for sphere models",
-                (cx, cy - dy),
-            )?;
+            note(&areas[3], &g, &th, "defined for sphere models", (cx, cy - dy))?;
             note(&areas[3], &g, &th, "with Q = K = V = I", (cx, cy + dy))?;
         } else {
-            note(
-                &areas[3],
-                &g,
-                &th,
-                "defined for sphere models with Q = K = V = I",
-                (cx, cy),
-            )?;
+            note(&areas[3], &g, &th, "defined for sphere models with Q = K = V = I", (cx, cy))?;
         }
     }
     let (y0, y1) = px(&yr);
@@ -336,11 +288,5 @@ pub fn draw(
     });
     root.present().map_err(err)?;
     let (x0, x1) = px(&xr_all);
-    Ok(Layout {
-        x0,
-        x1,
-        t0: 0.0,
-        t1,
-        panels,
-    })
+    Ok(Layout { x0, x1, t0: 0.0, t1, panels })
 }

@@ -22,11 +22,18 @@ pub struct CheckOk {
 
 impl CheckOk {
     /// From the canonical text, the `(key, preset value, value)` differences and every pair.
-    pub fn new(canonical: String, differences: Vec<(&'static str, String, String)>, pairs: Vec<(&'static str, String)>) -> CheckOk {
+    pub fn new(
+        canonical: String,
+        differences: Vec<(&'static str, String, String)>,
+        pairs: Vec<(&'static str, String)>,
+    ) -> CheckOk {
         CheckOk {
             ok: true,
             canonical,
-            differences: differences.into_iter().map(|(key, preset, value)| Difference { key, preset, value }).collect(),
+            differences: differences
+                .into_iter()
+                .map(|(key, preset, value)| Difference { key, preset, value })
+                .collect(),
             pairs,
         }
     }

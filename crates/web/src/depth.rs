@@ -64,10 +64,7 @@ impl DepthLab {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str) -> Result<DepthLab, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(DepthLab {
-            run: DepthRun::new(&c),
-            values: Vec::new(),
-        })
+        Ok(DepthLab { run: DepthRun::new(&c), values: Vec::new() })
     }
 
     /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
@@ -176,22 +173,13 @@ pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
     }
     let span = if hi > lo { hi - lo } else { 1.0 };
     let lo = if lo.is_finite() { lo } else { 0.0 };
-    let t: Vec<f64> = (0..n * n)
-        .map(|k| {
-            if k / n == k % n {
-                0.0
-            } else {
-                (s[k] - lo) / span
-            }
-        })
-        .collect();
+    let t: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 0.0 } else { (s[k] - lo) / span }).collect();
     heatmap::rgba(&t, n, max_side, 1.0)
 }
 
 /// Parses the results the worker sent (an array of `run_variant` objects).
 fn results(value: JsValue) -> Result<Results, JsError> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| JsError::new(&format!("depth results: {}", e)))
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("depth results: {}", e)))
 }
 
 /// Draws the relative residual `||res(X_l)|| / ||X_l||` against layer for every finished
@@ -207,8 +195,7 @@ pub fn draw_depth_residual(
     dark: bool,
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    let layout = depth_chart::residual(canvas, &r, layers as usize, log, dpr, dark)
-        .map_err(|e| JsError::new(&e))?;
+    let layout = depth_chart::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 
@@ -237,8 +224,7 @@ pub fn draw_depth_same_sentence(
     dark: bool,
 ) -> Result<(), JsError> {
     let r = results(results_value)?;
-    depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark)
-        .map_err(|e| JsError::new(&e))
+    depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark).map_err(|e| JsError::new(&e))
 }
 
 /// Draws the share of paths of each length (`shares`, `k = 0..=L`) as bars, and for variants
@@ -288,9 +274,7 @@ mod tests {
     #[test]
     fn a_lab_runs_a_variant_and_gives_a_tile_per_layer_and_head() {
         let mut lab = DepthLab {
-            run: DepthRun::new(
-                &parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap(),
-            ),
+            run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()),
             values: Vec::new(),
         };
         let _ = lab.run.run_variant(Variant::SanSkip);

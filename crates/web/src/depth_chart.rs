@@ -5,12 +5,12 @@
 //! core's `VariantResult` (sent by the page's worker as JSON and handed back here).
 
 use crate::axes::{self, Axes};
+use crate::canvas::Canvas;
+use crate::legend::legend;
 use crate::plot::{clamp_dpr, err, note, root, theme, tick, Geometry, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use crate::canvas::Canvas;
-use crate::legend::legend;
 use serde::{Deserialize, Serialize};
 use web_sys::HtmlCanvasElement;
 
@@ -60,10 +60,7 @@ pub fn colour(th: &Theme, label: &str) -> RGBColor {
 }
 
 fn legend_text(label: &str) -> &'static str {
-    LEGEND
-        .iter()
-        .find(|(l, _)| *l == label)
-        .map_or("", |(_, t)| t)
+    LEGEND.iter().find(|(l, _)| *l == label).map_or("", |(_, t)| t)
 }
 
 /// Hover layout of the residual chart, CSS px.
@@ -79,18 +76,12 @@ pub struct Layout {
 
 type Area = DrawingArea<Canvas, Shift>;
 
-
 fn title(area: &Area, g: &Geometry, th: &Theme, text: &str, x: i32) -> Result<(), String> {
     let font = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
-    area.draw_text(text, &font, (x, (g.font * 0.35) as i32))
-        .map_err(err)
+    area.draw_text(text, &font, (x, (g.font * 0.35) as i32)).map_err(err)
 }
 
-fn start(
-    canvas: HtmlCanvasElement,
-    dpr: f64,
-    dark: bool,
-) -> Result<Option<(Area, Geometry, Theme)>, String> {
+fn start(canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<Option<(Area, Geometry, Theme)>, String> {
     let area = root(canvas)?;
     let th = theme(dark);
     area.fill(&th.bg).map_err(err)?;
@@ -111,37 +102,27 @@ pub fn residual(
     dpr: f64,
     dark: bool,
 ) -> Result<Layout, String> {
-    let empty = Layout {
-        x0: 0.0,
-        x1: 0.0,
-        y0: 0.0,
-        y1: 0.0,
-        l0: 0.0,
-        l1: 0.0,
-    };
+    let empty = Layout { x0: 0.0, x1: 0.0, y0: 0.0, y1: 0.0, l0: 0.0, l1: 0.0 };
     let Some((area, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(empty);
     };
-    let values = || {
-        results
-            .iter()
-            .flat_map(|r| r.residual.iter().flatten().copied())
-            .filter(|v| v.is_finite())
-    };
+    let values = || results.iter().flat_map(|r| r.residual.iter().flatten().copied()).filter(|v| v.is_finite());
     let hi = values().fold(0.0f64, f64::max).max(1e-300);
     let pos_min = values().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
-    let floor = if pos_min.is_finite() {
-        (pos_min / 3.0).max(1e-18)
-    } else {
-        1e-3
-    };
+    let floor = if pos_min.is_finite() { (pos_min / 3.0).max(1e-18) } else { 1e-3 };
     let x_max = layers.max(1) as f64;
     let builder = |_: &str| axes::builder(&area, &g, (g.font * 1.4) as u32);
     macro_rules! draw_with {
         ($chart:expr, $clamp:expr) => {{
             let mut chart = $chart;
             let y_desc = if log { "||res(X_l)|| / ||X_l|| (log)" } else { "||res(X_l)|| / ||X_l||" };
-            let frame = Axes { x_labels: layers.min(12) + 1, y_labels: 6, x_fmt: &axes::whole, x_desc: "layer l (0 = the input)", y_desc: Some(y_desc) };
+            let frame = Axes {
+                x_labels: layers.min(12) + 1,
+                y_labels: 6,
+                x_fmt: &axes::whole,
+                x_desc: "layer l (0 = the input)",
+                y_desc: Some(y_desc),
+            };
             axes::mesh(&mut chart, &g, &th, frame)?;
             let radius = (2.5 * g.dpr).round() as i32;
             for r in results {
@@ -154,46 +135,35 @@ pub fn residual(
                     .filter_map(|(l, v)| v.filter(|v| v.is_finite()).map(|v| (l as f64, $clamp(v))))
                     .collect();
                 chart.draw_series(LineSeries::new(pts.iter().copied(), style)).map_err(err)?;
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled())))
-                    .map_err(err)?;
+                chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
             }
             let (xr, yr) = chart.plotting_area().get_pixel_range();
             let entries: Vec<(RGBColor, String)> =
                 results.iter().map(|r| (colour(&th, &r.variant), legend_text(&r.variant).to_string())).collect();
             // Right of the middle: the skip curves stay near the top, the collapsing ones fall to the bottom.
-            legend(&area, &g, &th, &entries, (xr.end - (6.0 * g.dpr) as i32, yr.start + (yr.end - yr.start) * 3 / 10), true)?;
+            legend(
+                &area,
+                &g,
+                &th,
+                &entries,
+                (xr.end - (6.0 * g.dpr) as i32, yr.start + (yr.end - yr.start) * 3 / 10),
+                true,
+            )?;
             (xr, yr)
         }};
     }
     let (xr, yr) = if log {
         let lo = floor;
         let top = hi * 2.0;
-        let chart = builder("")
-            .build_cartesian_2d(-0.3..x_max + 0.3, (lo..top).log_scale())
-            .map_err(err)?;
+        let chart = builder("").build_cartesian_2d(-0.3..x_max + 0.3, (lo..top).log_scale()).map_err(err)?;
         draw_with!(chart, |v: f64| v.max(lo))
     } else {
-        let chart = builder("")
-            .build_cartesian_2d(-0.3..x_max + 0.3, 0.0..hi * 1.08)
-            .map_err(err)?;
+        let chart = builder("").build_cartesian_2d(-0.3..x_max + 0.3, 0.0..hi * 1.08).map_err(err)?;
         draw_with!(chart, |v: f64| v)
     };
-    title(
-        &area,
-        &g,
-        &th,
-        "relative residual of X_l against depth (rank collapse)",
-        xr.start,
-    )?;
+    title(&area, &g, &th, "relative residual of X_l against depth (rank collapse)", xr.start)?;
     if results.is_empty() {
-        note(
-            &area,
-            &g,
-            &th,
-            "computing the first variant…",
-            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
-        )?;
+        note(&area, &g, &th, "computing the first variant…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
     }
     area.present().map_err(err)?;
     // Layer 0 and layer L in CSS px.
@@ -210,19 +180,12 @@ pub fn residual(
 }
 
 /// The |i - j| histograms of one variant, one ridge per layer (each scaled to its own peak).
-pub fn histograms(
-    canvas: HtmlCanvasElement,
-    r: Option<&VariantData>,
-    dpr: f64,
-    dark: bool,
-) -> Result<(), String> {
+pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, dark: bool) -> Result<(), String> {
     let Some((area, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(());
     };
     let layers = r.map_or(0, |r| r.similarity.len());
-    let n = r
-        .and_then(|r| r.similarity.first())
-        .map_or(2, |l| l.distance_histogram.len().max(2));
+    let n = r.and_then(|r| r.similarity.first()).map_or(2, |l| l.distance_histogram.len().max(2));
     let mut chart = axes::builder(&area, &g, (g.font * 0.8) as u32)
         .build_cartesian_2d(0.0..(n - 1) as f64, 0.0..(layers.max(1) as f64 + 0.45))
         .map_err(err)?;
@@ -234,67 +197,30 @@ pub fn histograms(
     if let Some(r) = r {
         let c = r.variant.as_str();
         let base = colour(&th, c);
-        let small = ("sans-serif", g.font * 0.9)
-            .into_font()
-            .color(&th.muted)
-            .pos(Pos::new(HPos::Right, VPos::Center));
+        let small = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Center));
         for (idx, layer) in r.similarity.iter().enumerate() {
             // Layer 1 at the top.
             let y0 = (layers - 1 - idx) as f64;
             let h = &layer.distance_histogram;
             let peak = h.iter().copied().max().unwrap_or(0).max(1) as f64;
             let mut pts: Vec<(f64, f64)> = vec![(0.0, y0)];
-            pts.extend(
-                h.iter()
-                    .enumerate()
-                    .skip(1)
-                    .map(|(k, &v)| (k as f64, y0 + 1.4 * v as f64 / peak)),
-            );
+            pts.extend(h.iter().enumerate().skip(1).map(|(k, &v)| (k as f64, y0 + 1.4 * v as f64 / peak)));
             pts.push(((n - 1) as f64, y0));
+            chart.draw_series(std::iter::once(Polygon::new(pts.clone(), th.bg.mix(1.0).filled()))).map_err(err)?;
+            chart.draw_series(std::iter::once(Polygon::new(pts.clone(), base.mix(0.55).filled()))).map_err(err)?;
             chart
-                .draw_series(std::iter::once(Polygon::new(
-                    pts.clone(),
-                    th.bg.mix(1.0).filled(),
-                )))
-                .map_err(err)?;
-            chart
-                .draw_series(std::iter::once(Polygon::new(
-                    pts.clone(),
-                    base.mix(0.55).filled(),
-                )))
-                .map_err(err)?;
-            chart
-                .draw_series(LineSeries::new(
-                    pts[1..pts.len() - 1].iter().copied(),
-                    base.stroke_width(g.line(1.0)),
-                ))
+                .draw_series(LineSeries::new(pts[1..pts.len() - 1].iter().copied(), base.stroke_width(g.line(1.0))))
                 .map_err(err)?;
             if idx % step == 0 || idx + 1 == layers {
                 let (px, py) = chart.backend_coord(&(0.0, y0));
-                area.draw_text(
-                    &format!("layer {}", layer.layer),
-                    &small,
-                    (px - (4.0 * g.dpr) as i32, py),
-                )
-                .map_err(err)?;
+                area.draw_text(&format!("layer {}", layer.layer), &small, (px - (4.0 * g.dpr) as i32, py))
+                    .map_err(err)?;
             }
         }
-        title(
-            &area,
-            &g,
-            &th,
-            &format!("{}: |i − j| per layer", r.variant),
-            xr.start,
-        )?;
+        title(&area, &g, &th, &format!("{}: |i − j| per layer", r.variant), xr.start)?;
     } else {
         title(&area, &g, &th, "distance histogram per layer", xr.start)?;
-        note(
-            &area,
-            &g,
-            &th,
-            "waiting for the variant's result…",
-            ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2),
-        )?;
+        note(&area, &g, &th, "waiting for the variant's result…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
     }
     area.present().map_err(err)?;
     Ok(())
@@ -331,14 +257,7 @@ pub fn same_sentence(
         let style = ("sans-serif", g.font * 0.9)
             .into_font()
             .color(&th.muted)
-            .pos(Pos::new(
-                HPos::Right,
-                if chance > 0.85 {
-                    VPos::Top
-                } else {
-                    VPos::Bottom
-                },
-            ));
+            .pos(Pos::new(HPos::Right, if chance > 0.85 { VPos::Top } else { VPos::Bottom }));
         let dy = if chance > 0.85 { 3.0 } else { -2.0 };
         area.draw_text(
             &format!("chance {}", tick(chance)),
@@ -353,43 +272,20 @@ pub fn same_sentence(
         let pts: Vec<(f64, f64)> = r
             .similarity
             .iter()
-            .filter_map(|l| {
-                l.same_sentence
-                    .filter(|v| v.is_finite())
-                    .map(|v| (l.layer as f64, v))
-            })
+            .filter_map(|l| l.same_sentence.filter(|v| v.is_finite()).map(|v| (l.layer as f64, v)))
             .collect();
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().copied(),
-                c.stroke_width(g.line(2.0)),
-            ))
-            .map_err(err)?;
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled())))
-            .map_err(err)?;
+        chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(g.line(2.0)))).map_err(err)?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
     }
     let (xr, _) = chart.plotting_area().get_pixel_range();
-    title(
-        &area,
-        &g,
-        &th,
-        "same-sentence share of the high-similarity pairs",
-        xr.start,
-    )?;
+    title(&area, &g, &th, "same-sentence share of the high-similarity pairs", xr.start)?;
     area.present().map_err(err)?;
     Ok(())
 }
 
 /// Path shares `C(L,k) H^k / (H+1)^L` as bars; for variants with a decomposition, the share of
 /// `sum_k ||S^(k)||_F` carried by each length as a line.
-pub fn paths(
-    canvas: HtmlCanvasElement,
-    shares: &[f64],
-    results: &Results,
-    dpr: f64,
-    dark: bool,
-) -> Result<(), String> {
+pub fn paths(canvas: HtmlCanvasElement, shares: &[f64], results: &Results, dpr: f64, dark: bool) -> Result<(), String> {
     let Some((area, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(());
     };
@@ -411,49 +307,29 @@ pub fn paths(
         .max(1e-9);
     let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(-0.6..k_max + 0.6, 0.0..hi * 1.1).map_err(err)?;
     let x_desc = "path length k (attention layers a path goes through)";
-    axes::mesh(&mut chart, &g, &th, Axes { x_labels: (k_max as usize + 1).min(13), y_labels: 5, x_fmt: &axes::whole, x_desc, y_desc: None })?;
+    axes::mesh(
+        &mut chart,
+        &g,
+        &th,
+        Axes { x_labels: (k_max as usize + 1).min(13), y_labels: 5, x_fmt: &axes::whole, x_desc, y_desc: None },
+    )?;
     chart
-        .draw_series(shares.iter().enumerate().map(|(k, &s)| {
-            Rectangle::new(
-                [(k as f64 - 0.35, 0.0), (k as f64 + 0.35, s)],
-                th.muted.mix(0.45).filled(),
-            )
-        }))
+        .draw_series(
+            shares.iter().enumerate().map(|(k, &s)| {
+                Rectangle::new([(k as f64 - 0.35, 0.0), (k as f64 + 0.35, s)], th.muted.mix(0.45).filled())
+            }),
+        )
         .map_err(err)?;
-    let mut entries = vec![(
-        th.muted,
-        "bars: share of paths C(L,k) H^k / (H+1)^L".to_string(),
-    )];
+    let mut entries = vec![(th.muted, "bars: share of paths C(L,k) H^k / (H+1)^L".to_string())];
     for (r, v) in &carried {
         let c = colour(&th, &r.variant);
         let style = c.stroke_width(g.line(2.0));
-        chart
-            .draw_series(LineSeries::new(
-                v.iter().enumerate().map(|(k, &y)| (k as f64, y)),
-                style,
-            ))
-            .map_err(err)?;
+        chart.draw_series(LineSeries::new(v.iter().enumerate().map(|(k, &y)| (k as f64, y)), style)).map_err(err)?;
         entries.push((c, format!("{}: share of output norm", r.variant)));
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
-    legend(
-        &area,
-        &g,
-        &th,
-        &entries,
-        (
-            xr.start + (6.0 * g.dpr) as i32,
-            yr.start + (4.0 * g.dpr) as i32,
-        ),
-        false,
-    )?;
-    title(
-        &area,
-        &g,
-        &th,
-        "paths through the skip connections",
-        xr.start,
-    )?;
+    legend(&area, &g, &th, &entries, (xr.start + (6.0 * g.dpr) as i32, yr.start + (4.0 * g.dpr) as i32), false)?;
+    title(&area, &g, &th, "paths through the skip connections", xr.start)?;
     area.present().map_err(err)?;
     Ok(())
 }
@@ -473,53 +349,31 @@ pub fn spectrum(
         .iter()
         .filter_map(|r| {
             let sv = r.singular_values.get(layer)?;
-            let s1 = sv
-                .first()
-                .copied()
-                .flatten()
-                .filter(|v| v.is_finite() && *v > 0.0)?;
+            let s1 = sv.first().copied().flatten().filter(|v| v.is_finite() && *v > 0.0)?;
             Some((
                 r,
                 sv.iter()
                     .enumerate()
-                    .filter_map(|(k, v)| {
-                        v.filter(|v| v.is_finite())
-                            .map(|v| ((k + 1) as f64, v / s1))
-                    })
+                    .filter_map(|(k, v)| v.filter(|v| v.is_finite()).map(|v| ((k + 1) as f64, v / s1)))
                     .collect(),
             ))
         })
         .collect();
-    let k_max = curves
-        .iter()
-        .map(|(_, c)| c.len())
-        .max()
-        .unwrap_or(2)
-        .max(2) as f64;
-    let floor = curves
-        .iter()
-        .flat_map(|(_, c)| c.iter().map(|p| p.1))
-        .filter(|v| *v > 0.0)
-        .fold(1.0f64, f64::min)
-        .max(1e-17)
-        / 2.0;
-    let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(1.0..k_max, (floor..2.0).log_scale()).map_err(err)?;
+    let k_max = curves.iter().map(|(_, c)| c.len()).max().unwrap_or(2).max(2) as f64;
+    let floor =
+        curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)).filter(|v| *v > 0.0).fold(1.0f64, f64::min).max(1e-17)
+            / 2.0;
+    let mut chart =
+        axes::builder(&area, &g, 0).build_cartesian_2d(1.0..k_max, (floor..2.0).log_scale()).map_err(err)?;
     axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 6, x_fmt: &axes::whole, x_desc: "k", y_desc: None })?;
     for (r, pts) in &curves {
         let c = colour(&th, &r.variant);
         let style = c.stroke_width(g.line(2.0));
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|&(k, v)| (k, v.max(floor))),
-                style,
-            ))
-            .map_err(err)?;
+        chart.draw_series(LineSeries::new(pts.iter().map(|&(k, v)| (k, v.max(floor))), style)).map_err(err)?;
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
-    let entries: Vec<(RGBColor, String)> = curves
-        .iter()
-        .map(|(r, _)| (colour(&th, &r.variant), r.variant.clone()))
-        .collect();
+    let entries: Vec<(RGBColor, String)> =
+        curves.iter().map(|(r, _)| (colour(&th, &r.variant), r.variant.clone())).collect();
     legend(
         &area,
         &g,
@@ -531,13 +385,7 @@ pub fn spectrum(
         ),
         false,
     )?;
-    title(
-        &area,
-        &g,
-        &th,
-        &format!("singular values σ_k / σ_1 of X_{} (log)", layer),
-        xr.start,
-    )?;
+    title(&area, &g, &th, &format!("singular values σ_k / σ_1 of X_{} (log)", layer), xr.start)?;
     area.present().map_err(err)?;
     Ok(())
 }

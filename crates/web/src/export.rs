@@ -35,19 +35,11 @@ fn token_header(d: usize) -> String {
 }
 
 fn token_rows(step: f64, t: f64, tokens: &[f64], d: usize) -> Result<String, String> {
-    if !(step.is_finite() && step >= 0.0 && step.fract() == 0.0 && step <= 9.007_199_254_740_992e15)
-    {
-        return Err(format!(
-            "csv_token_rows: step must be a whole number >= 0, got {}",
-            step
-        ));
+    if !(step.is_finite() && step >= 0.0 && step.fract() == 0.0 && step <= 9.007_199_254_740_992e15) {
+        return Err(format!("csv_token_rows: step must be a whole number >= 0, got {}", step));
     }
     if d == 0 || tokens.len() % d != 0 {
-        return Err(format!(
-            "csv_token_rows: {} numbers do not make rows of d = {}",
-            tokens.len(),
-            d
-        ));
+        return Err(format!("csv_token_rows: {} numbers do not make rows of d = {}", tokens.len(), d));
     }
     let (step, t) = (step as u64, format_f64(t));
     let mut out = String::with_capacity(tokens.len() * 20);
@@ -66,21 +58,14 @@ mod tests {
     fn rows_match_the_cli_layout() {
         assert_eq!(token_header(2), "step,t,i,coord_0,coord_1");
         let rows = token_rows(3.0, 0.30000000000000004, &[0.1, -0.0, 1e-7, 2.5], 2).unwrap();
-        assert_eq!(
-            rows,
-            "3,0.30000000000000004,0,0.1,-0\n3,0.30000000000000004,1,1e-7,2.5\n"
-        );
+        assert_eq!(rows, "3,0.30000000000000004,0,0.1,-0\n3,0.30000000000000004,1,1e-7,2.5\n");
     }
 
     #[test]
     fn bad_shapes_and_steps_are_refused() {
-        assert!(token_rows(1.0, 0.1, &[1.0, 2.0, 3.0], 2)
-            .unwrap_err()
-            .contains("d = 2"));
+        assert!(token_rows(1.0, 0.1, &[1.0, 2.0, 3.0], 2).unwrap_err().contains("d = 2"));
         assert!(token_rows(1.0, 0.1, &[1.0], 0).is_err());
-        assert!(token_rows(-1.0, 0.1, &[1.0], 1)
-            .unwrap_err()
-            .contains("whole number"));
+        assert!(token_rows(-1.0, 0.1, &[1.0], 1).unwrap_err().contains("whole number"));
         assert!(token_rows(0.5, 0.1, &[1.0], 1).is_err());
         assert!(token_rows(f64::NAN, 0.1, &[1.0], 1).is_err());
     }

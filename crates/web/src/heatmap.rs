@@ -36,11 +36,7 @@ pub fn side(n: usize, max_side: usize) -> (usize, usize) {
 
 /// Largest finite entry of `p` (1 when there is none or it is not positive).
 pub fn finite_max(p: &[f64]) -> f64 {
-    let m = p
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(0.0f64, f64::max);
+    let m = p.iter().copied().filter(|x| x.is_finite()).fold(0.0f64, f64::max);
     if m > 0.0 {
         m
     } else {
@@ -56,11 +52,7 @@ pub fn rgba(p: &[f64], n: usize, max_side: usize, scale: f64) -> Vec<u8> {
     if p.len() < n * n {
         return out;
     }
-    let inv = if scale > 0.0 && scale.is_finite() {
-        1.0 / scale
-    } else {
-        1.0
-    };
+    let inv = if scale > 0.0 && scale.is_finite() { 1.0 / scale } else { 1.0 };
     for r in 0..side {
         let rows = r * block..((r + 1) * block).min(n);
         for c in 0..side {
@@ -86,17 +78,8 @@ pub fn rgba(p: &[f64], n: usize, max_side: usize, scale: f64) -> Vec<u8> {
 
 /// RGBA pixels (`rows x cols x 4`, row-major, opaque) of a grid whose entry `(r, c)` is
 /// `value(r, c)`, coloured `viridis(value / scale)` (NaN as 0).
-pub fn grid_rgba(
-    rows: usize,
-    cols: usize,
-    scale: f64,
-    value: impl Fn(usize, usize) -> f64,
-) -> Vec<u8> {
-    let inv = if scale > 0.0 && scale.is_finite() {
-        1.0 / scale
-    } else {
-        1.0
-    };
+pub fn grid_rgba(rows: usize, cols: usize, scale: f64, value: impl Fn(usize, usize) -> f64) -> Vec<u8> {
+    let inv = if scale > 0.0 && scale.is_finite() { 1.0 / scale } else { 1.0 };
     let mut out = vec![0u8; rows * cols * 4];
     for r in 0..rows {
         for c in 0..cols {

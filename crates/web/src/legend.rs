@@ -35,36 +35,20 @@ pub fn legend(
     let line = (18.0 * g.dpr) as i32;
     let text_w = entries
         .iter()
-        .map(|(_, t)| {
-            area.estimate_text_size(t, &font)
-                .map(|s| s.0 as i32)
-                .unwrap_or(0)
-        })
+        .map(|(_, t)| area.estimate_text_size(t, &font).map(|s| s.0 as i32).unwrap_or(0))
         .max()
         .unwrap_or(0);
     let w = pad * 3 + line + text_w;
     let h = legend_height(g, entries.len());
     let x = if right { x - w } else { x };
-    area.draw(&Rectangle::new(
-        [(x, y), (x + w, y + h)],
-        th.bg.mix(0.88).filled(),
-    ))
-    .map_err(err)?;
-    area.draw(&Rectangle::new(
-        [(x, y), (x + w, y + h)],
-        th.grid.stroke_width(g.line(1.0)),
-    ))
-    .map_err(err)?;
+    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], th.bg.mix(0.88).filled())).map_err(err)?;
+    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], th.grid.stroke_width(g.line(1.0)))).map_err(err)?;
     let style = font.pos(Pos::new(HPos::Left, VPos::Center));
     for (i, (c, t)) in entries.iter().enumerate() {
         let cy = y + pad + row * i as i32 + row / 2;
-        area.draw(&PathElement::new(
-            vec![(x + pad, cy), (x + pad + line, cy)],
-            c.stroke_width(g.line(2.5)),
-        ))
-        .map_err(err)?;
-        area.draw_text(t, &style, (x + pad * 2 + line, cy))
+        area.draw(&PathElement::new(vec![(x + pad, cy), (x + pad + line, cy)], c.stroke_width(g.line(2.5))))
             .map_err(err)?;
+        area.draw_text(t, &style, (x + pad * 2 + line, cy)).map_err(err)?;
     }
     Ok(())
 }

@@ -70,19 +70,14 @@ pub fn version() -> String {
 }
 
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    value
-        .serialize(&Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    value.serialize(&Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
 fn space(coords: &str) -> Result<Space, JsError> {
     match coords {
         "x" => Ok(Space::X),
         "z" => Ok(Space::Z),
-        _ => Err(JsError::new(&format!(
-            "`coords`: {:?} is not allowed; allowed: x, z",
-            coords
-        ))),
+        _ => Err(JsError::new(&format!("`coords`: {:?} is not allowed; allowed: x, z", coords))),
     }
 }
 
@@ -110,13 +105,7 @@ pub fn preset_pairs(name: &str) -> Result<JsValue, JsError> {
 /// (`a,b;c,d`, rows separated by `;`). Taken from the `hyperplanes` preset.
 #[wasm_bindgen]
 pub fn paper_v_2d() -> String {
-    Preset::Hyperplanes
-        .config()
-        .pairs()
-        .into_iter()
-        .find(|(k, _)| *k == "v")
-        .map(|(_, v)| v)
-        .unwrap_or_default()
+    Preset::Hyperplanes.config().pairs().into_iter().find(|(k, _)| *k == "v").map(|(_, v)| v).unwrap_or_default()
 }
 
 /// Parses and validates a configuration string (`key=value&...`, as in the URL hash and the CLI).
@@ -153,10 +142,7 @@ pub fn check_lab_config(text: &str) -> Result<JsValue, JsError> {
             lab: c.lab(),
             check: CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs()),
         }),
-        Err(e) => to_js(&LabCheck {
-            lab: lab::requested_lab(text),
-            check: CheckErr::from(e),
-        }),
+        Err(e) => to_js(&LabCheck { lab: lab::requested_lab(text), check: CheckErr::from(e) }),
     }
 }
 
@@ -337,11 +323,7 @@ impl Stepper {
     /// The resolved matrices `{ q, k, v }`, each `d x d` row-major (plain arrays of numbers).
     pub fn matrices(&self) -> Result<JsValue, JsError> {
         let m = self.sim.matrices();
-        to_js(&MatricesOut {
-            q: &m.q,
-            k: &m.k,
-            v: &m.v,
-        })
+        to_js(&MatricesOut { q: &m.q, k: &m.k, v: &m.v })
     }
 
     /// The tokens in coordinates `coords` (`"x"` or `"z"`): a new `Float64Array` of `n x d`,
@@ -493,17 +475,9 @@ impl Stepper {
 
     /// [`Stepper::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
     /// `P_ij / top` (`top = 1`: the fixed 0..1 scale); `top <= 0` or not finite uses `max P`.
-    pub fn heatmap_rgba_scaled(
-        &mut self,
-        max_side: u32,
-        top: f64,
-    ) -> Result<Uint8ClampedArray, JsError> {
+    pub fn heatmap_rgba_scaled(&mut self, max_side: u32, top: f64) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
-        let scale = if top > 0.0 && top.is_finite() {
-            top
-        } else {
-            heatmap::finite_max(self.p_view().0)
-        };
+        let scale = if top > 0.0 && top.is_finite() { top } else { heatmap::finite_max(self.p_view().0) };
         let (p, side) = self.p_view();
         let px = heatmap::rgba(p, side, max_side as usize, scale);
         Ok(Uint8ClampedArray::from(&px[..]))
@@ -520,11 +494,7 @@ impl Stepper {
         self.labels_step = Some(step);
         self.leaders = m.leaders.iter().map(|&j| j as u32).collect();
         self.history.push(step, self.sim.t(), &m);
-        to_js(&MetricsOut {
-            t: self.sim.t(),
-            step,
-            metrics: &m,
-        })
+        to_js(&MetricsOut { t: self.sim.t(), step, metrics: &m })
     }
 
     /// Cluster label of each token (`n`, labels `0..clusters` in order of first appearance) from
@@ -567,38 +537,16 @@ impl Stepper {
     /// `canvas.width/height` must be in device pixels (CSS size times `dpr`); fonts and lines are
     /// scaled by `dpr`. `dark` picks the dark palette. Returns the layout in CSS pixels for
     /// mapping the mouse to a time: `{ x0, x1, t0, t1, panels: [{ name, y0, y1, v0, v1 }] }`.
-    pub fn draw_chart(
-        &self,
-        canvas: HtmlCanvasElement,
-        dpr: f64,
-        dark: bool,
-    ) -> Result<JsValue, JsError> {
+    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<JsValue, JsError> {
         let c = self.sim.config();
         let t_last = self.history.t.last().copied().unwrap_or(0.0);
-        let t_max = if c.until > 0.0 {
-            c.until.max(t_last)
-        } else {
-            t_last.max(10.0 * c.dt)
-        };
-        let layout = chart::draw(
-            canvas,
-            &self.history,
-            t_max,
-            dpr,
-            dark,
-            self.energy_defined(),
-        )
-        .map_err(|e| JsError::new(&e))?;
+        let t_max = if c.until > 0.0 { c.until.max(t_last) } else { t_last.max(10.0 * c.dt) };
+        let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined())
+            .map_err(|e| JsError::new(&e))?;
         to_js(&layout)
     }
 
     fn pair(&self, key: &str) -> String {
-        self.sim
-            .config()
-            .pairs()
-            .into_iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v)
-            .unwrap_or_default()
+        self.sim.config().pairs().into_iter().find(|(k, _)| *k == key).map(|(_, v)| v).unwrap_or_default()
     }
 }

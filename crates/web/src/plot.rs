@@ -2,11 +2,11 @@
 //! labels, sizes scaled by the device pixel ratio, and one stacked panel (a series over a linear
 //! x axis, its title, dashed reference lines). Drawing only, no science.
 
+use crate::canvas::Canvas;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use crate::canvas::Canvas;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
 
@@ -101,8 +101,7 @@ pub fn clamp_dpr(dpr: f64) -> f64 {
 
 /// The drawing area of a canvas (`width`/`height` in device pixels).
 pub fn root(canvas: HtmlCanvasElement) -> Result<DrawingArea<Canvas, Shift>, String> {
-    let backend =
-        Canvas::new(canvas).ok_or("chart: the canvas has no 2d context")?;
+    let backend = Canvas::new(canvas).ok_or("chart: the canvas has no 2d context")?;
     Ok(backend.into_drawing_area())
 }
 
@@ -168,7 +167,19 @@ impl<'a> PanelSpec<'a> {
     /// A panel of `y` against `t` without x tick labels: y ticks by [`tick`], values drawn as
     /// they are, no reference lines.
     pub fn new(name: &'static str, title: String, t: &'a [f64], y: &'a [f64], colour: RGBColor) -> PanelSpec<'a> {
-        PanelSpec { name, title, t, y, colour, show_x: false, x_desc: "", y_fmt: &tick_label, clamp: &same, hlines: &[], vlines: &[] }
+        PanelSpec {
+            name,
+            title,
+            t,
+            y,
+            colour,
+            show_x: false,
+            x_desc: "",
+            y_fmt: &tick_label,
+            clamp: &same,
+            hlines: &[],
+            vlines: &[],
+        }
     }
 }
 
@@ -202,11 +213,7 @@ where
     let mut chart = ChartBuilder::on(area)
         .margin_top(g.title_h)
         .margin_right(g.margin_r)
-        .margin_bottom(if spec.show_x {
-            0
-        } else {
-            (g.font * 0.6) as u32
-        })
+        .margin_bottom(if spec.show_x { 0 } else { (g.font * 0.6) as u32 })
         .x_label_area_size(if spec.show_x { g.x_label } else { 0 })
         .y_label_area_size(g.y_label)
         .build_cartesian_2d(x_range.clone(), y_range)
@@ -236,38 +243,18 @@ where
         let style = h.colour.stroke_width(g.line(1.5));
         let y = (spec.clamp)(h.at);
         chart
-            .draw_series(DashedLineSeries::new(
-                [(x_range.start, y), (x_range.end, y)],
-                dash,
-                gap,
-                style,
-            ))
+            .draw_series(DashedLineSeries::new([(x_range.start, y), (x_range.end, y)], dash, gap, style))
             .map_err(err)?;
         let (px, py) = chart.backend_coord(&(x_range.end, y));
         let (ax, ay) = area.get_pixel_range();
-        let text = small
-            .clone()
-            .color(&h.colour)
-            .pos(Pos::new(HPos::Right, VPos::Bottom));
-        area.draw_text(
-            &h.label,
-            &text,
-            (
-                px - ax.start - (3.0 * g.dpr) as i32,
-                py - ay.start - (2.0 * g.dpr) as i32,
-            ),
-        )
-        .map_err(err)?;
+        let text = small.clone().color(&h.colour).pos(Pos::new(HPos::Right, VPos::Bottom));
+        area.draw_text(&h.label, &text, (px - ax.start - (3.0 * g.dpr) as i32, py - ay.start - (2.0 * g.dpr) as i32))
+            .map_err(err)?;
     }
     for v in spec.vlines.iter().filter(|v| v.at.is_finite()) {
         let style = v.colour.stroke_width(g.line(1.5));
         chart
-            .draw_series(DashedLineSeries::new(
-                [(v.at, y_lo_hi.start), (v.at, y_lo_hi.end)],
-                dash,
-                gap,
-                style,
-            ))
+            .draw_series(DashedLineSeries::new([(v.at, y_lo_hi.start), (v.at, y_lo_hi.end)], dash, gap, style))
             .map_err(err)?;
         if !v.label.is_empty() {
             let (px, py) = chart.backend_coord(&(v.at, y_lo_hi.end));
@@ -275,17 +262,10 @@ where
             // Label to the right of the line, or to its left near the right edge.
             let (xr, _) = chart.plotting_area().get_pixel_range();
             let right = (px as f64) < xr.start as f64 + 0.7 * (xr.end - xr.start) as f64;
-            let text = small.clone().color(&v.colour).pos(Pos::new(
-                if right { HPos::Left } else { HPos::Right },
-                VPos::Top,
-            ));
+            let text =
+                small.clone().color(&v.colour).pos(Pos::new(if right { HPos::Left } else { HPos::Right }, VPos::Top));
             let dx = (4.0 * g.dpr) as i32 * if right { 1 } else { -1 };
-            area.draw_text(
-                &v.label,
-                &text,
-                (px - ax.start + dx, py - ay.start + (2.0 * g.dpr) as i32),
-            )
-            .map_err(err)?;
+            area.draw_text(&v.label, &text, (px - ax.start + dx, py - ay.start + (2.0 * g.dpr) as i32)).map_err(err)?;
         }
     }
 
@@ -304,19 +284,11 @@ where
         runs.push(run);
     }
     for r in &runs {
-        chart
-            .draw_series(LineSeries::new(r.iter().copied(), style))
-            .map_err(err)?;
+        chart.draw_series(LineSeries::new(r.iter().copied(), style)).map_err(err)?;
     }
     if let Some(&(t, y)) = runs.last().and_then(|r| r.last()) {
         let radius = (3.0 * g.dpr).round() as i32;
-        chart
-            .draw_series(std::iter::once(Circle::new(
-                (t, y),
-                radius,
-                spec.colour.filled(),
-            )))
-            .map_err(err)?;
+        chart.draw_series(std::iter::once(Circle::new((t, y), radius, spec.colour.filled()))).map_err(err)?;
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let (ax, ay) = area.get_pixel_range();
@@ -324,10 +296,7 @@ where
     area.draw_text(
         &spec.title,
         &title,
-        (
-            xr.start - ax.start,
-            (g.font * 0.35) as i32 + (yr.start - ay.start) - g.title_h as i32,
-        ),
+        (xr.start - ax.start, (g.font * 0.35) as i32 + (yr.start - ay.start) - g.title_h as i32),
     )
     .map_err(err)?;
     Ok((xr, yr))
@@ -341,9 +310,6 @@ pub fn note(
     text: &str,
     (cx, cy): (i32, i32),
 ) -> Result<(), String> {
-    let style = ("sans-serif", g.font)
-        .into_font()
-        .color(&th.muted)
-        .pos(Pos::new(HPos::Center, VPos::Center));
+    let style = ("sans-serif", g.font).into_font().color(&th.muted).pos(Pos::new(HPos::Center, VPos::Center));
     area.draw_text(text, &style, (cx, cy)).map_err(err)
 }

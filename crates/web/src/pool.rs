@@ -37,7 +37,13 @@ impl RowWorker {
     pub fn rows(&mut self, t: f64, state: &[f64], lo: u32, hi: u32, projected: bool) -> Result<Float64Array, JsError> {
         let (lo, hi) = (lo as usize, hi as usize);
         if lo > hi || hi > self.n || state.len() != self.n * self.d {
-            return Err(JsError::new(&format!("rows {}..{} of {} tokens, state of {} numbers", lo, hi, self.n, state.len())));
+            return Err(JsError::new(&format!(
+                "rows {}..{} of {} tokens, state of {} numbers",
+                lo,
+                hi,
+                self.n,
+                state.len()
+            )));
         }
         self.out.resize((hi - lo) * self.d, 0.0);
         self.field.velocity_rows(t, state, lo, hi, &mut self.out, projected).map_err(|e| JsError::new(&e.message))?;

@@ -14,20 +14,14 @@ struct PresetInfo {
 
 /// Every preset of lab `P`, in the page's order: an array of `{ name, description }`.
 pub(crate) fn list<P: LabPreset>() -> Result<JsValue, JsError> {
-    let list: Vec<PresetInfo> = P::all()
-        .iter()
-        .map(|p| PresetInfo {
-            name: p.name(),
-            description: p.description(),
-        })
-        .collect();
+    let list: Vec<PresetInfo> =
+        P::all().iter().map(|p| PresetInfo { name: p.name(), description: p.description() }).collect();
     to_js(&list)
 }
 
 /// Every key of preset `name` of lab `P` with its value, `[[key, value], ...]` in canonical
 /// order; "`preset`: unknown ... preset" for an unknown name.
 pub(crate) fn pairs<P: LabPreset>(name: &str) -> Result<JsValue, JsError> {
-    let p = P::from_name(name)
-        .ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {:?}", P::NOUN, name)))?;
+    let p = P::from_name(name).ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {:?}", P::NOUN, name)))?;
     to_js(&p.pairs())
 }

@@ -46,17 +46,9 @@ pub fn draw(
         v.sort_by(|&a, &b| ratio[a].total_cmp(&ratio[b]));
     }
 
-    let (r_lo, r_hi) = cells
-        .iter()
-        .map(|&i| ratio[i])
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), r| {
-            (a.min(r), b.max(r))
-        });
-    let (r_lo, r_hi) = if r_lo.is_finite() {
-        (r_lo, r_hi)
-    } else {
-        (1.0, 10.0)
-    };
+    let (r_lo, r_hi) =
+        cells.iter().map(|&i| ratio[i]).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), r| (a.min(r), b.max(r)));
+    let (r_lo, r_hi) = if r_lo.is_finite() { (r_lo, r_hi) } else { (1.0, 10.0) };
     let x_range = (r_lo / 1.5)..(r_hi * 1.5);
     // Ticks at the grid's r values (or 1, 10 before any cell has finished).
     let mut ticks: Vec<f64> = cells.iter().map(|&i| ratio[i]).collect();
@@ -70,9 +62,7 @@ pub fn draw(
         .flat_map(|&i| [mean[i] - std[i], mean[i] + std[i]])
         .chain(std::iter::once(reference))
         .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (lo, hi) = if lo.is_finite() && hi > lo {
         (lo, hi)
     } else if lo.is_finite() {
@@ -83,14 +73,16 @@ pub fn draw(
     let pad = ((hi - lo) * 0.1).max(0.02);
 
     let mut chart = axes::builder(&root, &g, (g.font * 1.3) as u32)
-        .build_cartesian_2d(
-            x_range.clone().log_scale().with_key_points(ticks),
-            (lo - pad).max(0.0)..hi + pad,
-        )
+        .build_cartesian_2d(x_range.clone().log_scale().with_key_points(ticks), (lo - pad).max(0.0)..hi + pad)
         .map_err(err)?;
     let x_fmt = |v: &f64| tick(*v);
     let x_desc = "r = η_Y / η_Z (log scale)";
-    axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)") })?;
+    axes::mesh(
+        &mut chart,
+        &g,
+        &th,
+        Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)") },
+    )?;
 
     // The uniform-attention reference.
     if reference.is_finite() {
@@ -105,10 +97,7 @@ pub fn draw(
             ))
             .map_err(err)?;
         let (px, py) = chart.backend_coord(&(x_range.end, reference));
-        let style = ("sans-serif", g.font * 0.9)
-            .into_font()
-            .color(&th.muted)
-            .pos(Pos::new(HPos::Right, VPos::Bottom));
+        let style = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
         root.draw_text(
             &format!("uniform attention (Z = 0): {}", tick(reference)),
             &style,
@@ -128,9 +117,7 @@ pub fn draw(
         let shift = 1.03f64.powf(j as f64 - (k - 1.0) / 2.0);
         let pts: Vec<(f64, f64)> = idx.iter().map(|&i| (ratio[i] * shift, mean[i])).collect();
         let style = colour.stroke_width(g.line(2.0));
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), style))
-            .map_err(err)?;
+        chart.draw_series(LineSeries::new(pts.iter().copied(), style)).map_err(err)?;
         chart
             .draw_series(idx.iter().map(|&i| {
                 ErrorBar::new_vertical(
@@ -143,9 +130,7 @@ pub fn draw(
                 )
             }))
             .map_err(err)?;
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, radius, colour.filled())))
-            .map_err(err)?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, colour.filled()))).map_err(err)?;
     }
     let title = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
     let (xr, yr) = chart.plotting_area().get_pixel_range();
@@ -153,22 +138,15 @@ pub fn draw(
     let margin = (6.0 * dpr) as i32;
     let corner = (xr.end - margin, yr.end - margin - legend_height(&g, entries.len()));
     legend(&root, &g, &th, &entries, corner, true)?;
-    root.draw_text(
-        "final distinct-token entropy, mean ± std over seeds",
-        &title,
-        (xr.start, (g.font * 0.35) as i32),
-    )
-    .map_err(err)?;
+    root.draw_text("final distinct-token entropy, mean ± std over seeds", &title, (xr.start, (g.font * 0.35) as i32))
+        .map_err(err)?;
     if groups.is_empty() {
         note(
             &root,
             &g,
             &th,
             "no finished cells yet",
-            (
-                (xr.start + xr.end) / 2,
-                yr.start + (yr.end - yr.start) * 3 / 4,
-            ),
+            ((xr.start + xr.end) / 2, yr.start + (yr.end - yr.start) * 3 / 4),
         )?;
     }
     root.present().map_err(err)?;

@@ -44,13 +44,7 @@ pub fn training_preset_pairs(name: &str) -> Result<JsValue, JsError> {
 /// the population standard deviation over the seeds). Throws "`key`: what is allowed" for an
 /// invalid configuration or cell.
 #[wasm_bindgen]
-pub fn run_sweep_cell(
-    config: &str,
-    queries: u32,
-    eta_z: f64,
-    ratio: f64,
-    seeds: u32,
-) -> Result<JsValue, JsError> {
+pub fn run_sweep_cell(config: &str, queries: u32, eta_z: f64, ratio: f64, seeds: u32) -> Result<JsValue, JsError> {
     #[derive(Serialize)]
     struct Out<'a> {
         #[serde(flatten)]
@@ -59,18 +53,10 @@ pub fn run_sweep_cell(
         unsnapped: usize,
     }
     let base = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
-    let cell = SweepCell {
-        queries: queries as usize,
-        eta_z,
-        ratio,
-    };
+    let cell = SweepCell { queries: queries as usize, eta_z, ratio };
     let r = run_cell(&base, &cell, seeds).map_err(|e| JsError::new(&e.to_string()))?;
     let (mean_snap_iteration, unsnapped) = r.mean_snap_iteration();
-    to_js(&Out {
-        result: &r,
-        mean_snap_iteration,
-        unsnapped,
-    })
+    to_js(&Out { result: &r, mean_snap_iteration, unsnapped })
 }
 
 /// Most seeds per sweep cell (core `sweep::MAX_SEEDS`).
@@ -106,8 +92,7 @@ pub fn draw_sweep_chart(
     dpr: f64,
     dark: bool,
 ) -> Result<(), JsError> {
-    sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, dark)
-        .map_err(|e| JsError::new(&e))
+    sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, dark).map_err(|e| JsError::new(&e))
 }
 
 /// One column of the heatmap: token `token` of the `slot`-th shown class, whose co-occurrence
@@ -200,12 +185,7 @@ fn layout(t: &Trainer) -> Layout {
             });
         }
     }
-    Layout {
-        columns,
-        blocks,
-        classes,
-        total_classes: t.query_classes().len(),
-    }
+    Layout { columns, blocks, classes, total_classes: t.query_classes().len() }
 }
 
 #[derive(Serialize)]
@@ -238,13 +218,7 @@ impl TrainingLab {
         let trainer = Trainer::new(&c);
         let layout = layout(&trainer);
         let uniform = trainer.uniform_entropy();
-        Ok(TrainingLab {
-            trainer,
-            layout,
-            scale: 0.0,
-            scaled_states: 0,
-            uniform,
-        })
+        Ok(TrainingLab { trainer, layout, scale: 0.0, scaled_states: 0, uniform })
     }
 
     /// Takes up to `k` SGD iterations, stopping at `iterations` or at a divergence; returns the
@@ -480,31 +454,21 @@ impl TrainingLab {
     /// (references: `ln M`, the uniform-attention entropy, `snap_tol`; the snap iteration as a
     /// vertical line). `canvas.width/height` in device pixels, `dpr` per CSS px. Returns the
     /// layout in CSS px for hover: `{ x0, x1, i0, i1, panels: [{ name, y0, y1 }] }`.
-    pub fn draw_chart(
-        &self,
-        canvas: HtmlCanvasElement,
-        dpr: f64,
-        dark: bool,
-    ) -> Result<JsValue, JsError> {
+    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<JsValue, JsError> {
         let r = self.trainer.record();
         let snap = self.snap();
         let data = training_chart::Data {
             loss: &r.loss,
             entropy: &r.entropy,
             max_dc: &r.max_dc,
-            x_max: self
-                .trainer
-                .config()
-                .iterations
-                .max(self.trainer.iteration()),
+            x_max: self.trainer.config().iterations.max(self.trainer.iteration()),
             ln_m: (self.trainer.m() as f64).ln(),
             uniform_entropy: self.uniform,
             snap_tol: self.trainer.config().snap_tol,
             snap: (snap >= 0.0).then_some(snap as usize),
             snap_final: self.snap_is_final(),
         };
-        let layout =
-            training_chart::draw(canvas, &data, dpr, dark).map_err(|e| JsError::new(&e))?;
+        let layout = training_chart::draw(canvas, &data, dpr, dark).map_err(|e| JsError::new(&e))?;
         to_js(&layout)
     }
 }

@@ -56,13 +56,7 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
     let th = theme(dark);
     root.fill(&th.bg).map_err(crate::plot::err)?;
     let (w, h) = root.dim_in_pixel();
-    let empty = Layout {
-        x0: 0.0,
-        x1: 0.0,
-        i0: 0.0,
-        i1: 0.0,
-        panels: vec![],
-    };
+    let empty = Layout { x0: 0.0, x1: 0.0, i0: 0.0, i1: 0.0, panels: vec![] };
     if w < 40 || h < 40 {
         return Ok(empty);
     }
@@ -99,18 +93,8 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
 
     // Loss, from 0 to the largest seen (at least ln M).
     let t_loss = iters(d.loss.len());
-    let top = d
-        .loss
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(d.ln_m, f64::max)
-        * 1.3;
-    let hl = [RefLine {
-        at: d.ln_m,
-        colour: th.muted,
-        label: format!("ln M = {}", readout(d.ln_m)),
-    }];
+    let top = d.loss.iter().copied().filter(|v| v.is_finite()).fold(d.ln_m, f64::max) * 1.3;
+    let hl = [RefLine { at: d.ln_m, colour: th.muted, label: format!("ln M = {}", readout(d.ln_m)) }];
     let vl = snap_line(true);
     let title = format!("loss (nats): {}", readout(last(d.loss)));
     let spec = PanelSpec { hlines: &hl, vlines: &vl, ..PanelSpec::new("loss", title, &t_loss, d.loss, th.series[0]) };
@@ -125,9 +109,7 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
         .copied()
         .chain(std::iter::once(d.uniform_entropy))
         .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
     let pad = ((hi - lo) * 0.12).max(0.02);
     let pad_top = ((hi - lo) * 0.25).max(0.04);
@@ -138,31 +120,16 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
     }];
     let vl = snap_line(false);
     let title = format!("distinct-token entropy (nats): {}", readout(last(d.entropy)));
-    let spec = PanelSpec { hlines: &hl, vlines: &vl, ..PanelSpec::new("entropy", title, &t_h, d.entropy, th.series[2]) };
-    let (_, yr) = panel(
-        &a1,
-        &g,
-        &th,
-        &spec,
-        x.clone(),
-        (lo - pad).max(0.0)..hi + pad_top,
-    )?;
+    let spec =
+        PanelSpec { hlines: &hl, vlines: &vl, ..PanelSpec::new("entropy", title, &t_h, d.entropy, th.series[2]) };
+    let (_, yr) = panel(&a1, &g, &th, &spec, x.clone(), (lo - pad).max(0.0)..hi + pad_top)?;
     panels.push(layout(spec.name, &yr));
 
     // max |Δc| on a log scale, with the snap threshold; zeros drawn at the floor.
     let t_dc = iters(d.max_dc.len());
-    let min_pos = d
-        .max_dc
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .fold(d.snap_tol, f64::min);
+    let min_pos = d.max_dc.iter().copied().filter(|v| v.is_finite() && *v > 0.0).fold(d.snap_tol, f64::min);
     let floor = 10f64.powf((min_pos / 2.0).log10().floor()).max(1e-16);
-    let hl = [RefLine {
-        at: d.snap_tol,
-        colour: th.muted,
-        label: format!("snap_tol = {}", readout(d.snap_tol)),
-    }];
+    let hl = [RefLine { at: d.snap_tol, colour: th.muted, label: format!("snap_tol = {}", readout(d.snap_tol)) }];
     let title = format!("max |Δc| per iteration: {}", readout(last(d.max_dc)));
     let spec = PanelSpec {
         show_x: true,
@@ -178,11 +145,5 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
 
     root.present().map_err(crate::plot::err)?;
     let (x0, x1p) = px(&xr);
-    Ok(Layout {
-        x0,
-        x1: x1p,
-        i0: 0.0,
-        i1: x1,
-        panels,
-    })
+    Ok(Layout { x0, x1: x1p, i0: 0.0, i1: x1, panels })
 }

@@ -82,7 +82,12 @@ fn build_baseline(root: &Path) -> std::result::Result<PathBuf, String> {
 }
 
 /// The particle comparison: every backend, then the table.
-fn particles_comparison(root: &Path, attn: &Path, attn_baseline: std::result::Result<PathBuf, String>, options: &Options) -> Result<()> {
+fn particles_comparison(
+    root: &Path,
+    attn: &Path,
+    attn_baseline: std::result::Result<PathBuf, String>,
+    options: &Options,
+) -> Result<()> {
     let python = python::setup(&root.join("crates/xtask/bench/reference.py"));
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let setup = particles::Setup {
@@ -106,7 +111,10 @@ fn particles_comparison(root: &Path, attn: &Path, attn_baseline: std::result::Re
         python.numpy.as_ref().ok().cloned(),
         python.jax.as_ref().ok().cloned(),
     ];
-    println!("{}; all cores = {threads} threads / pool workers", versions.into_iter().flatten().collect::<Vec<_>>().join(", "));
+    println!(
+        "{}; all cores = {threads} threads / pool workers",
+        versions.into_iter().flatten().collect::<Vec<_>>().join(", ")
+    );
     println!();
     println!("{}", table::render(&rows));
     println!();
@@ -128,7 +136,12 @@ fn machine_line(threads: usize) -> String {
     let date = output_of(Command::new("date").args(["-u", "+%Y-%m-%d %H:%M UTC"])).unwrap_or_default();
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     let load = std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -142,14 +155,20 @@ fn lab_phases(root: &Path, attn: &Path) -> Result<()> {
     util::run(Command::new(attn).args(["bench", "--training"]), "native training bench")?;
     phase("training lab, wasm under Node: crates/xtask/bench/training_bench.mjs");
     util::run(
-        Command::new("node").arg(root.join("crates/xtask/bench/training_bench.mjs")).arg(root.join("www/pkg")).current_dir(root),
+        Command::new("node")
+            .arg(root.join("crates/xtask/bench/training_bench.mjs"))
+            .arg(root.join("www/pkg"))
+            .current_dir(root),
         "wasm training bench",
     )?;
     phase("depth lab, native: attn bench --depth");
     util::run(Command::new(attn).args(["bench", "--depth"]), "native depth bench")?;
     phase("depth lab, wasm under Node: crates/xtask/bench/depth_bench.mjs");
     util::run(
-        Command::new("node").arg(root.join("crates/xtask/bench/depth_bench.mjs")).arg(root.join("www/pkg")).current_dir(root),
+        Command::new("node")
+            .arg(root.join("crates/xtask/bench/depth_bench.mjs"))
+            .arg(root.join("www/pkg"))
+            .current_dir(root),
         "wasm depth bench",
     )
 }

@@ -20,22 +20,15 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
     phase(&format!("copy www/ to {}", out.display()));
     let (out_abs, www_abs) = (std::path::absolute(&out)?, www.canonicalize()?);
     if out_abs.starts_with(&www_abs) || www_abs.starts_with(&out_abs) {
-        bail!(
-            "--out {} must lie outside www/ and must not contain it",
-            out.display()
-        );
+        bail!("--out {} must lie outside www/ and must not contain it", out.display());
     }
     if out.exists() {
         // Replace only an earlier dist output (or an empty folder), never anything else.
         let empty = std::fs::read_dir(&out)?.next().is_none();
         if !empty && !out.join("index.html").is_file() {
-            bail!(
-                "--out {} exists and is not an earlier dist output (no index.html); not replacing it",
-                out.display()
-            );
+            bail!("--out {} exists and is not an earlier dist output (no index.html); not replacing it", out.display());
         }
-        std::fs::remove_dir_all(&out)
-            .with_context(|| format!("cannot remove {}", out.display()))?;
+        std::fs::remove_dir_all(&out).with_context(|| format!("cannot remove {}", out.display()))?;
     }
     let count = copy_dir(&www, &out)?;
     println!("wrote {count} files to {}", out.display());
@@ -46,16 +39,13 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
 fn copy_dir(from: &Path, to: &Path) -> Result<usize> {
     std::fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
     let mut count = 0;
-    for entry in
-        std::fs::read_dir(from).with_context(|| format!("cannot list {}", from.display()))?
-    {
+    for entry in std::fs::read_dir(from).with_context(|| format!("cannot list {}", from.display()))? {
         let entry = entry?;
         let target = to.join(entry.file_name());
         if entry.file_type()?.is_dir() {
             count += copy_dir(&entry.path(), &target)?;
         } else {
-            std::fs::copy(entry.path(), &target)
-                .with_context(|| format!("cannot copy {}", entry.path().display()))?;
+            std::fs::copy(entry.path(), &target).with_context(|| format!("cannot copy {}", entry.path().display()))?;
             count += 1;
         }
     }

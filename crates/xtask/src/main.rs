@@ -87,17 +87,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve { port } => server::serve_command(port),
-        Command::Test {
-            no_browser,
-            no_install,
-        } => test::run(test::Options {
-            no_browser,
-            no_install,
-        }),
+        Command::Test { no_browser, no_install } => test::run(test::Options { no_browser, no_install }),
         Command::Dist { out } => dist::run(out),
-        Command::Bench { min_seconds, particles_only, quick, rounds } => {
-            bench::run(&util::repo_root(), &bench::Options { min_seconds, particles_only, quick, rounds: rounds as usize })
-        }
+        Command::Bench { min_seconds, particles_only, quick, rounds } => bench::run(
+            &util::repo_root(),
+            &bench::Options { min_seconds, particles_only, quick, rounds: rounds as usize },
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

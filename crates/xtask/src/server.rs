@@ -53,12 +53,8 @@ pub enum PortChoice {
 pub fn bind(choice: PortChoice) -> Result<TcpListener> {
     let on = |port| TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
     let listener = match choice {
-        PortChoice::Exactly(port) => {
-            on(port).with_context(|| format!("cannot listen on 127.0.0.1:{port}"))?
-        }
-        PortChoice::Prefer(port) => on(port)
-            .or_else(|_| on(0))
-            .context("cannot listen on 127.0.0.1")?,
+        PortChoice::Exactly(port) => on(port).with_context(|| format!("cannot listen on 127.0.0.1:{port}"))?,
+        PortChoice::Prefer(port) => on(port).or_else(|_| on(0)).context("cannot listen on 127.0.0.1")?,
         PortChoice::Any => on(0).context("cannot listen on 127.0.0.1")?,
     };
     listener.set_nonblocking(true)?;
@@ -70,14 +66,8 @@ pub fn router(dir: &Path) -> Router {
     Router::new()
         .fallback_service(ServeDir::new(dir))
         .layer(middleware::from_fn(fix_content_type))
-        .layer(SetResponseHeaderLayer::overriding(
-            CACHE_CONTROL,
-            HeaderValue::from_static("no-cache"),
-        ))
-        .layer(SetResponseHeaderLayer::overriding(
-            CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        ))
+        .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+        .layer(SetResponseHeaderLayer::overriding(CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
 }
 
 /// MIME type we insist on for a request path, by extension.
@@ -95,19 +85,14 @@ async fn fix_content_type(req: Request, next: Next) -> Response {
     let wanted = content_type_for(req.uri().path());
     let mut response = next.run(req).await;
     if let Some(mime) = wanted.filter(|_| response.status().is_success()) {
-        response
-            .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static(mime));
+        response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(mime));
     }
     response
 }
 
 /// Base URL (with trailing slash) of a server listening on `listener`.
 fn url_of(listener: &TcpListener) -> Result<String> {
-    Ok(format!(
-        "http://127.0.0.1:{}/",
-        listener.local_addr()?.port()
-    ))
+    Ok(format!("http://127.0.0.1:{}/", listener.local_addr()?.port()))
 }
 
 /// Serve `dir` on `listener` until `shutdown` resolves (runs its own tokio runtime).
@@ -123,9 +108,7 @@ fn serve_blocking(
         .context("cannot start the tokio runtime")?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router(&dir))
-            .with_graceful_shutdown(shutdown)
-            .await
+        axum::serve(listener, router(&dir)).with_graceful_shutdown(shutdown).await
     })?;
     Ok(())
 }
@@ -155,21 +138,15 @@ pub fn spawn(dir: &Path, choice: PortChoice) -> Result<RunningServer> {
     let url = url_of(&listener)?;
     let (stop, stopped) = oneshot::channel::<()>();
     let dir = dir.to_path_buf();
-    let thread = std::thread::Builder::new()
-        .name("static-server".into())
-        .spawn(move || {
-            let shutdown = async {
-                let _ = stopped.await;
-            };
-            if let Err(err) = serve_blocking(dir, listener, shutdown) {
-                eprintln!("xtask: static server stopped: {err:#}");
-            }
-        })?;
-    Ok(RunningServer {
-        url,
-        stop: Some(stop),
-        thread: Some(thread),
-    })
+    let thread = std::thread::Builder::new().name("static-server".into()).spawn(move || {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        if let Err(err) = serve_blocking(dir, listener, shutdown) {
+            eprintln!("xtask: static server stopped: {err:#}");
+        }
+    })?;
+    Ok(RunningServer { url, stop: Some(stop), thread: Some(thread) })
 }
 
 /// `cargo xtask serve`: ensure the toolchain, build the wasm, then serve `www/` until killed.
@@ -181,10 +158,7 @@ pub fn serve_command(port: Option<u16>) -> Result<()> {
 
     let www = root.join("www");
     if !www.join("index.html").is_file() {
-        eprintln!(
-            "xtask: warning: {} does not exist yet",
-            www.join("index.html").display()
-        );
+        eprintln!("xtask: warning: {} does not exist yet", www.join("index.html").display());
     }
     let choice = port.map_or(PortChoice::Prefer(DEFAULT_PORT), PortChoice::Exactly);
     let listener = bind(choice)?;
@@ -201,11 +175,7 @@ mod tests {
     fn get(url: &str, path: &str) -> String {
         let addr = url.trim_start_matches("http://").trim_end_matches('/');
         let mut stream = std::net::TcpStream::connect(addr).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
         let (head, body) = response.split_once("\r\n\r\n").unwrap();
@@ -233,10 +203,7 @@ mod tests {
         assert!(!CSP.contains("unsafe-inline") && !CSP.contains("'unsafe-eval'"));
 
         let wasm = get(&server.url, "/pkg/m_bg.wasm");
-        assert!(
-            wasm.contains("content-type: application/wasm\r\n"),
-            "{wasm}"
-        );
+        assert!(wasm.contains("content-type: application/wasm\r\n"), "{wasm}");
         let js = get(&server.url, "/pkg/m.js");
         assert!(js.contains("content-type: text/javascript\r\n"), "{js}");
 
@@ -251,10 +218,7 @@ mod tests {
 
     #[test]
     fn content_types_by_extension() {
-        assert_eq!(
-            content_type_for("/pkg/attn_web_bg.wasm"),
-            Some("application/wasm")
-        );
+        assert_eq!(content_type_for("/pkg/attn_web_bg.wasm"), Some("application/wasm"));
         assert_eq!(content_type_for("/main.mjs"), Some("text/javascript"));
         assert_eq!(content_type_for("/index.html"), None);
         assert_eq!(content_type_for("/"), None);

@@ -44,20 +44,10 @@ pub fn run(options: Options) -> Result<()> {
     wasm::build(&root)?;
 
     phase("build attn CLI (cargo build --release -p attn-cli)");
-    util::run(
-        cargo()
-            .args(["build", "--release", "-p", "attn-cli"])
-            .current_dir(&root),
-        "CLI build",
-    )?;
+    util::run(cargo().args(["build", "--release", "-p", "attn-cli"]).current_dir(&root), "CLI build")?;
 
     phase("rust tests (cargo test --workspace --release)");
-    util::run(
-        cargo()
-            .args(["test", "--workspace", "--release"])
-            .current_dir(&root),
-        "Rust tests",
-    )?;
+    util::run(cargo().args(["test", "--workspace", "--release"]).current_dir(&root), "Rust tests")?;
 
     if options.no_browser {
         phase("browser tests: skipped (--no-browser)");
@@ -80,10 +70,7 @@ fn browser_tests(root: &Path, tests_dir: &Path) -> Result<()> {
         .current_dir(root)
         .env("ATTN_URL", &server.url)
         .env("ATTN_BIN", &attn_bin)
-        .env(
-            "CHROMIUM",
-            std::env::var_os("CHROMIUM").unwrap_or_else(|| CHROMIUM.into()),
-        );
+        .env("CHROMIUM", std::env::var_os("CHROMIUM").unwrap_or_else(|| CHROMIUM.into()));
     let result = util::run(&mut node, "browser tests");
     drop(server);
     result

@@ -24,17 +24,13 @@ pub fn ensure_wasm_target() -> Result<()> {
         return Ok(());
     }
     phase(&format!("install rust target {WASM_TARGET}"));
-    run(
-        Command::new("rustup").args(["target", "add", WASM_TARGET]),
-        "rustup target add",
-    )
+    run(Command::new("rustup").args(["target", "add", WASM_TARGET]), "rustup target add")
 }
 
 /// Version of the `wasm-bindgen` crate recorded in the workspace's Cargo.lock.
 pub fn locked_wasm_bindgen_version(root: &Path) -> Result<String> {
     let lock_path = root.join("Cargo.lock");
-    let lock = std::fs::read_to_string(&lock_path)
-        .with_context(|| format!("cannot read {}", lock_path.display()))?;
+    let lock = std::fs::read_to_string(&lock_path).with_context(|| format!("cannot read {}", lock_path.display()))?;
     version_in_lock(&lock, "wasm-bindgen")
         .with_context(|| format!("no `wasm-bindgen` package in {}", lock_path.display()))
 }
@@ -46,9 +42,7 @@ fn version_in_lock(lock: &str, name: &str) -> Option<String> {
         let mut lines = block.lines().map(str::trim);
         lines.clone().any(|line| line == wanted).then_some(())?;
         lines.find_map(|line| {
-            line.strip_prefix("version = \"")
-                .and_then(|rest| rest.strip_suffix('"'))
-                .map(str::to_owned)
+            line.strip_prefix("version = \"").and_then(|rest| rest.strip_suffix('"')).map(str::to_owned)
         })
     })
 }
@@ -81,16 +75,12 @@ pub fn ensure_wasm_bindgen_cli(root: &Path) -> Result<()> {
         "install wasm-bindgen-cli {wanted} (found: {}; this takes several minutes)",
         have.as_deref().unwrap_or("none")
     ));
-    run(
-        cargo().args(["install", "wasm-bindgen-cli", "--version", &wanted]),
-        "cargo install wasm-bindgen-cli",
-    )?;
+    run(cargo().args(["install", "wasm-bindgen-cli", "--version", &wanted]), "cargo install wasm-bindgen-cli")?;
     match installed_wasm_bindgen_version() {
         Some(v) if v == wanted => Ok(()),
-        other => bail!(
-            "after installing, `{} --version` reports {other:?}, expected {wanted}",
-            wasm_bindgen_cli().display()
-        ),
+        other => {
+            bail!("after installing, `{} --version` reports {other:?}, expected {wanted}", wasm_bindgen_cli().display())
+        }
     }
 }
 
@@ -99,11 +89,7 @@ pub fn ensure_npm_packages(tests_dir: &Path) -> Result<()> {
     let lock = tests_dir.join("package-lock.json");
     // npm writes this hidden lock file on every install; its age tells when node_modules was made.
     let installed = tests_dir.join("node_modules").join(".package-lock.json");
-    let fresh = match (
-        modified(&installed),
-        modified(&lock),
-        modified(&tests_dir.join("package.json")),
-    ) {
+    let fresh = match (modified(&installed), modified(&lock), modified(&tests_dir.join("package.json"))) {
         (Some(inst), Some(lock), Some(pkg)) => inst >= lock && inst >= pkg,
         _ => false,
     };
@@ -111,12 +97,7 @@ pub fn ensure_npm_packages(tests_dir: &Path) -> Result<()> {
         return Ok(());
     }
     phase("install npm packages (npm ci in tests/)");
-    run(
-        Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(tests_dir),
-        "npm ci",
-    )
+    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(tests_dir), "npm ci")
 }
 
 /// Modification time of a file, if it exists.
@@ -130,10 +111,7 @@ pub fn ensure_chromium() -> Result<()> {
         return Ok(());
     }
     phase("install Debian chromium and chromium-driver (apt-get)");
-    run(
-        Command::new("apt-get").arg("update"),
-        "apt-get update (needs root)",
-    )?;
+    run(Command::new("apt-get").arg("update"), "apt-get update (needs root)")?;
     run(
         Command::new("apt-get")
             .args(["install", "-y", "chromium", "chromium-driver"])
@@ -165,14 +143,8 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
 
     #[test]
     fn finds_exact_package_version() {
-        assert_eq!(
-            version_in_lock(LOCK, "wasm-bindgen").as_deref(),
-            Some("0.2.130")
-        );
-        assert_eq!(
-            version_in_lock(LOCK, "wasm-bindgen-backend").as_deref(),
-            Some("0.2.99")
-        );
+        assert_eq!(version_in_lock(LOCK, "wasm-bindgen").as_deref(), Some("0.2.130"));
+        assert_eq!(version_in_lock(LOCK, "wasm-bindgen-backend").as_deref(), Some("0.2.99"));
         assert_eq!(version_in_lock(LOCK, "js-sys"), None);
     }
 }

@@ -63,14 +63,9 @@ impl std::error::Error for ChildFailed {}
 
 /// Run `cmd` (inheriting stdio) and fail with `what` if it cannot start or exits non-zero.
 pub fn run(cmd: &mut Command, what: &str) -> Result<()> {
-    let status = cmd
-        .status()
-        .with_context(|| format!("{what}: could not start `{}`", describe(cmd)))?;
+    let status = cmd.status().with_context(|| format!("{what}: could not start `{}`", describe(cmd)))?;
     if !status.success() {
-        let failed = ChildFailed {
-            command: describe(cmd),
-            code: status.code(),
-        };
+        let failed = ChildFailed { command: describe(cmd), code: status.code() };
         return Err(anyhow::Error::new(failed).context(format!("{what} failed")));
     }
     Ok(())
@@ -79,16 +74,10 @@ pub fn run(cmd: &mut Command, what: &str) -> Result<()> {
 /// Run `cmd` and return its stdout, or `None` if it cannot start or exits non-zero.
 pub fn output_of(cmd: &mut Command) -> Option<String> {
     let out = cmd.output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// A command line as text, for messages.
 pub fn describe(cmd: &Command) -> String {
-    std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
-        .map(OsStr::to_string_lossy)
-        .collect::<Vec<_>>()
-        .join(" ")
+    std::iter::once(cmd.get_program()).chain(cmd.get_args()).map(OsStr::to_string_lossy).collect::<Vec<_>>().join(" ")
 }

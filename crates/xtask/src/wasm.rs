@@ -12,24 +12,12 @@ use crate::util::{cargo, phase, run, target_dir};
 pub fn build(root: &Path) -> Result<()> {
     phase("build wasm (cargo build -p attn-web --target wasm32-unknown-unknown)");
     run(
-        cargo()
-            .args([
-                "build",
-                "--release",
-                "-p",
-                "attn-web",
-                "--target",
-                WASM_TARGET,
-            ])
-            .current_dir(root),
+        cargo().args(["build", "--release", "-p", "attn-web", "--target", WASM_TARGET]).current_dir(root),
         "wasm build",
     )?;
 
     phase("generate www/pkg (wasm-bindgen --target web)");
-    let wasm = target_dir()
-        .join(WASM_TARGET)
-        .join("release")
-        .join("attn_web.wasm");
+    let wasm = target_dir().join(WASM_TARGET).join("release").join("attn_web.wasm");
     let out_dir = root.join("www").join("pkg");
     run(
         std::process::Command::new(wasm_bindgen_cli())

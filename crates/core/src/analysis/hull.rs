@@ -14,7 +14,8 @@ pub fn hull_2d(pts: &[f64]) -> Vec<usize> {
         return idx;
     }
     let cross = |o: usize, a: usize, b: usize| {
-        (pts[2 * a] - pts[2 * o]) * (pts[2 * b + 1] - pts[2 * o + 1]) - (pts[2 * a + 1] - pts[2 * o + 1]) * (pts[2 * b] - pts[2 * o])
+        (pts[2 * a] - pts[2 * o]) * (pts[2 * b + 1] - pts[2 * o + 1])
+            - (pts[2 * a + 1] - pts[2 * o + 1]) * (pts[2 * b] - pts[2 * o])
     };
     let mut h: Vec<usize> = Vec::with_capacity(2 * m);
     // Lower hull, then upper hull; the upper pass never pops into the lower one.
@@ -61,7 +62,15 @@ pub fn is_extreme_point(pts: &[f64], m: usize, d: usize, k: usize, tol: f64) -> 
     !any_subset_contains(pts, d, &others, 0, &mut subset, &p, tol)
 }
 
-fn any_subset_contains(pts: &[f64], d: usize, others: &[usize], from: usize, subset: &mut Vec<usize>, p: &DVector<f64>, tol: f64) -> bool {
+fn any_subset_contains(
+    pts: &[f64],
+    d: usize,
+    others: &[usize],
+    from: usize,
+    subset: &mut Vec<usize>,
+    p: &DVector<f64>,
+    tol: f64,
+) -> bool {
     if !subset.is_empty() && simplex_contains(pts, d, subset, p, tol) {
         return true;
     }

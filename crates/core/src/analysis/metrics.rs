@@ -1,10 +1,10 @@
 //! The metrics shown over time: clusters, Boolean distance, effective rank, energy, leaders.
 
-use super::{clusters::cluster_labels_into, interaction_energy};
 use super::rank::{effective_rank_of_rows, sample_rows};
-use crate::model::Divergence;
+use super::{clusters::cluster_labels_into, interaction_energy};
 use crate::config::Model;
 use crate::linalg::is_identity;
+use crate::model::Divergence;
 use crate::sim::Simulation;
 use serde::Serialize;
 
@@ -66,11 +66,8 @@ impl Metrics {
         sim.tokens_in(coords, &mut scratch.tokens);
         let tol = sim.config().cluster_tol * sim.initial_spread();
         let clusters = cluster_labels_into(&scratch.tokens, n, d, tol, &mut scratch.labels, &mut scratch.parent);
-        let energy = if energy_defined(sim) {
-            Some(interaction_energy(sim.state(), n, d, sim.config().beta))
-        } else {
-            None
-        };
+        let energy =
+            if energy_defined(sim) { Some(interaction_energy(sim.state(), n, d, sim.config().beta)) } else { None };
         Ok(Metrics {
             clusters,
             boolean_distance: stats.boolean_distance,

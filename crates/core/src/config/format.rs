@@ -92,7 +92,13 @@ impl Config {
     /// run from an older link) followed by the keys whose value differs from that preset, in the
     /// order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
-        super::pairs::canonical_string(self.version, format!("preset={}", self.preset.name()), &self.pairs(), &self.preset.config().pairs(), 1)
+        super::pairs::canonical_string(
+            self.version,
+            format!("preset={}", self.preset.name()),
+            &self.pairs(),
+            &self.preset.config().pairs(),
+            1,
+        )
     }
 
     /// The keys (other than `preset`) whose value differs from the preset's, with both values:

@@ -36,7 +36,10 @@ pub(crate) fn pick_preset<P: LabPreset>(pairs: &[(&'static str, String)]) -> Res
         None => Ok(P::DEFAULT),
         Some((_, name)) => P::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = P::all().iter().map(|p| p.name()).collect();
-            ConfigError::new("preset", format!("unknown {} {:?}; allowed: {}", P::NOUN, shorten(name), names.join(", ")))
+            ConfigError::new(
+                "preset",
+                format!("unknown {} {:?}; allowed: {}", P::NOUN, shorten(name), names.join(", ")),
+            )
         }),
     }
 }

@@ -8,7 +8,11 @@ use super::ConfigError;
 /// The pairs are first brought to the current schema ([`super::version::migrate`] from the
 /// `version` they name, 0 when absent; the `version` pair is dropped); then every key must be one
 /// of `keys` and may appear once. `lab` names the lab in messages.
-pub(crate) fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
+pub(crate) fn split_pairs(
+    text: &str,
+    keys: &[&'static str],
+    lab: &str,
+) -> Result<Vec<(&'static str, String)>, ConfigError> {
     split_pairs_versioned(text, keys, lab).map(|(_, pairs)| pairs)
 }
 
@@ -68,7 +72,13 @@ pub(crate) fn key_excerpt(s: &str) -> String {
 /// an older link), then `prefix`, then `&key=value` for each pair of `mine` (after the first
 /// `skip`) whose value differs from the same position in `base` (the preset's pairs, same keys
 /// and order).
-pub(crate) fn canonical_string(version: u32, prefix: String, mine: &[(&'static str, String)], base: &[(&'static str, String)], skip: usize) -> String {
+pub(crate) fn canonical_string(
+    version: u32,
+    prefix: String,
+    mine: &[(&'static str, String)],
+    base: &[(&'static str, String)],
+    skip: usize,
+) -> String {
     let mut out = format!("version={}&{}", version, prefix);
     for ((key, value), (_, base_value)) in mine.iter().zip(base.iter()).skip(skip) {
         if value != base_value {
@@ -82,6 +92,10 @@ pub(crate) fn canonical_string(version: u32, prefix: String, mine: &[(&'static s
 }
 
 /// `(key, preset value, this value)` for each pair (after the first `skip`) that differs.
-pub(crate) fn differences(mine: Vec<(&'static str, String)>, base: Vec<(&'static str, String)>, skip: usize) -> Vec<(&'static str, String, String)> {
+pub(crate) fn differences(
+    mine: Vec<(&'static str, String)>,
+    base: Vec<(&'static str, String)>,
+    skip: usize,
+) -> Vec<(&'static str, String, String)> {
     mine.into_iter().zip(base).skip(skip).filter(|((_, a), (_, b))| a != b).map(|((k, a), (_, b))| (k, b, a)).collect()
 }

@@ -10,8 +10,26 @@ pub const MAX_CONFIG_LEN: usize = 4 << 20;
 
 /// The keys a particle configuration may contain, in canonical order.
 pub const KEYS: [&str; 20] = [
-    "version", "preset", "lab", "model", "n", "d", "seed", "beta", "dt", "until", "integrate_in",
-    "integrator", "q", "k", "v", "init", "scale", "points", "cluster_tol", "coords",
+    "version",
+    "preset",
+    "lab",
+    "model",
+    "n",
+    "d",
+    "seed",
+    "beta",
+    "dt",
+    "until",
+    "integrate_in",
+    "integrator",
+    "q",
+    "k",
+    "v",
+    "init",
+    "scale",
+    "points",
+    "cluster_tol",
+    "coords",
 ];
 
 /// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
@@ -49,7 +67,10 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     let written = |key: &str| pairs.iter().any(|(k, _)| *k == key);
     model_defaults(&mut c, preset, &written);
     if c.until / c.dt > super::validate::MAX_STEPS && written("dt") && !written("until") {
-        return Err(ConfigError::new("dt", format!("until / dt must be at most 1e8 steps (until = {})", super::format_f64(c.until))));
+        return Err(ConfigError::new(
+            "dt",
+            format!("until / dt must be at most 1e8 steps (until = {})", super::format_f64(c.until)),
+        ));
     }
     validate(&c)?;
     let ctx = ViewContext { dt: Some(c.dt), last_step: Some(crate::sim::steps_for(c.until, c.dt)), d: Some(c.d) };
@@ -161,8 +182,8 @@ fn parse_int(key: &str, value: &str) -> Result<usize, ConfigError> {
 
 /// A finite decimal number.
 pub(crate) fn parse_float(key: &str, value: &str) -> Result<f64, ConfigError> {
-    let ok_chars = !value.is_empty()
-        && value.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    let ok_chars =
+        !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
     match value.parse::<f64>() {
         Ok(x) if ok_chars && x.is_finite() => Ok(x),
         _ => Err(ConfigError::new(key, format!("{:?} is not a finite number", shorten(value)))),
@@ -176,7 +197,10 @@ pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f6
     let mut rows = 0;
     for (r, row) in value.split(';').enumerate() {
         if row.trim().is_empty() {
-            return Err(ConfigError::new(key, format!("row {} is empty (rows are separated by ;, with no ; at the end)", r + 1)));
+            return Err(ConfigError::new(
+                key,
+                format!("row {} is empty (rows are separated by ;, with no ; at the end)", r + 1),
+            ));
         }
         let mut count = 0;
         for entry in row.split(',') {
@@ -249,4 +273,3 @@ pub(crate) fn shorten(s: &str) -> String {
         clean
     }
 }
-

@@ -51,8 +51,16 @@ pub const PAPER_V_2D: [f64; 4] = [0.64709742, 0.81911926, 0.61210449, 0.63263484
 
 /// The metastability experiment's initial points (science.md §2).
 pub const METASTABILITY_POINTS: [f64; 10] = [
-    0.99806638, 0.06215705, 0.97712061, 0.21268594, -0.24578194, 0.96932515, -0.97354734,
-    0.2284854, -0.99892629, -0.04632772,
+    0.99806638,
+    0.06215705,
+    0.97712061,
+    0.21268594,
+    -0.24578194,
+    0.96932515,
+    -0.97354734,
+    0.2284854,
+    -0.99892629,
+    -0.04632772,
 ];
 
 impl crate::config::LabPreset for Preset {
@@ -157,28 +165,13 @@ impl Preset {
                 n: 30,
                 d: 3,
                 until: 15.0,
-                v: MatrixSpec::Explicit {
-                    rows: 3,
-                    cols: 3,
-                    data: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.5],
-                },
+                v: MatrixSpec::Explicit { rows: 3, cols: 3, data: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.5] },
                 ..base
             },
-            Preset::Leaders => Config {
-                n: 40,
-                d: 1,
-                until: 10.0,
-                integrate_in: Space::X,
-                scale: 1.0,
-                coords: Space::X,
-                ..base
-            },
-            Preset::RandomPsd => Config {
-                q: MatrixSpec::Psd,
-                k: MatrixSpec::Psd,
-                v: MatrixSpec::Psd,
-                ..base
-            },
+            Preset::Leaders => {
+                Config { n: 40, d: 1, until: 10.0, integrate_in: Space::X, scale: 1.0, coords: Space::X, ..base }
+            }
+            Preset::RandomPsd => Config { q: MatrixSpec::Psd, k: MatrixSpec::Psd, v: MatrixSpec::Psd, ..base },
             Preset::Collapse => Config {
                 integrate_in: Space::X,
                 integrator: Integrator::Rk4,

@@ -25,7 +25,10 @@ fn check_matrix(key: &str, m: &MatrixSpec, d: usize) -> Result<(), ConfigError> 
         if *rows != d || *cols != d {
             return Err(ConfigError::new(
                 key,
-                format!("must be d x d = {} x {} (rows separated by ;), got {} x {}; or write identity, -identity or psd", d, d, rows, cols),
+                format!(
+                    "must be d x d = {} x {} (rows separated by ;), got {} x {}; or write identity, -identity or psd",
+                    d, d, rows, cols
+                ),
             ));
         }
         if data.iter().any(|x| x.abs() > MAX_ENTRY) {
@@ -56,14 +59,20 @@ pub fn validate(c: &Config) -> Result<(), ConfigError> {
     }
     let sphere = c.model != Model::Euclidean;
     if sphere && c.integrate_in == Space::Z {
-        return Err(ConfigError::new("integrate_in", "sphere models integrate x; z = exp(-tV) x is for the euclidean model"));
+        return Err(ConfigError::new(
+            "integrate_in",
+            "sphere models integrate x; z = exp(-tV) x is for the euclidean model",
+        ));
     }
     if sphere && c.coords == Space::Z {
         return Err(ConfigError::new("coords", "sphere models show x; z is for the euclidean model"));
     }
     match (sphere, c.integrator) {
         (false, Integrator::Retraction) => {
-            return Err(ConfigError::new("integrator", "the euclidean model uses euler or rk4; retraction is for sphere models"))
+            return Err(ConfigError::new(
+                "integrator",
+                "the euclidean model uses euler or rk4; retraction is for sphere models",
+            ))
         }
         (true, Integrator::Euler) => {
             return Err(ConfigError::new("integrator", "sphere models use retraction or rk4 (projected RK4)"))
@@ -75,7 +84,12 @@ pub fn validate(c: &Config) -> Result<(), ConfigError> {
     check_matrix("v", &c.v, c.d)?;
     if c.init == Init::Points {
         match &c.points {
-            None => return Err(ConfigError::new("points", "init=points needs points: n rows of d numbers, rows separated by ;")),
+            None => {
+                return Err(ConfigError::new(
+                    "points",
+                    "init=points needs points: n rows of d numbers, rows separated by ;",
+                ))
+            }
             Some(p) => {
                 if p.rows != c.n || p.cols != c.d {
                     return Err(ConfigError::new(

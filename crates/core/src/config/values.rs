@@ -10,7 +10,9 @@ pub(crate) fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usiz
     match value.parse::<u64>() {
         Ok(v) if v >= lo as u64 && v <= hi as u64 => Ok(v as usize),
         Ok(v) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi))),
-        Err(_) => Err(ConfigError::new(key, format!("{:?} is not a whole number; allowed: {}..={}", shorten(value), lo, hi))),
+        Err(_) => {
+            Err(ConfigError::new(key, format!("{:?} is not a whole number; allowed: {}..={}", shorten(value), lo, hi)))
+        }
     }
 }
 
@@ -26,13 +28,18 @@ pub(crate) fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &
 
 /// A PRNG seed, `0..=4294967295`.
 pub(crate) fn seed(key: &str, value: &str) -> Result<u32, ConfigError> {
-    value.parse::<u32>().map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))
+    value
+        .parse::<u32>()
+        .map_err(|_| ConfigError::new(key, format!("{:?} is not an integer in 0..=4294967295", shorten(value))))
 }
 
 /// The `lab` key of a lab other than the particle lab: must be `lab` itself.
 pub(crate) fn lab(key: &str, value: &str, lab: &str) -> Result<(), ConfigError> {
     if value != lab {
-        return Err(ConfigError::new(key, format!("{:?} is not allowed here; a {} configuration has lab={}", shorten(value), lab, lab)));
+        return Err(ConfigError::new(
+            key,
+            format!("{:?} is not allowed here; a {} configuration has lab={}", shorten(value), lab, lab),
+        ));
     }
     Ok(())
 }

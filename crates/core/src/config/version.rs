@@ -38,7 +38,10 @@ pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
             "version",
             format!("version {} is newer than this playground, which knows versions up to {}; {}", v, VERSION, allowed),
         )),
-        _ => Err(ConfigError::new("version", format!("{:?} is not a version this playground writes; {}", shorten(value), allowed))),
+        _ => Err(ConfigError::new(
+            "version",
+            format!("{:?} is not a version this playground writes; {}", shorten(value), allowed),
+        )),
     }
 }
 
@@ -51,7 +54,10 @@ pub fn migrate(version: u32, pairs: Vec<(String, String)>) -> Result<Vec<(String
     if version > VERSION {
         return Err(ConfigError::new(
             "version",
-            format!("version {} is newer than this playground, which knows versions up to {}; allowed: 1, 2", version, VERSION),
+            format!(
+                "version {} is newer than this playground, which knows versions up to {}; allowed: 1, 2",
+                version, VERSION
+            ),
         ));
     }
     let mut pairs: Vec<(String, String)> = pairs.into_iter().filter(|(k, _)| k != "version").collect();

@@ -379,10 +379,38 @@ impl std::fmt::Display for DepthConfig {
 
 /// The keys a depth configuration may contain, in canonical order.
 pub const DEPTH_KEYS: [&str; 32] = [
-    "version", "lab", "preset", "layers", "heads", "d_model", "d_head", "tokens", "skip", "mlp", "mlp_width",
-    "activation", "mlp_residual", "layernorm", "weight_scale", "qk_scale", "bias_scale", "shared", "weights",
-    "particle", "input", "text", "sentences", "separators", "similarity_norm", "select", "quantile", "threshold",
-    "residual_def", "precision", "seed", "variants",
+    "version",
+    "lab",
+    "preset",
+    "layers",
+    "heads",
+    "d_model",
+    "d_head",
+    "tokens",
+    "skip",
+    "mlp",
+    "mlp_width",
+    "activation",
+    "mlp_residual",
+    "layernorm",
+    "weight_scale",
+    "qk_scale",
+    "bias_scale",
+    "shared",
+    "weights",
+    "particle",
+    "input",
+    "text",
+    "sentences",
+    "separators",
+    "similarity_norm",
+    "select",
+    "quantile",
+    "threshold",
+    "residual_def",
+    "precision",
+    "seed",
+    "variants",
 ];
 
 /// Parses `key=value&...` into a validated depth configuration (an optional leading `#` or `?` is
@@ -439,15 +467,24 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
         "mlp" => c.mlp = switch(key, value)?,
         "mlp_width" => c.mlp_width = count(key, value, 1, 4096)?,
         "activation" => {
-            c.activation = choice(key, value, &[("relu", Activation::Relu), ("gelu", Activation::Gelu), ("tanh", Activation::Tanh)])?
+            c.activation = choice(
+                key,
+                value,
+                &[("relu", Activation::Relu), ("gelu", Activation::Gelu), ("tanh", Activation::Tanh)],
+            )?
         }
         "mlp_residual" => c.mlp_residual = switch(key, value)?,
-        "layernorm" => c.layernorm = choice(key, value, &[("none", LayerNorm::None), ("pre", LayerNorm::Pre), ("post", LayerNorm::Post)])?,
+        "layernorm" => {
+            c.layernorm =
+                choice(key, value, &[("none", LayerNorm::None), ("pre", LayerNorm::Pre), ("post", LayerNorm::Post)])?
+        }
         "weight_scale" => c.weight_scale = float(key, value, scale_ok, "0 < weight_scale <= 10")?,
         "qk_scale" => c.qk_scale = float(key, value, scale_ok, "0 < qk_scale <= 10")?,
         "bias_scale" => c.bias_scale = float(key, value, |x| (0.0..=10.0).contains(&x), "0 <= bias_scale <= 10")?,
         "shared" => c.shared = switch(key, value)?,
-        "weights" => c.weights = choice(key, value, &[("random", WeightsSource::Random), ("particle", WeightsSource::Particle)])?,
+        "weights" => {
+            c.weights = choice(key, value, &[("random", WeightsSource::Random), ("particle", WeightsSource::Particle)])?
+        }
         "particle" => {
             let inner = if value.is_empty() { "preset=polytope" } else { value };
             let p = crate::config::parse(inner)
@@ -456,7 +493,15 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
             check_particle_len(&c.particle)?;
         }
         "input" => {
-            c.input = choice(key, value, &[("gaussian", InputSource::Gaussian), ("particle", InputSource::Particle), ("text", InputSource::Text)])?
+            c.input = choice(
+                key,
+                value,
+                &[
+                    ("gaussian", InputSource::Gaussian),
+                    ("particle", InputSource::Particle),
+                    ("text", InputSource::Text),
+                ],
+            )?
         }
         "text" => c.text = values::text(key, value, MAX_TEXT_BYTES)?,
         "sentences" => {
@@ -465,24 +510,39 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
             } else {
                 let parts: Vec<&str> = value.split(',').collect();
                 if parts.len() > MAX_TOKENS {
-                    return Err(ConfigError::new(key, format!("{} sentences; at most {} are allowed", parts.len(), MAX_TOKENS)));
+                    return Err(ConfigError::new(
+                        key,
+                        format!("{} sentences; at most {} are allowed", parts.len(), MAX_TOKENS),
+                    ));
                 }
-                parts
-                    .iter()
-                    .map(|s| count(key, s.trim(), 1, MAX_TOKENS))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| ConfigError::new(key, format!("each sentence length must be a whole number in 1..={}: {}", MAX_TOKENS, e.message)))?
+                parts.iter().map(|s| count(key, s.trim(), 1, MAX_TOKENS)).collect::<Result<Vec<_>, _>>().map_err(
+                    |e| {
+                        ConfigError::new(
+                            key,
+                            format!("each sentence length must be a whole number in 1..={}: {}", MAX_TOKENS, e.message),
+                        )
+                    },
+                )?
             }
         }
         "separators" => c.separators = switch(key, value)?,
         "similarity_norm" => {
-            c.similarity_norm =
-                choice(key, value, &[("raw", SimilarityNorm::Raw), ("max-abs", SimilarityNorm::MaxAbs), ("cosine", SimilarityNorm::Cosine)])?
+            c.similarity_norm = choice(
+                key,
+                value,
+                &[
+                    ("raw", SimilarityNorm::Raw),
+                    ("max-abs", SimilarityNorm::MaxAbs),
+                    ("cosine", SimilarityNorm::Cosine),
+                ],
+            )?
         }
         "select" => c.select = choice(key, value, &[("quantile", Select::Quantile), ("threshold", Select::Threshold)])?,
         "quantile" => c.quantile = float(key, value, |x| x > 0.0 && x < 1.0, "0 < quantile < 1")?,
         "threshold" => c.threshold = parse_float(key, value)?,
-        "residual_def" => c.residual_def = choice(key, value, &[("mean", ResidualDef::Mean), ("argmin", ResidualDef::Argmin)])?,
+        "residual_def" => {
+            c.residual_def = choice(key, value, &[("mean", ResidualDef::Mean), ("argmin", ResidualDef::Argmin)])?
+        }
         "precision" => c.precision = choice(key, value, &[("f32", Precision::F32), ("f64", Precision::F64)])?,
         "seed" => c.seed = values::seed(key, value)?,
         "variants" => {
@@ -490,7 +550,14 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
             for name in value.split(',') {
                 let v = Variant::from_name(name.trim()).ok_or_else(|| {
                     let names: Vec<&str> = VARIANTS.iter().map(|v| v.name()).collect();
-                    ConfigError::new(key, format!("{:?} is not a variant; allowed (comma-separated): {}", shorten(name), names.join(", ")))
+                    ConfigError::new(
+                        key,
+                        format!(
+                            "{:?} is not a variant; allowed (comma-separated): {}",
+                            shorten(name),
+                            names.join(", ")
+                        ),
+                    )
                 })?;
                 if list.contains(&v) {
                     return Err(ConfigError::new(key, format!("{} appears more than once", v.name())));
@@ -521,14 +588,17 @@ fn on_off(b: bool) -> String {
 impl DepthConfig {
     /// The particle-lab configuration of the `particle` key (validated by [`DepthConfig::validate`]).
     pub fn particle_config(&self) -> Result<crate::config::Config, ConfigError> {
-        crate::config::parse(&self.particle).map_err(|e| ConfigError::new("particle", format!("not a valid particle configuration: {}", e)))
+        crate::config::parse(&self.particle)
+            .map_err(|e| ConfigError::new("particle", format!("not a valid particle configuration: {}", e)))
     }
 
     /// The sequence length `n` of a run: the token count of the text (with markers) for
     /// `input=text`, else `tokens`. Assumes a validated configuration (0 for a text without tokens).
     pub fn n(&self) -> usize {
         match self.input {
-            InputSource::Text => text_layout(&self.text, &self.sentences, self.separators).map(|l| l.labels.len()).unwrap_or(0),
+            InputSource::Text => {
+                text_layout(&self.text, &self.sentences, self.separators).map(|l| l.labels.len()).unwrap_or(0)
+            }
             _ => self.tokens,
         }
     }
@@ -576,7 +646,10 @@ impl DepthConfig {
         in_range("quantile", c.quantile, c.quantile > 0.0 && c.quantile < 1.0, "0 < quantile < 1")?;
         in_range("threshold", c.threshold, true, "a finite number")?;
         if c.text.len() > MAX_TEXT_BYTES {
-            return Err(ConfigError::new("text", format!("{} bytes long; at most {} are allowed", c.text.len(), MAX_TEXT_BYTES)));
+            return Err(ConfigError::new(
+                "text",
+                format!("{} bytes long; at most {} are allowed", c.text.len(), MAX_TEXT_BYTES),
+            ));
         }
         if c.variants.is_empty() {
             return Err(ConfigError::new("variants", "at least one variant is needed"));
@@ -587,22 +660,34 @@ impl DepthConfig {
             }
         }
         if c.sentences.len() > MAX_TOKENS || c.sentences.iter().any(|&s| s == 0 || s > MAX_TOKENS) {
-            return Err(ConfigError::new("sentences", format!("each sentence length must be in 1..={} (at most {} sentences)", MAX_TOKENS, MAX_TOKENS)));
+            return Err(ConfigError::new(
+                "sentences",
+                format!("each sentence length must be in 1..={} (at most {} sentences)", MAX_TOKENS, MAX_TOKENS),
+            ));
         }
         check_particle_len(&c.particle)?;
         let particle = c.particle_config()?;
         if c.weights == WeightsSource::Particle {
             if c.heads != 1 {
-                return Err(ConfigError::new("heads", format!("{} heads; weights=particle is one head: set heads=1", c.heads)));
+                return Err(ConfigError::new(
+                    "heads",
+                    format!("{} heads; weights=particle is one head: set heads=1", c.heads),
+                ));
             }
             if c.d_model != particle.d {
                 return Err(ConfigError::new(
                     "d_model",
-                    format!("{}; weights=particle needs d_model = d of the particle configuration = {}", c.d_model, particle.d),
+                    format!(
+                        "{}; weights=particle needs d_model = d of the particle configuration = {}",
+                        c.d_model, particle.d
+                    ),
                 ));
             }
             if c.d_head != c.d_model {
-                return Err(ConfigError::new("d_head", format!("{}; weights=particle needs d_head = d_model = {}", c.d_head, c.d_model)));
+                return Err(ConfigError::new(
+                    "d_head",
+                    format!("{}; weights=particle needs d_head = d_model = {}", c.d_head, c.d_model),
+                ));
             }
         }
         let n = match c.input {
@@ -610,13 +695,19 @@ impl DepthConfig {
                 if c.tokens != particle.n {
                     return Err(ConfigError::new(
                         "tokens",
-                        format!("{}; input=particle needs tokens = n of the particle configuration = {}", c.tokens, particle.n),
+                        format!(
+                            "{}; input=particle needs tokens = n of the particle configuration = {}",
+                            c.tokens, particle.n
+                        ),
                     ));
                 }
                 if c.d_model != particle.d {
                     return Err(ConfigError::new(
                         "d_model",
-                        format!("{}; input=particle needs d_model = d of the particle configuration = {}", c.d_model, particle.d),
+                        format!(
+                            "{}; input=particle needs d_model = d of the particle configuration = {}",
+                            c.d_model, particle.d
+                        ),
                     ));
                 }
                 c.tokens
@@ -627,13 +718,20 @@ impl DepthConfig {
         if c.input != InputSource::Text && !c.sentences.is_empty() {
             let total: usize = c.sentences.iter().sum();
             if total != n {
-                return Err(ConfigError::new("sentences", format!("the lengths sum to {} but the sequence has {} tokens", total, n)));
+                return Err(ConfigError::new(
+                    "sentences",
+                    format!("the lengths sum to {} but the sequence has {} tokens", total, n),
+                ));
             }
         }
         if c.layer_weights() > MAX_LAYER_WEIGHTS {
             return Err(ConfigError::new(
                 "d_model",
-                format!("a layer would hold {} weights; at most {} are allowed: lower d_model, heads, d_head or mlp_width", c.layer_weights(), MAX_LAYER_WEIGHTS),
+                format!(
+                    "a layer would hold {} weights; at most {} are allowed: lower d_model, heads, d_head or mlp_width",
+                    c.layer_weights(),
+                    MAX_LAYER_WEIGHTS
+                ),
             ));
         }
         let entries = c.layers * c.heads * n * n;
@@ -655,7 +753,9 @@ impl DepthConfig {
     /// The `(key, value)` pairs of every key, in canonical order (`lab`, `preset` first); values
     /// as written in the canonical string (text-like values percent-encoded).
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
-        let name = |options: &[(&'static str, bool)]| options.iter().find(|(_, b)| *b).map(|(n, _)| n.to_string()).unwrap_or_default();
+        let name = |options: &[(&'static str, bool)]| {
+            options.iter().find(|(_, b)| *b).map(|(n, _)| n.to_string()).unwrap_or_default()
+        };
         vec![
             ("lab", "depth".to_string()),
             ("preset", self.preset.name().to_string()),
@@ -688,7 +788,13 @@ impl DepthConfig {
             ("qk_scale", format_f64(self.qk_scale)),
             ("bias_scale", format_f64(self.bias_scale)),
             ("shared", on_off(self.shared)),
-            ("weights", name(&[("random", self.weights == WeightsSource::Random), ("particle", self.weights == WeightsSource::Particle)])),
+            (
+                "weights",
+                name(&[
+                    ("random", self.weights == WeightsSource::Random),
+                    ("particle", self.weights == WeightsSource::Particle),
+                ]),
+            ),
             ("particle", encode_value(&self.particle)),
             (
                 "input",
@@ -709,11 +815,23 @@ impl DepthConfig {
                     ("cosine", self.similarity_norm == SimilarityNorm::Cosine),
                 ]),
             ),
-            ("select", name(&[("quantile", self.select == Select::Quantile), ("threshold", self.select == Select::Threshold)])),
+            (
+                "select",
+                name(&[("quantile", self.select == Select::Quantile), ("threshold", self.select == Select::Threshold)]),
+            ),
             ("quantile", format_f64(self.quantile)),
             ("threshold", format_f64(self.threshold)),
-            ("residual_def", name(&[("mean", self.residual_def == ResidualDef::Mean), ("argmin", self.residual_def == ResidualDef::Argmin)])),
-            ("precision", name(&[("f32", self.precision == Precision::F32), ("f64", self.precision == Precision::F64)])),
+            (
+                "residual_def",
+                name(&[
+                    ("mean", self.residual_def == ResidualDef::Mean),
+                    ("argmin", self.residual_def == ResidualDef::Argmin),
+                ]),
+            ),
+            (
+                "precision",
+                name(&[("f32", self.precision == Precision::F32), ("f64", self.precision == Precision::F64)]),
+            ),
             ("seed", self.seed.to_string()),
             ("variants", self.variants.iter().map(|v| v.name()).collect::<Vec<_>>().join(",")),
         ]

@@ -176,7 +176,13 @@ fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
 
 /// Multi-head self-attention of `z` (`n x d_model`): returns `SA(z)` (`n x d_model`) and the
 /// heads' outputs before `W_O` (`n x H d_head`); appends each head's `P` (row-major) to `p_out`.
-pub fn attention<T: Real>(z: &DMatrix<T>, w: &LayerWeights<T>, heads: usize, d_head: usize, p_out: &mut Vec<T>) -> (DMatrix<T>, DMatrix<T>) {
+pub fn attention<T: Real>(
+    z: &DMatrix<T>,
+    w: &LayerWeights<T>,
+    heads: usize,
+    d_head: usize,
+    p_out: &mut Vec<T>,
+) -> (DMatrix<T>, DMatrix<T>) {
     let n = z.nrows();
     let hd = heads * d_head;
     let mut qkv = z * &w.wqkv;
@@ -225,7 +231,13 @@ pub fn mlp<T: Real>(z: &DMatrix<T>, m: &Mlp<T>, activation: Activation) -> DMatr
 
 /// One layer: `X_{l-1}` to `X_l` and its record (module documentation). The MLP runs when
 /// `block.mlp` and `w` holds MLP weights.
-pub fn layer<T: Real>(x: &DMatrix<T>, w: &LayerWeights<T>, block: &Block, heads: usize, d_head: usize) -> (DMatrix<T>, LayerRecord<T>) {
+pub fn layer<T: Real>(
+    x: &DMatrix<T>,
+    w: &LayerWeights<T>,
+    block: &Block,
+    heads: usize,
+    d_head: usize,
+) -> (DMatrix<T>, LayerRecord<T>) {
     let n = x.nrows();
     let mut ln_scale = Vec::new();
     let mut attention_p = Vec::with_capacity(heads * n * n);

@@ -103,13 +103,19 @@ pub fn text_layout(text: &str, sentences: &[usize], separators: bool) -> Result<
     if n > MAX_TOKENS {
         return Err(ConfigError::new(
             "text",
-            format!("has {} tokens{}; at most {} are allowed", n, if separators { " with [CLS]/[SEP]" } else { "" }, MAX_TOKENS),
+            format!(
+                "has {} tokens{}; at most {} are allowed",
+                n,
+                if separators { " with [CLS]/[SEP]" } else { "" },
+                MAX_TOKENS
+            ),
         ));
     }
     if n < 2 {
         return Err(ConfigError::new("text", "has 1 token; at least 2 are needed"));
     }
-    let mut layout = TextLayout { labels: Vec::with_capacity(n), sentence: Vec::with_capacity(n), separator: Vec::with_capacity(n) };
+    let mut layout =
+        TextLayout { labels: Vec::with_capacity(n), sentence: Vec::with_capacity(n), separator: Vec::with_capacity(n) };
     let mut push = |label: &str, s: usize, sep: bool| {
         layout.labels.push(label.to_string());
         layout.sentence.push(s);
@@ -234,13 +240,22 @@ impl Input {
             return Err(ConfigError::new("input", "tokens from the particle view need input=particle"));
         }
         if n != c.tokens {
-            return Err(ConfigError::new("tokens", format!("the configuration has tokens={} but {} tokens were given", c.tokens, n)));
+            return Err(ConfigError::new(
+                "tokens",
+                format!("the configuration has tokens={} but {} tokens were given", c.tokens, n),
+            ));
         }
         if d != c.d_model {
-            return Err(ConfigError::new("d_model", format!("the configuration has d_model={} but the tokens have d={}", c.d_model, d)));
+            return Err(ConfigError::new(
+                "d_model",
+                format!("the configuration has d_model={} but the tokens have d={}", c.d_model, d),
+            ));
         }
         if tokens.len() != n * d {
-            return Err(ConfigError::new("tokens", format!("{} numbers given for n x d = {} x {}", tokens.len(), n, d)));
+            return Err(ConfigError::new(
+                "tokens",
+                format!("{} numbers given for n x d = {} x {}", tokens.len(), n, d),
+            ));
         }
         if !tokens.iter().all(|x| x.is_finite()) {
             return Err(ConfigError::new("tokens", "the tokens contain a non-finite number"));

@@ -31,8 +31,8 @@ pub mod variants;
 pub mod weights;
 
 pub use config::{
-    parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm,
-    WeightsSource, DEPTH_PRESETS,
+    parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select,
+    SimilarityNorm, WeightsSource, DEPTH_PRESETS,
 };
 pub use forward::{Block, Forward, LayerRecord};
 pub use input::Input;

@@ -84,7 +84,9 @@ fn linear_layers<T: Real>(c: &DepthConfig, fwd: &Forward<T>) -> Vec<LinearLayer<
             let w = store.layer(l);
             let rec = &fwd.layers[l];
             LinearLayer {
-                p: (0..fwd.heads).map(|h| DMatrix::from_row_slice(n, n, &rec.attention[h * n * n..(h + 1) * n * n])).collect(),
+                p: (0..fwd.heads)
+                    .map(|h| DMatrix::from_row_slice(n, n, &rec.attention[h * n * n..(h + 1) * n * n]))
+                    .collect(),
                 wv: w.wqkv.columns(2 * hd, hd).into_owned(),
                 wo: w.wo.clone(),
                 d_head: fwd.d_head,
@@ -174,7 +176,12 @@ pub fn path_sums<T: Real>(c: &DepthConfig, block: &Block, fwd: &Forward<T>) -> R
 /// The same sums as [`path_sums`], path by path: every choice of skip or head at every layer,
 /// `P_path X_0 W_path` (with the frozen LayerNorms in place), added into the sum of its length.
 /// Refuses more than `max_paths` paths.
-pub fn explicit_path_sums<T: Real>(c: &DepthConfig, block: &Block, fwd: &Forward<T>, max_paths: usize) -> Result<Vec<Vec<f64>>, String> {
+pub fn explicit_path_sums<T: Real>(
+    c: &DepthConfig,
+    block: &Block,
+    fwd: &Forward<T>,
+    max_paths: usize,
+) -> Result<Vec<Vec<f64>>, String> {
     check(c, block, fwd)?;
     let choices = fwd.heads + 1;
     let count = (choices as f64).powi(c.layers as i32);

@@ -253,7 +253,8 @@ pub fn singular_values(x: &[f64], n: usize, d: usize) -> Vec<f64> {
         return vec![f64::NAN; n.min(d)];
     }
     // The tall orientation (rows >= columns) keeps the bidiagonalisation short.
-    let m = if n >= d { DMatrix::from_row_slice(n, d, &x[..n * d]) } else { DMatrix::from_column_slice(d, n, &x[..n * d]) };
+    let m =
+        if n >= d { DMatrix::from_row_slice(n, d, &x[..n * d]) } else { DMatrix::from_column_slice(d, n, &x[..n * d]) };
     let mut sv: Vec<f64> = m.singular_values().iter().copied().collect();
     sv.sort_by(|a, b| b.total_cmp(a));
     sv

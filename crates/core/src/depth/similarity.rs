@@ -64,7 +64,8 @@ pub fn high_pairs(s: &[f64], n: usize, select: Select, quantile: f64, threshold:
             pairs.push((s[i * n + j], i, j));
         }
     }
-    let order = |a: &(f64, usize, usize), b: &(f64, usize, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
+    let order =
+        |a: &(f64, usize, usize), b: &(f64, usize, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
     let mut chosen: Vec<(f64, usize, usize)> = match select {
         Select::Threshold => pairs.into_iter().filter(|p| p.0 >= threshold).collect(),
         Select::Quantile => {

@@ -39,7 +39,8 @@ pub enum Variant {
 }
 
 /// All variants, in the order of the paper's figure, then `configured`.
-pub const VARIANTS: [Variant; 5] = [Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer, Variant::Configured];
+pub const VARIANTS: [Variant; 5] =
+    [Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer, Variant::Configured];
 
 impl Variant {
     /// The name in configuration strings: `san`, `san-mlp`, `san-skip`, `transformer`, `configured`.
@@ -270,7 +271,17 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
                 let mut s: Vec<f64> = g.iter().map(|v| v.widen()).collect();
                 similarity::normalize(&mut s, n, c.similarity_norm);
                 let p: Vec<f64> = rec.attention[h * n * n..(h + 1) * n * n].iter().map(|x| x.widen()).collect();
-                similarity::head_stats(h, &s, &p, n, &input.sentence, &input.separator, c.select, c.quantile, c.threshold)
+                similarity::head_stats(
+                    h,
+                    &s,
+                    &p,
+                    n,
+                    &input.sentence,
+                    &input.separator,
+                    c.select,
+                    c.quantile,
+                    c.threshold,
+                )
             })
             .collect();
         layers.push(similarity::layer_stats(l, heads));

@@ -195,7 +195,16 @@ impl<T: Real> LayerWeights<T> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn random_matrix<T: Real>(seed: u32, layer: usize, kind: Kind, head: usize, cols: usize, sd: f64, out: &mut DMatrix<T>, col0: usize) {
+fn random_matrix<T: Real>(
+    seed: u32,
+    layer: usize,
+    kind: Kind,
+    head: usize,
+    cols: usize,
+    sd: f64,
+    out: &mut DMatrix<T>,
+    col0: usize,
+) {
     let mut normals = Normals::new(Rng::new(seed, stream(layer, kind, head)));
     for j in 0..cols {
         normals.fill(out.column_mut(col0 + j).as_mut_slice(), sd);

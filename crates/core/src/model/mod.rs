@@ -156,7 +156,15 @@ impl Field {
     /// any split of the rows gives the same bits. Errors from the rows (scores or USA weights
     /// overflowing) are returned; the finiteness of the assembled velocity is checked by the
     /// caller with [`check_velocity`]. Panics if `lo > hi` or `hi > n` (callers split `0..n`).
-    pub fn velocity_rows(&mut self, t: f64, state: &[f64], lo: usize, hi: usize, out: &mut [f64], projected: bool) -> Result<(), Divergence> {
+    pub fn velocity_rows(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        out: &mut [f64],
+        projected: bool,
+    ) -> Result<(), Divergence> {
         self.prepare(t, state)?;
         let (n, d) = (self.n, self.d);
         let relative = self.model == Model::Euclidean && self.space == Space::Z;
@@ -218,7 +226,12 @@ impl Field {
 
     /// Streams the rows of `P` (as [`Field::attention`] computes them, same bits): `visit(i, row)`
     /// for `i = 0..n` in order, `row` of length `n`, without ever storing `P` (memory O(n)).
-    pub fn attention_rows(&mut self, t: f64, state: &[f64], visit: &mut dyn FnMut(usize, &[f64])) -> Result<(), Divergence> {
+    pub fn attention_rows(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        visit: &mut dyn FnMut(usize, &[f64]),
+    ) -> Result<(), Divergence> {
         self.prepare(t, state)?;
         let n = self.n;
         for i in 0..n {

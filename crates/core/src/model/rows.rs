@@ -113,7 +113,16 @@ pub struct RowWeights {
 /// every `e[j]` and every partial sum is the same arithmetic in the same order whatever the
 /// vector width (the max of a set does not depend on the order in which it is taken).
 #[allow(clippy::eq_op, clippy::too_many_arguments)] // `s - s` is the finiteness test (NaN unless s is finite)
-pub fn row_weights(a: &[f64], b: &[f64], n: usize, d: usize, i: usize, c: f64, exp: WeightExp, e: &mut [f64]) -> Result<RowWeights, Divergence> {
+pub fn row_weights(
+    a: &[f64],
+    b: &[f64],
+    n: usize,
+    d: usize,
+    i: usize,
+    c: f64,
+    exp: WeightExp,
+    e: &mut [f64],
+) -> Result<RowWeights, Divergence> {
     let e = &mut e[..n];
     scores(a, b, n, d, i, e);
     // Lane maxima; `bad` stays exactly 0 while every score is finite (s - s = 0) and becomes

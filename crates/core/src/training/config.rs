@@ -131,12 +131,9 @@ impl TrainingPreset {
         };
         match self {
             TrainingPreset::ScanSnap => base,
-            TrainingPreset::ScanSnapSweep => TrainingConfig {
-                queries: 1,
-                next_per_query: 2,
-                weights_init: WeightsInit::Uniform,
-                ..base
-            },
+            TrainingPreset::ScanSnapSweep => {
+                TrainingConfig { queries: 1, next_per_query: 2, weights_init: WeightsInit::Uniform, ..base }
+            }
         }
     }
 }
@@ -209,9 +206,28 @@ impl std::fmt::Display for TrainingConfig {
 
 /// The keys a training configuration may contain, in canonical order.
 pub const TRAINING_KEYS: [&str; 22] = [
-    "version", "lab", "preset", "queries", "next_per_query", "commons", "commons_per_query", "distinct",
-    "weight_lo", "weight_hi", "weights_init", "eta_z", "ratio", "momentum", "batch", "seq_len",
-    "iterations", "seed", "query_row", "snap_tol", "vocab", "text",
+    "version",
+    "lab",
+    "preset",
+    "queries",
+    "next_per_query",
+    "commons",
+    "commons_per_query",
+    "distinct",
+    "weight_lo",
+    "weight_hi",
+    "weights_init",
+    "eta_z",
+    "ratio",
+    "momentum",
+    "batch",
+    "seq_len",
+    "iterations",
+    "seed",
+    "query_row",
+    "snap_tol",
+    "vocab",
+    "text",
 ];
 
 /// Parses `key=value&...` into a validated training configuration (an optional leading `#` or
@@ -236,10 +252,13 @@ pub fn parse_with_view(text: &str) -> Result<(TrainingConfig, crate::view::View)
         apply(&mut c, key, value)?;
     }
     c.validate()?;
-    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext { dt: None, last_step: Some(c.iterations as u64), d: None })?;
+    let view = crate::view::parse_view(
+        spec,
+        &view_pairs,
+        crate::view::ViewContext { dt: None, last_step: Some(c.iterations as u64), d: None },
+    )?;
     Ok((c, view))
 }
-
 
 fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
     match key {
@@ -256,7 +275,12 @@ fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), C
             c.weights_init = match value {
                 "zero" => WeightsInit::Zero,
                 "uniform" => WeightsInit::Uniform,
-                _ => return Err(ConfigError::new(key, format!("{:?} is not allowed; allowed: zero, uniform", shorten(value)))),
+                _ => {
+                    return Err(ConfigError::new(
+                        key,
+                        format!("{:?} is not allowed; allowed: zero, uniform", shorten(value)),
+                    ))
+                }
             }
         }
         "eta_z" => c.eta_z = float(key, value, |x| x > 0.0 && x <= 100.0, "0 < eta_z <= 100")?,
@@ -342,24 +366,39 @@ impl TrainingConfig {
         if c.batch * (c.seq_len - 1) > MAX_TOKENS_PER_ITERATION {
             return Err(ConfigError::new(
                 "batch",
-                format!("batch * (seq_len - 1) = {} context tokens per iteration; at most {} are allowed", c.batch * (c.seq_len - 1), MAX_TOKENS_PER_ITERATION),
+                format!(
+                    "batch * (seq_len - 1) = {} context tokens per iteration; at most {} are allowed",
+                    c.batch * (c.seq_len - 1),
+                    MAX_TOKENS_PER_ITERATION
+                ),
             ));
         }
         if c.text.len() > MAX_TEXT_BYTES {
-            return Err(ConfigError::new("text", format!("{} bytes long; at most {} are allowed", c.text.len(), MAX_TEXT_BYTES)));
+            return Err(ConfigError::new(
+                "text",
+                format!("{} bytes long; at most {} are allowed", c.text.len(), MAX_TEXT_BYTES),
+            ));
         }
         let (m, k_q) = if c.uses_text() {
             let corpus = Corpus::new(&c.text, c.vocab);
             if corpus.sequences() < 1 {
                 return Err(ConfigError::new(
                     "text",
-                    format!("has {} tokens; at least 3 are needed (a context token, a query and a next token)", corpus.ids.len()),
+                    format!(
+                        "has {} tokens; at least 3 are needed (a context token, a query and a next token)",
+                        corpus.ids.len()
+                    ),
                 ));
             }
             if c.query_row >= corpus.m() {
                 return Err(ConfigError::new(
                     "query_row",
-                    format!("{} is out of range; with this text allowed: 0..={} (a token id; the vocabulary has {} tokens)", c.query_row, corpus.m() - 1, corpus.m()),
+                    format!(
+                        "{} is out of range; with this text allowed: 0..={} (a token id; the vocabulary has {} tokens)",
+                        c.query_row,
+                        corpus.m() - 1,
+                        corpus.m()
+                    ),
                 ));
             }
             let k = corpus.class_count();
@@ -381,7 +420,12 @@ impl TrainingConfig {
             if c.query_row >= c.queries {
                 return Err(ConfigError::new(
                     "query_row",
-                    format!("{} is out of range; allowed: 0..={} (an index among the {} query tokens)", c.query_row, c.queries - 1, c.queries),
+                    format!(
+                        "{} is out of range; allowed: 0..={} (an index among the {} query tokens)",
+                        c.query_row,
+                        c.queries - 1,
+                        c.queries
+                    ),
                 ));
             }
             (m, c.next_per_query)

@@ -76,7 +76,8 @@ impl AliasTable {
             }
         }
         // Leftovers (rounding) keep probability 1: threshold 2^32 always keeps the column.
-        let threshold = prob.iter().map(|&p| if p >= 1.0 { 1u64 << 32 } else { (p * 4_294_967_296.0) as u64 }).collect();
+        let threshold =
+            prob.iter().map(|&p| if p >= 1.0 { 1u64 << 32 } else { (p * 4_294_967_296.0) as u64 }).collect();
         AliasTable { threshold, alias }
     }
 

@@ -225,7 +225,17 @@ pub fn batch_loss(y: &[f64], z: &[f64], m: usize, batch: &[Sequence], grads: Opt
             let mut gyt = vec![0.0; m * m];
             gz.iter_mut().for_each(|x| *x = 0.0);
             for s in batch {
-                total += sequence_loss(&yt, z, m, s.query, s.next, &s.support, &s.counts, &mut scratch, Some((&mut gyt, &mut *gz)));
+                total += sequence_loss(
+                    &yt,
+                    z,
+                    m,
+                    s.query,
+                    s.next,
+                    &s.support,
+                    &s.counts,
+                    &mut scratch,
+                    Some((&mut gyt, &mut *gz)),
+                );
             }
             transpose(&gyt, m, gy);
             gy.iter_mut().for_each(|x| *x *= inv);

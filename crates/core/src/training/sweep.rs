@@ -107,7 +107,16 @@ pub fn run_cell(base: &TrainingConfig, cell: &SweepCell, seeds: u32) -> Result<C
         final_losses.push(t.last_loss());
     }
     let (mean, std) = mean_std(&entropies);
-    Ok(CellResult { queries: cell.queries, eta_z: cell.eta_z, ratio: cell.ratio, mean, std, entropies, snap_iterations, final_losses })
+    Ok(CellResult {
+        queries: cell.queries,
+        eta_z: cell.eta_z,
+        ratio: cell.ratio,
+        mean,
+        std,
+        entropies,
+        snap_iterations,
+        final_losses,
+    })
 }
 
 /// Runs every cell of `cells` with [`run_cell`], in order.

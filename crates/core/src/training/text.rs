@@ -42,9 +42,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
     for (i, &c) in chars.iter().enumerate() {
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
-        } else if (c == '\'' || c == '’')
-            && !word.is_empty()
-            && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric())
+        } else if (c == '\'' || c == '’') && !word.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric())
         {
             word.push('\'');
         } else {

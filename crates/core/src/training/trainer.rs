@@ -1,7 +1,8 @@
 //! A training run, driven one SGD iteration at a time (science.md §5).
 
 use super::analysis::{
-    all_class_attention, max_abs_change, mean_distinct_entropy, snap_iteration, snap_iteration_live, uniform_attention_entropy,
+    all_class_attention, max_abs_change, mean_distinct_entropy, snap_iteration, snap_iteration_live,
+    uniform_attention_entropy,
 };
 use super::config::{TrainingConfig, WeightsInit};
 use super::data::{Class, Dataset};

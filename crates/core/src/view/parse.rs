@@ -19,19 +19,32 @@ pub struct ViewContext {
 /// Parses the view pairs of a configuration (decoded values; keys among `spec.keys`, each at most
 /// once, as the caller's [`crate::config`] splitting guarantees) into a [`View`] for `spec`'s lab,
 /// checked against `ctx`. Pairs whose key is not a view key of the lab are an error naming it.
-pub fn parse_view(spec: &'static ViewSpec, pairs: &[(&'static str, String)], ctx: ViewContext) -> Result<View, ConfigError> {
+pub fn parse_view(
+    spec: &'static ViewSpec,
+    pairs: &[(&'static str, String)],
+    ctx: ViewContext,
+) -> Result<View, ConfigError> {
     let mut v = View::default_for(spec);
     for (key, value) in pairs {
         let key: &'static str = key;
         if !spec.keys.contains(&key) {
-            return Err(ConfigError::new(key, format!("not a view key of lab={}; its view keys: {}", spec.lab, spec.keys.join(", "))));
+            return Err(ConfigError::new(
+                key,
+                format!("not a view key of lab={}; its view keys: {}", spec.lab, spec.keys.join(", ")),
+            ));
         }
         apply(&mut v, spec, key, value, ctx)?;
     }
     Ok(v)
 }
 
-fn apply(v: &mut View, spec: &'static ViewSpec, key: &'static str, value: &str, ctx: ViewContext) -> Result<(), ConfigError> {
+fn apply(
+    v: &mut View,
+    spec: &'static ViewSpec,
+    key: &'static str,
+    value: &str,
+    ctx: ViewContext,
+) -> Result<(), ConfigError> {
     match key {
         "t" | "step" => {
             if v.moment.is_some() {
@@ -43,7 +56,10 @@ fn apply(v: &mut View, spec: &'static ViewSpec, key: &'static str, value: &str, 
         "panels" => {
             let list = names(key, value, spec.panels)?;
             if list.is_empty() {
-                return Err(ConfigError::new(key, format!("name at least one panel; allowed: {}", spec.panels.join(", "))));
+                return Err(ConfigError::new(
+                    key,
+                    format!("name at least one panel; allowed: {}", spec.panels.join(", ")),
+                ));
             }
             v.panels = list;
         }
@@ -60,7 +76,12 @@ fn apply(v: &mut View, spec: &'static ViewSpec, key: &'static str, value: &str, 
             let allowed = format!("1..={} steps per frame", spec.max_speed);
             v.speed = match value.parse::<u32>() {
                 Ok(s) if (1..=spec.max_speed).contains(&s) => Some(s),
-                _ => return Err(ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed))),
+                _ => {
+                    return Err(ConfigError::new(
+                        key,
+                        format!("{:?} is not allowed; allowed: {}", shorten(value), allowed),
+                    ))
+                }
             }
         }
         "heatmap" => v.heatmap = pick(key, value, &["one", "max"])?,
@@ -98,7 +119,10 @@ fn names(key: &str, value: &str, allowed: &'static [&'static str]) -> Result<Vec
     if !value.is_empty() {
         for name in value.split(',') {
             let Some(i) = allowed.iter().position(|a| *a == name) else {
-                return Err(ConfigError::new(key, format!("{:?} is not allowed; allowed (comma-separated): {}", shorten(name), allowed.join(", "))));
+                return Err(ConfigError::new(
+                    key,
+                    format!("{:?} is not allowed; allowed (comma-separated): {}", shorten(name), allowed.join(", ")),
+                ));
             };
             if chosen[i] {
                 return Err(ConfigError::new(key, format!("{} is listed twice", name)));
@@ -126,7 +150,14 @@ fn moment(key: &str, value: &str, ctx: ViewContext) -> Result<Moment, ConfigErro
     }
     match value.parse::<u64>() {
         Ok(s) if s <= last => Ok(Moment::Step(s)),
-        _ => Err(ConfigError::new(key, format!("{:?} is not allowed; allowed: a whole number of steps 0..={} (the run's last step)", shorten(value), last))),
+        _ => Err(ConfigError::new(
+            key,
+            format!(
+                "{:?} is not allowed; allowed: a whole number of steps 0..={} (the run's last step)",
+                shorten(value),
+                last
+            ),
+        )),
     }
 }
 
@@ -141,7 +172,9 @@ fn projection(key: &str, value: &str, d: Option<usize>) -> Result<Projection, Co
     let allowed = format!("pca2, pca3, or two different coordinates a,b in 1..={} (d)", d);
     let parsed = value.split_once(',').and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)));
     match parsed {
-        Some((a, b)) if a >= 1 && b >= 1 && a <= d && b <= d && a != b => Ok(Projection { mode: ProjectionMode::Axes, a, b }),
+        Some((a, b)) if a >= 1 && b >= 1 && a <= d && b <= d && a != b => {
+            Ok(Projection { mode: ProjectionMode::Axes, a, b })
+        }
         _ => Err(ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed))),
     }
 }

@@ -40,8 +40,15 @@ pub enum Backend {
 }
 
 /// All backends, in table order (an index into [`Row::results`]).
-pub const BACKENDS: [Backend; 7] =
-    [Backend::Native1, Backend::NativeBase, Backend::NativeAll, Backend::Wasm1, Backend::WasmPool, Backend::NumPy, Backend::Jax];
+pub const BACKENDS: [Backend; 7] = [
+    Backend::Native1,
+    Backend::NativeBase,
+    Backend::NativeAll,
+    Backend::Wasm1,
+    Backend::WasmPool,
+    Backend::NumPy,
+    Backend::Jax,
+];
 
 impl Backend {
     /// The column name.
@@ -171,7 +178,11 @@ fn outcome(v: &Value, memory_key: &str) -> Outcome {
 
 fn progress(case: &Case, backend: Backend, outcome: &Outcome) {
     let what = match outcome {
-        Ok(m) => format!("{:>10.4} ms per step, {:>8.2} ns per pair", m.ms_per_step, m.ms_per_step * 1e6 / case.pairs_per_step()),
+        Ok(m) => format!(
+            "{:>10.4} ms per step, {:>8.2} ns per pair",
+            m.ms_per_step,
+            m.ms_per_step * 1e6 / case.pairs_per_step()
+        ),
         Err(e) => format!("not measured: {e}"),
     };
     println!("    {:<30} {:<10} {what}", case.id(), backend.name());
@@ -195,7 +206,10 @@ fn native(setup: &Setup, case: &Case, backend: Backend, steps: Option<u64>) -> (
     cmd.arg("--tokens-out").arg(dir.join(backend.tokens_file()));
     match steps {
         Some(k) => cmd.args(["--steps", &k.to_string()]),
-        None => cmd.arg("--dump-initial").arg(&dir).args(["--min-seconds", &format!("{}", setup.min_seconds * setup.threads as f64)]),
+        None => cmd
+            .arg("--dump-initial")
+            .arg(&dir)
+            .args(["--min-seconds", &format!("{}", setup.min_seconds * setup.threads as f64)]),
     };
     let out = match cmd.output() {
         Ok(out) => out,
@@ -232,7 +246,10 @@ pub fn run(setup: &Setup, cases: &[Case], streaming: Option<&str>) -> Result<(Ve
     let mut streamed = None;
     for round in 1..=setup.rounds.max(1) {
         if round > 1 {
-            phase(&format!("particles, round {round} of {}: every backend again, each case keeps its fastest round", setup.rounds));
+            phase(&format!(
+                "particles, round {round} of {}: every backend again, each case keeps its fastest round",
+                setup.rounds
+            ));
             for &i in &runnable {
                 let (result, _) = native(setup, &rows[i].case, Backend::Native1, rows[i].steps);
                 progress(&rows[i].case, Backend::Native1, &result);
@@ -268,7 +285,12 @@ fn record(row: &mut Row, backend: Backend, result: Outcome) {
 
 /// One round of every backend but native-1 on the cases `runnable` (their steps known), with the
 /// streaming line when `streaming` is given.
-fn other_backends(setup: &Setup, rows: &mut [Row], runnable: &[usize], streaming: Option<&str>) -> Result<Option<Streaming>> {
+fn other_backends(
+    setup: &Setup,
+    rows: &mut [Row],
+    runnable: &[usize],
+    streaming: Option<&str>,
+) -> Result<Option<Streaming>> {
     for (backend, what) in [
         (Backend::NativeBase, "native x86-64 baseline build, one thread: attn bench --threads 1".to_string()),
         (Backend::NativeAll, format!("native all cores: attn bench --threads {}", setup.threads)),
@@ -393,7 +415,10 @@ fn compare_tokens(dir: &Path, row: &mut Row) {
     for backend in BACKENDS {
         if let Some(Ok(m)) = row.results[backend.index()].as_mut() {
             if let Some(tokens) = read_f64(&dir.join(backend.tokens_file())) {
-                m.same_bits = Some(tokens.len() == reference.len() && tokens.iter().zip(&reference).all(|(a, b)| a.to_bits() == b.to_bits()));
+                m.same_bits = Some(
+                    tokens.len() == reference.len()
+                        && tokens.iter().zip(&reference).all(|(a, b)| a.to_bits() == b.to_bits()),
+                );
                 m.rel_diff = rel_diff(&tokens, &reference);
             }
         }
@@ -430,8 +455,14 @@ mod tests {
     #[test]
     fn rounds_keep_the_fastest_measure_and_the_largest_memory() {
         use crate::bench::cases::{Model, Scheme};
-        let m = |ms: f64, mem: f64| Ok(Measure { ms_per_step: ms, memory_bytes: Some(mem), same_bits: None, rel_diff: None });
-        let mut row = Row { case: Case { model: Model::Euclidean, scheme: Scheme::Euler, n: 256, d: 2 }, steps: Some(3), results: Default::default() };
+        let m = |ms: f64, mem: f64| {
+            Ok(Measure { ms_per_step: ms, memory_bytes: Some(mem), same_bits: None, rel_diff: None })
+        };
+        let mut row = Row {
+            case: Case { model: Model::Euclidean, scheme: Scheme::Euler, n: 256, d: 2 },
+            steps: Some(3),
+            results: Default::default(),
+        };
         record(&mut row, Backend::Wasm1, m(5.0, 100.0));
         record(&mut row, Backend::Wasm1, m(4.0, 90.0));
         record(&mut row, Backend::Wasm1, m(6.0, 120.0));

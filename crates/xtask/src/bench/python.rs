@@ -29,7 +29,8 @@ struct Versions {
 
 fn versions(exe: &Path, script: &Path) -> Versions {
     let missing = |what: &str| Err(format!("{what} cannot be imported"));
-    let Some(text) = output_of(Command::new(exe).arg(script).arg("--versions").env("PYTHONDONTWRITEBYTECODE", "1")) else {
+    let Some(text) = output_of(Command::new(exe).arg(script).arg("--versions").env("PYTHONDONTWRITEBYTECODE", "1"))
+    else {
         return Versions { numpy: missing("python"), jax: missing("python") };
     };
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_default();
@@ -39,7 +40,9 @@ fn versions(exe: &Path, script: &Path) -> Versions {
         (Some(version), None) => Ok(format!("NumPy {version}")),
         _ => Err(field("numpy_error").unwrap_or_else(|| "numpy cannot be imported".into())),
     };
-    let jax = field("jax").map(|version| format!("JAX {version}")).ok_or_else(|| field("jax_error").unwrap_or_else(|| "jax cannot be imported".into()));
+    let jax = field("jax")
+        .map(|version| format!("JAX {version}"))
+        .ok_or_else(|| field("jax_error").unwrap_or_else(|| "jax cannot be imported".into()));
     Versions { numpy, jax }
 }
 
@@ -64,7 +67,8 @@ pub fn setup(script: &Path) -> Python {
     let exe = venv.join("bin").join("python");
     if !exe.exists() {
         phase(&format!("python: python3 -m venv {}", venv.display()));
-        let made = Command::new("python3").arg("-m").arg("venv").arg(&venv).status().map(|s| s.success()).unwrap_or(false);
+        let made =
+            Command::new("python3").arg("-m").arg("venv").arg(&venv).status().map(|s| s.success()).unwrap_or(false);
         if !made {
             let why = "`python3 -m venv` failed: install Python 3 with its venv module (Debian: apt-get install python3-venv)".to_string();
             return Python { exe, numpy: Err(why.clone()), jax: Err(why) };

@@ -58,7 +58,8 @@ fn time_cell(row: &Row, b: Backend) -> String {
 }
 
 fn same_bits_cell(row: &Row) -> String {
-    let measured: Vec<(Backend, bool)> = EXACT.iter().filter_map(|&b| row.measure(b).map(|m| (b, m.same_bits == Some(true)))).collect();
+    let measured: Vec<(Backend, bool)> =
+        EXACT.iter().filter_map(|&b| row.measure(b).map(|m| (b, m.same_bits == Some(true)))).collect();
     let differ: Vec<&str> = measured.iter().filter(|(_, same)| !same).map(|(b, _)| b.name()).collect();
     match (measured.is_empty(), differ.is_empty()) {
         (true, _) => "–".into(),
@@ -83,14 +84,22 @@ pub fn render(rows: &[Row]) -> String {
         cells.extend(RATIOS.iter().map(|&(a, b)| ratio(row, a, b).map_or("–".into(), |r| format!("{r:.2}"))));
         cells.push(same_bits_cell(row));
         for b in [Backend::NumPy, Backend::Jax] {
-            cells.push(row.measure(b).and_then(|m| m.rel_diff).map_or("–".into(), |x| if x == 0.0 { "0".into() } else { format!("{x:.1e}") }));
+            cells.push(row.measure(b).and_then(|m| m.rel_diff).map_or("–".into(), |x| {
+                if x == 0.0 {
+                    "0".into()
+                } else {
+                    format!("{x:.1e}")
+                }
+            }));
         }
         cells.extend(BACKENDS.iter().map(|&b| row.measure(b).and_then(|m| m.memory_bytes).map_or("–".into(), bytes)));
         table.push(cells);
     }
-    let widths: Vec<usize> = (0..table[0].len()).map(|j| table.iter().map(|r| r[j].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> =
+        (0..table[0].len()).map(|j| table.iter().map(|r| r[j].chars().count()).max().unwrap_or(0)).collect();
     let line = |cells: &[String]| {
-        let padded: Vec<String> = cells.iter().zip(&widths).map(|(c, &w)| format!("{c}{}", " ".repeat(w - c.chars().count()))).collect();
+        let padded: Vec<String> =
+            cells.iter().zip(&widths).map(|(c, &w)| format!("{c}{}", " ".repeat(w - c.chars().count()))).collect();
         format!("| {} |", padded.join(" | "))
     };
     let mut out = vec![line(&table[0]), line(&widths.iter().map(|&w| "-".repeat(w)).collect::<Vec<_>>())];
@@ -131,7 +140,9 @@ pub fn missing(rows: &[Row]) -> Vec<String> {
 /// The streaming-memory line.
 pub fn streaming_line(streaming: &Option<Streaming>, config: &str) -> String {
     match streaming {
-        Some(Ok(b)) => format!("streaming memory, n = 16384, d = 3 (one wasm instance after one step of {config}): {}", bytes(*b)),
+        Some(Ok(b)) => {
+            format!("streaming memory, n = 16384, d = 3 (one wasm instance after one step of {config}): {}", bytes(*b))
+        }
         Some(Err(why)) => format!("streaming memory, n = 16384, d = 3: not measured: {why}"),
         None => "streaming memory, n = 16384, d = 3: skipped (--quick)".into(),
     }
@@ -160,16 +171,86 @@ struct Target {
 /// The speed targets, each with the measured value per model (met / not met).
 pub fn targets(rows: &[Row], streaming: &Option<Streaming>) -> Vec<String> {
     let list = [
-        Target { what: "NumPy/wasm-1, n = 1024, d = 2, RK4", scheme: Scheme::Rk4, n: 1024, d: 2, value: |r| ratio(r, Backend::NumPy, Backend::Wasm1), at_least: true, bound: 1.3 },
-        Target { what: "NumPy/wasm-1, n = 4096, d = 3, RK4", scheme: Scheme::Rk4, n: 4096, d: 3, value: |r| ratio(r, Backend::NumPy, Backend::Wasm1), at_least: true, bound: 1.7 },
-        Target { what: "wasm-1 ns per pair, n = 4096, d = 3, RK4", scheme: Scheme::Rk4, n: 4096, d: 3, value: |r| ns_pair(r, Backend::Wasm1), at_least: false, bound: 3.0 },
-        Target { what: "NumPy/wasm-pool, n = 4096, d = 3, RK4", scheme: Scheme::Rk4, n: 4096, d: 3, value: |r| ratio(r, Backend::NumPy, Backend::WasmPool), at_least: true, bound: 2.8 },
-        Target { what: "wasm-pool steps per second, n = 4096, d = 3, Euler", scheme: Scheme::Euler, n: 4096, d: 3, value: |r| r.measure(Backend::WasmPool).map(|m| 1e3 / m.ms_per_step), at_least: true, bound: 20.0 },
-        Target { what: "JAX/wasm-pool, n = 4096, d = 3, RK4", scheme: Scheme::Rk4, n: 4096, d: 3, value: |r| ratio(r, Backend::Jax, Backend::WasmPool), at_least: true, bound: 1.0 },
-        Target { what: "JAX/native-all, n = 4096, d = 3, RK4", scheme: Scheme::Rk4, n: 4096, d: 3, value: |r| ratio(r, Backend::Jax, Backend::NativeAll), at_least: true, bound: 1.0 },
-        Target { what: "JAX/native-all, n = 1024, d = 2, RK4", scheme: Scheme::Rk4, n: 1024, d: 2, value: |r| ratio(r, Backend::Jax, Backend::NativeAll), at_least: true, bound: 1.0 / 1.2 },
+        Target {
+            what: "NumPy/wasm-1, n = 1024, d = 2, RK4",
+            scheme: Scheme::Rk4,
+            n: 1024,
+            d: 2,
+            value: |r| ratio(r, Backend::NumPy, Backend::Wasm1),
+            at_least: true,
+            bound: 1.3,
+        },
+        Target {
+            what: "NumPy/wasm-1, n = 4096, d = 3, RK4",
+            scheme: Scheme::Rk4,
+            n: 4096,
+            d: 3,
+            value: |r| ratio(r, Backend::NumPy, Backend::Wasm1),
+            at_least: true,
+            bound: 1.7,
+        },
+        Target {
+            what: "wasm-1 ns per pair, n = 4096, d = 3, RK4",
+            scheme: Scheme::Rk4,
+            n: 4096,
+            d: 3,
+            value: |r| ns_pair(r, Backend::Wasm1),
+            at_least: false,
+            bound: 3.0,
+        },
+        Target {
+            what: "NumPy/wasm-pool, n = 4096, d = 3, RK4",
+            scheme: Scheme::Rk4,
+            n: 4096,
+            d: 3,
+            value: |r| ratio(r, Backend::NumPy, Backend::WasmPool),
+            at_least: true,
+            bound: 2.8,
+        },
+        Target {
+            what: "wasm-pool steps per second, n = 4096, d = 3, Euler",
+            scheme: Scheme::Euler,
+            n: 4096,
+            d: 3,
+            value: |r| r.measure(Backend::WasmPool).map(|m| 1e3 / m.ms_per_step),
+            at_least: true,
+            bound: 20.0,
+        },
+        Target {
+            what: "JAX/wasm-pool, n = 4096, d = 3, RK4",
+            scheme: Scheme::Rk4,
+            n: 4096,
+            d: 3,
+            value: |r| ratio(r, Backend::Jax, Backend::WasmPool),
+            at_least: true,
+            bound: 1.0,
+        },
+        Target {
+            what: "JAX/native-all, n = 4096, d = 3, RK4",
+            scheme: Scheme::Rk4,
+            n: 4096,
+            d: 3,
+            value: |r| ratio(r, Backend::Jax, Backend::NativeAll),
+            at_least: true,
+            bound: 1.0,
+        },
+        Target {
+            what: "JAX/native-all, n = 1024, d = 2, RK4",
+            scheme: Scheme::Rk4,
+            n: 1024,
+            d: 2,
+            value: |r| ratio(r, Backend::Jax, Backend::NativeAll),
+            at_least: true,
+            bound: 1.0 / 1.2,
+        },
     ];
-    let judge = |v: f64, at_least: bool, bound: f64| if (at_least && v >= bound) || (!at_least && v <= bound) { "met" } else { "NOT met" };
+    let judge = |v: f64, at_least: bool, bound: f64| {
+        if (at_least && v >= bound) || (!at_least && v <= bound) {
+            "met"
+        } else {
+            "NOT met"
+        }
+    };
     let mut lines = Vec::new();
     for t in &list {
         let per_model: Vec<String> = [Model::Euclidean, Model::SphereSa]
@@ -179,15 +260,30 @@ pub fn targets(rows: &[Row], streaming: &Option<Streaming>) -> Vec<String> {
                 None => format!("{} not measured", m.name()),
             })
             .collect();
-        lines.push(format!("{} {} {}: {}", t.what, if t.at_least { ">=" } else { "<=" }, sig3(t.bound), per_model.join(", ")));
+        lines.push(format!(
+            "{} {} {}: {}",
+            t.what,
+            if t.at_least { ">=" } else { "<=" },
+            sig3(t.bound),
+            per_model.join(", ")
+        ));
     }
-    let worst = rows.iter().filter_map(|r| ratio(r, Backend::Wasm1, Backend::NativeBase).map(|x| (x, r.case.id()))).max_by(|a, b| a.0.total_cmp(&b.0));
+    let worst = rows
+        .iter()
+        .filter_map(|r| ratio(r, Backend::Wasm1, Backend::NativeBase).map(|x| (x, r.case.id())))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
     lines.push(match worst {
-        Some((x, id)) => format!("wasm-1/native-base (same SIMD width) <= 1.2 in every case: largest {} ({id}) ({})", sig3(x), judge(x, false, 1.2)),
+        Some((x, id)) => format!(
+            "wasm-1/native-base (same SIMD width) <= 1.2 in every case: largest {} ({id}) ({})",
+            sig3(x),
+            judge(x, false, 1.2)
+        ),
         None => "wasm-1/native-base (same SIMD width) <= 1.2 in every case: not measured".into(),
     });
     lines.push(match streaming {
-        Some(Ok(b)) => format!("streaming wasm memory at n = 16384, d = 3 < 50 MB: {} ({})", bytes(*b), judge(*b, false, 50e6)),
+        Some(Ok(b)) => {
+            format!("streaming wasm memory at n = 16384, d = 3 < 50 MB: {} ({})", bytes(*b), judge(*b, false, 50e6))
+        }
         _ => "streaming wasm memory at n = 16384, d = 3 < 50 MB: not measured".into(),
     });
     lines
@@ -199,10 +295,19 @@ mod tests {
     use crate::bench::particles::Measure;
 
     fn row(times: [Option<f64>; 7]) -> Row {
-        let mut r = Row { case: Case { model: Model::Euclidean, scheme: Scheme::Rk4, n: 1024, d: 2 }, steps: Some(4), results: Default::default() };
+        let mut r = Row {
+            case: Case { model: Model::Euclidean, scheme: Scheme::Rk4, n: 1024, d: 2 },
+            steps: Some(4),
+            results: Default::default(),
+        };
         for (i, t) in times.iter().enumerate() {
             r.results[i] = Some(match t {
-                Some(ms) => Ok(Measure { ms_per_step: *ms, memory_bytes: Some(2.5e6), same_bits: Some(true), rel_diff: Some(1e-13) }),
+                Some(ms) => Ok(Measure {
+                    ms_per_step: *ms,
+                    memory_bytes: Some(2.5e6),
+                    same_bits: Some(true),
+                    rel_diff: Some(1e-13),
+                }),
                 None => Err("not built yet".into()),
             });
         }
@@ -231,7 +336,10 @@ mod tests {
         assert!(lines[2].contains("| 2.00 "), "{}", lines[2]);
         assert!(lines[2].contains("5.00 (1.19)"), "{}", lines[2]);
         assert!(lines[2].contains("| yes "), "{}", lines[2]);
-        assert_eq!(missing(&[r]), vec!["native-all not measured: not built yet", "wasm-pool not measured: not built yet"]);
+        assert_eq!(
+            missing(&[r]),
+            vec!["native-all not measured: not built yet", "wasm-pool not measured: not built yet"]
+        );
     }
 
     #[test]
@@ -247,7 +355,13 @@ mod tests {
     fn targets_are_judged_per_model() {
         let r = row([Some(4.0), Some(4.0), Some(2.0), Some(5.0), Some(3.0), Some(10.0), Some(8.0)]);
         let lines = targets(&[r], &Some(Ok(3e6)));
-        assert!(lines[0].starts_with("NumPy/wasm-1, n = 1024, d = 2, RK4 >= 1.30: euclidean 2.00 (met), sphere-sa not measured"), "{}", lines[0]);
+        assert!(
+            lines[0].starts_with(
+                "NumPy/wasm-1, n = 1024, d = 2, RK4 >= 1.30: euclidean 2.00 (met), sphere-sa not measured"
+            ),
+            "{}",
+            lines[0]
+        );
         assert!(lines.iter().any(|l| l.contains("largest 1.25") && l.contains("NOT met")));
         assert!(lines.last().unwrap().contains("3.0 MB (met)"));
     }
