@@ -132,7 +132,7 @@ const fmtValue = (v) => fmt(v, 'n/a');
 /**
  * The configuration string of preset `name` at configuration `version` (default today's; a
  * string without `version` is an old link, which keeps the old arithmetic: see the core's
- * config/version.rs).
+ * link/version.rs).
  */
 function presetLink(name, version = wasm.config_version()) {
   return `version=${version}&preset=${name}`;

@@ -2,8 +2,8 @@
 //! residual, the composite norm and the singular values; optionally the context similarity
 //! statistics per layer and head, and the path-length decomposition.
 
-use attn_core::config::format_f64;
 use attn_core::depth::{self, DepthRun, InputSource, LayerSimilarity, PathLengths, VariantResult};
+use attn_core::link::format_f64;
 use clap::ValueEnum;
 use serde::Serialize;
 use std::io::Write;

@@ -114,7 +114,7 @@ fn main() -> ExitCode {
         Command::Train(args) => train::run(&args, &mut std::io::stdout().lock()),
         Command::Sweep(args) => sweep::run(&args, &mut std::io::stdout().lock()),
         Command::Presets => {
-            for p in attn_core::config::PRESETS {
+            for p in attn_core::particles::config::PRESETS {
                 println!("{:<20} {}", p.name(), p.description());
             }
             for p in attn_core::training::TRAINING_PRESETS {

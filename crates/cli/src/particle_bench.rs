@@ -11,8 +11,9 @@
 
 use crate::heap;
 use crate::threads::Threaded;
-use attn_core::config::{Integrator, Space};
-use attn_core::{init, parse, Config, Simulation, Stepping};
+use attn_core::particles::config::{Integrator, Space};
+use attn_core::particles::init;
+use attn_core::{parse, Config, Simulation, Stepping};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

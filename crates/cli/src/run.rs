@@ -2,9 +2,9 @@
 
 use crate::threads::Threaded;
 use crate::{Format, RunArgs};
-use attn_core::analysis::{Metrics, MetricsScratch};
-use attn_core::config::format_f64;
-use attn_core::sim::steps_for;
+use attn_core::link::format_f64;
+use attn_core::particles::analysis::{Metrics, MetricsScratch};
+use attn_core::run::steps_for;
 use attn_core::{parse, Simulation, Stepping};
 use serde::Serialize;
 use std::io::Write;

@@ -4,8 +4,9 @@
 //! inside one thread in the core's fixed lane order, so the tokens are bit-identical to the
 //! single-thread stepper and to the page's worker pool whatever the number of threads.
 
-use attn_core::integrate::Stage;
-use attn_core::model::{check_velocity, Divergence, Field};
+use attn_core::particles::field::{check_velocity, Field};
+use attn_core::particles::integrate::Stage;
+use attn_core::Divergence;
 use attn_core::{Config, Simulation, Status, Stepping};
 
 /// Below this many pair evaluations per velocity evaluation (`n^2`), one thread is used: the

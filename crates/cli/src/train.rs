@@ -1,7 +1,7 @@
 //! `attn train`: one training-lab run (science.md §5), per-iteration loss, entropy and attention
 //! change, then the final `c_n`, as JSON or CSV.
 
-use attn_core::config::format_f64;
+use attn_core::link::format_f64;
 use attn_core::training::{parse, Trainer};
 use clap::ValueEnum;
 use serde::Serialize;

@@ -1,9 +1,10 @@
-//! Which lab a configuration string is for: the particle lab (science.md §1-2, [`crate::config`]),
+//! Which lab a configuration string is for: the particle lab (science.md §1-2, [`crate::particles::config`]),
 //! the depth lab (science.md §3-4, [`crate::depth`]) or the training lab (science.md §5,
 //! [`crate::training`]), chosen by the `lab` key; and a whole [`Link`] (configuration and view).
 
-use crate::config::{self, percent_decode, shorten, ConfigError, LabPreset};
 use crate::depth::{self, DepthConfig, DepthPreset};
+use crate::link::{percent_decode, shorten, ConfigError, LabPreset};
+use crate::particles::config;
 use crate::training::{self, TrainingConfig, TrainingPreset};
 use crate::view::View;
 
@@ -90,7 +91,7 @@ pub struct Link {
 }
 
 impl Link {
-    /// The canonical link: `version=V` (see [`crate::config::Config::version`]), the lab's model keys that differ from the preset, then
+    /// The canonical link: `version=V` (see [`crate::particles::config::Config::version`]), the lab's model keys that differ from the preset, then
     /// the view keys that differ from their defaults, each in a fixed order.
     /// `parse_link(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {
@@ -125,7 +126,7 @@ impl std::fmt::Display for Link {
 /// ([`crate::view`], checked against the run). Never panics; errors name the offending key.
 pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
     let link = |(config, view)| Link { config, view };
-    if text.len() > config::MAX_CONFIG_LEN {
+    if text.len() > crate::link::MAX_CONFIG_LEN {
         return config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v)));
     }
     let particles = |text| config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v)));

@@ -175,3 +175,17 @@ pub fn expm_scaled_into(v: &[f64], d: usize, t: f64, out: &mut [f64], w1: &mut [
     }
     s
 }
+
+/// Scales `row` to unit length; false (row unchanged) when it is zero.
+pub fn normalize(row: &mut [f64]) -> bool {
+    let mut s = 0.0;
+    for v in row.iter() {
+        s += v * v;
+    }
+    if s == 0.0 || !s.is_finite() {
+        return false;
+    }
+    let r = s.sqrt();
+    row.iter_mut().for_each(|v| *v /= r);
+    true
+}

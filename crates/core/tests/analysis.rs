@@ -1,7 +1,9 @@
 //! Analyzers on small known inputs.
 
-use attn_core::analysis::pca::pca_axes;
-use attn_core::analysis::{boolean_distance, cluster_labels, effective_rank, interaction_energy, leaders, spread};
+use attn_core::particles::analysis::pca::pca_axes;
+use attn_core::particles::analysis::{
+    boolean_distance, cluster_labels, effective_rank, interaction_energy, leaders, spread,
+};
 
 #[test]
 fn boolean_distance_and_leaders_of_known_matrices() {
@@ -78,8 +80,8 @@ fn pca_axes_are_unit_ordered_and_sign_fixed() {
 /// and the heatmap's block maxima equal the maxima of the stored P's blocks.
 #[test]
 fn streamed_metrics_equal_the_analyzers_on_the_stored_p() {
-    use attn_core::analysis::metrics::attention_views;
-    use attn_core::analysis::{Metrics, MetricsScratch};
+    use attn_core::particles::analysis::metrics::attention_views;
+    use attn_core::particles::analysis::{Metrics, MetricsScratch};
     use attn_core::Stepping;
     for (config, steps) in
         [("preset=polytope&n=300&d=2", 40), ("preset=sphere-sa-clusters&n=530&d=3", 30), ("preset=leaders&n=290", 200)]

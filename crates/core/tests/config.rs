@@ -2,7 +2,7 @@
 
 mod common;
 
-use attn_core::config::{parse, Config, MatrixSpec, Preset, PRESETS};
+use attn_core::particles::config::{parse, Config, MatrixSpec, Preset, PRESETS};
 
 #[test]
 fn every_preset_round_trips_and_is_canonical() {
@@ -40,7 +40,7 @@ fn changing_the_model_family_sets_the_keys_that_depend_on_it() {
     );
     assert_eq!(parse(&c.to_canonical_string()).unwrap(), c);
     let e = parse("preset=sphere-sa&model=euclidean").unwrap();
-    assert_eq!(e.integrator, attn_core::config::Integrator::Euler);
+    assert_eq!(e.integrator, attn_core::particles::config::Integrator::Euler);
     assert_eq!(parse(&e.to_canonical_string()).unwrap(), e);
     // Written keys are kept (and then validated).
     assert_eq!(parse("model=sphere-sa&coords=z").unwrap_err().key, "coords");

@@ -3,12 +3,12 @@
 
 mod common;
 
-use attn_core::config::LabPreset;
 use attn_core::depth::{
     parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select,
     SimilarityNorm, Variant, WeightsSource, DEPTH_PRESETS,
 };
 use attn_core::lab::{parse_lab, requested_lab, LabConfig};
+use attn_core::link::LabPreset;
 
 #[test]
 fn every_preset_round_trips_and_is_canonical() {

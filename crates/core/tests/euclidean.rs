@@ -2,16 +2,16 @@
 
 mod common;
 
-use attn_core::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
-use attn_core::analysis::{boolean_distance, cluster_labels, spread};
-use attn_core::config::{Space, PAPER_V_2D};
+use attn_core::particles::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
+use attn_core::particles::analysis::{boolean_distance, cluster_labels, spread};
+use attn_core::particles::config::{Space, PAPER_V_2D};
 use attn_core::Stepping;
 use common::{attention, max_diff, run, sim};
 
 /// Check 1: rows of P sum to 1 and entries lie in [0, 1], for every preset, at start and later.
 #[test]
 fn attention_rows_are_stochastic() {
-    for p in attn_core::config::PRESETS {
+    for p in attn_core::particles::config::PRESETS {
         let mut s = sim(&format!("preset={}", p.name()));
         for _ in 0..3 {
             let n = s.n();
@@ -198,7 +198,7 @@ fn one_dimensional_leaders() {
         let non_boolean =
             (0..40).filter(|&i| p[i * 40..(i + 1) * 40].iter().any(|&x| (x - x.round()).abs() >= 1e-3)).count();
         assert!(non_boolean <= 1, "seed {}: {} rows not Boolean", seed, non_boolean);
-        let leaders = attn_core::analysis::leaders(&p, 40);
+        let leaders = attn_core::particles::analysis::leaders(&p, 40);
         assert!(leaders.iter().all(|&j| j == argmax || j == argmin));
     }
 }

@@ -4,8 +4,8 @@
 //! a straightforward reference implementation (full n x n softmax with libm's exp) to 1e-9
 //! relative over 100 steps.
 
-use attn_core::config::{Integrator, Model, Space};
-use attn_core::model::{check_velocity, Field};
+use attn_core::particles::config::{Integrator, Model, Space};
+use attn_core::particles::field::{check_velocity, Field};
 use attn_core::{parse, Simulation};
 
 const CONFIGS: [&str; 6] = [

@@ -3,9 +3,10 @@
 
 mod common;
 
-use attn_core::config::{migrate, read_version, PRESETS, VERSION};
 use attn_core::depth::DEPTH_PRESETS;
 use attn_core::lab::{parse_lab, parse_link, LabConfig, Link};
+use attn_core::link::{migrate, read_version, VERSION};
+use attn_core::particles::config::PRESETS;
 use attn_core::training::{Trainer, TRAINING_PRESETS};
 use attn_core::view::{Moment, ProjectionMode, Theme, View, PARTICLES_VIEW};
 use attn_core::{parse, Simulation, Stepping};
@@ -282,7 +283,7 @@ fn every_valid_link_round_trips() {
     let controls = ["", "play", "play,step,reset,seed,speed,preset", "beta,n,view", "dt,until,model,integrator,d"];
     for (i, p) in PRESETS.iter().enumerate() {
         let c = p.config();
-        let last = attn_core::sim::steps_for(c.until, c.dt);
+        let last = attn_core::run::steps_for(c.until, c.dt);
         for j in 0..6u64 {
             let moment =
                 if j % 2 == 0 { format!("step={}", (last * j) / 5) } else { format!("t={}", c.until * j as f64 / 7.0) };

@@ -2,7 +2,7 @@
 
 mod common;
 
-use attn_core::analysis::{cluster_labels, interaction_energy};
+use attn_core::particles::analysis::{cluster_labels, interaction_energy};
 use attn_core::Status;
 use common::{run, sim};
 
@@ -125,7 +125,7 @@ fn metastability_two_clusters_persist() {
 /// cluster is counted as one (sphere-sa at T = 15), and the metastable pair as two.
 #[test]
 fn clusters_metric_counts_collapsed_tokens_as_one() {
-    use attn_core::analysis::{Metrics, MetricsScratch};
+    use attn_core::particles::analysis::{Metrics, MetricsScratch};
     let mut s = sim("preset=sphere-sa");
     run(&mut s, 150);
     let m = Metrics::compute(&mut s, &mut MetricsScratch::default()).unwrap();

@@ -2,10 +2,10 @@
 //! exact gradients, the paper's scan and snap, the snap criterion, text data, determinism.
 
 use attn_core::rng::Rng;
+use attn_core::text::{classes, tokenize, Corpus};
 use attn_core::training::analysis::{distinct_entropy, snap_iteration, snap_iteration_live};
 use attn_core::training::data::Dataset;
 use attn_core::training::model::{batch_loss, Sequence};
-use attn_core::training::text::{classes, tokenize, Corpus};
 use attn_core::training::trainer::STREAM_DATA;
 use attn_core::training::{grid, parse, run_cell, Trainer, TrainingConfig};
 use attn_core::Stepping;

@@ -137,7 +137,7 @@ fn parse_lab_dispatches_by_the_lab_key() {
     let p = parse_lab("preset=polytope-3d&n=30").unwrap();
     assert_eq!(p, LabConfig::Particles(attn_core::parse("preset=polytope-3d&n=30").unwrap()));
     assert_eq!(p.lab(), "particles");
-    assert_eq!(parse_lab("").unwrap(), LabConfig::Particles(attn_core::config::Config::default()));
+    assert_eq!(parse_lab("").unwrap(), LabConfig::Particles(attn_core::particles::config::Config::default()));
     let q = parse_lab("lab=particles&n=7").unwrap();
     assert_eq!(q.to_canonical_string(), "version=1&preset=polytope&n=7");
     let t = parse_lab("?lab=training&preset=scan-snap-sweep&eta_z=3").unwrap();

@@ -2,7 +2,7 @@
 //! onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
 use crate::plot::{clamp_dpr, err, note, panel, power_of_ten, readout, root, theme, tick, Geometry, PanelSpec};
-use attn_core::analysis::Metrics;
+use attn_core::particles::analysis::Metrics;
 use plotters::prelude::*;
 use serde::Serialize;
 use std::ops::Range;

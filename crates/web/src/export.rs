@@ -3,7 +3,7 @@
 //! the core's shortest round-trip form [`format_f64`]) and that number form for the page's other
 //! CSV columns. Formatting only; the numbers come from the page's recorded states.
 
-use attn_core::config::format_f64;
+use attn_core::link::format_f64;
 use wasm_bindgen::prelude::*;
 
 /// The header line of the trajectory CSV for tokens of dimension `d` (no newline):

@@ -1,7 +1,7 @@
 //! Thin wasm-bindgen layer over `attn-core` for the browser playground.
 //!
 //! No science lives here: every number comes from the core ([`attn_core::Simulation`],
-//! [`attn_core::analysis`]). This crate converts between the core and JavaScript (typed arrays,
+//! [`attn_core::particles::analysis`]). This crate converts between the core and JavaScript (typed arrays,
 //! plain objects built with `serde_wasm_bindgen`'s JSON-compatible serializer, `JsError` for every
 //! failure) and holds drawing helpers that are not science: heatmap pixels and the charts.
 //! The particle lab is [`Stepper`]; the training lab (science.md §5) is [`TrainingLab`] and the
@@ -36,10 +36,10 @@ pub use depth::DepthLab;
 pub use pool::RowWorker;
 pub use training::TrainingLab;
 
-use attn_core::analysis::metrics::{attention_views, energy_defined};
-use attn_core::analysis::{pca, Metrics, MetricsScratch};
-use attn_core::config::{Preset, Space};
 use attn_core::lab::{self, parse_lab};
+use attn_core::particles::analysis::metrics::{attention_views, energy_defined};
+use attn_core::particles::analysis::{pca, Metrics, MetricsScratch};
+use attn_core::particles::config::{Preset, Space};
 use attn_core::{parse, Simulation, Stepping};
 use check::{CheckErr, CheckOk};
 use js_sys::{Float64Array, Uint32Array, Uint8ClampedArray};
@@ -60,7 +60,7 @@ pub fn start() {
 /// string composed by the page (a preset's name) starts with it to get today's arithmetic.
 #[wasm_bindgen]
 pub fn config_version() -> u32 {
-    attn_core::config::VERSION
+    attn_core::link::VERSION
 }
 
 /// The crate version, for the page's footer.

@@ -5,12 +5,13 @@
 //! bit-identical to [`Stepper::advance`] whatever the number of workers.
 
 use crate::Stepper;
-use attn_core::model::Field;
-use attn_core::{init, parse};
+use attn_core::parse;
+use attn_core::particles::field::Field;
+use attn_core::particles::init;
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 
-/// A field that computes blocks of rows of the velocity (`attn_core::model::Field::velocity_rows`).
+/// A field that computes blocks of rows of the velocity (`attn_core::particles::field::Field::velocity_rows`).
 #[wasm_bindgen]
 pub struct RowWorker {
     field: Field,

@@ -2,7 +2,7 @@
 //! preset's `[key, value]` pairs (shared by the particle, training and depth wrappers).
 
 use crate::to_js;
-use attn_core::config::LabPreset;
+use attn_core::link::LabPreset;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

@@ -8,11 +8,12 @@
 //!   depth labs' timings.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
 //!
-//! Each concern lives in its own module: [`toolchain`] (installs), [`wasm`] (wasm build),
+//! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build),
 //! [`server`] (static file server), [`test`] (test pipeline), [`dist`] (static bundle),
 //! and [`util`] (paths and running commands).
 
 mod bench;
+mod checks;
 mod dist;
 mod server;
 mod test;

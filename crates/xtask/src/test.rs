@@ -1,5 +1,6 @@
 //! `cargo xtask test`: the whole test pipeline, one named phase after another, failing fast.
 //!
+//! 0. the repository's checks ([`crate::checks`]: no lab imports another lab's);
 //! 1. install what is missing (wasm target, wasm-bindgen CLI, npm packages, Chromium);
 //! 2. build the wasm (`www/pkg`) and the `attn` CLI;
 //! 3. `cargo test --workspace --release`;
@@ -28,6 +29,9 @@ pub struct Options {
 pub fn run(options: Options) -> Result<()> {
     let root = repo_root();
     let tests_dir = root.join("tests");
+
+    phase("checks: the repository's shape");
+    crate::checks::run(&root)?;
 
     if options.no_install {
         phase("install: skipped (--no-install)");

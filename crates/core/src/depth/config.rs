@@ -40,14 +40,14 @@
 //! holds at most 2^24 weights (error on `d_model`); the records of a variant at most 2^25
 //! attention entries `L H n^2` (error on `tokens`); a variant at most 2^37 multiply-adds (error on
 //! `layers`; `bert-init` needs about 1.1e10). The canonical string starts with `version=2` (a string without `version` is
-//! version 0, migrated by [`crate::config::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
+//! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
 use super::input::{text_layout, MAX_TOKENS};
 use super::variants::{Variant, VARIANTS};
-use crate::config::values::{self, count, float};
-use crate::config::{format_f64, parse_float, pick_preset, shorten, ConfigError};
-use crate::training::config::encode_value;
-use crate::training::text::MAX_TEXT_BYTES;
+use crate::link::encode_value;
+use crate::link::values::{self, count, float};
+use crate::link::{format_f64, parse_float, pick_preset, shorten, ConfigError};
+use crate::text::MAX_TEXT_BYTES;
 use serde::Serialize;
 
 /// Largest number of weights of one layer.
@@ -175,7 +175,7 @@ pub const DEFAULT_TEXT: &str = "The cat sat on the mat. It looked at the door an
 When the door opened, the cat ran into the garden! Birds sang in the old tree, and the cat listened. \
 Was it hungry? It walked back to the house, drank some milk, and fell asleep on the warm mat.";
 
-impl crate::config::LabPreset for DepthPreset {
+impl crate::link::LabPreset for DepthPreset {
     const NOUN: &'static str = "depth preset";
     const DEFAULT: Self = DepthPreset::BertInit;
     fn all() -> &'static [Self] {
@@ -233,7 +233,7 @@ impl DepthPreset {
             bias_scale: 0.0,
             shared: false,
             weights: WeightsSource::Random,
-            particle: crate::config::Preset::Polytope.config().to_canonical_string(),
+            particle: crate::particles::config::Preset::Polytope.config().to_canonical_string(),
             input: InputSource::Gaussian,
             text: String::new(),
             sentences: Vec::new(),
@@ -428,7 +428,7 @@ pub fn parse(text: &str) -> Result<DepthConfig, ConfigError> {
 pub fn parse_with_view(text: &str) -> Result<(DepthConfig, crate::view::View), ConfigError> {
     let spec = &crate::view::DEPTH_VIEW;
     let keys = crate::view::with_view_keys(&DEPTH_KEYS, spec);
-    let (view_pairs, pairs) = crate::view::split_off_view(crate::config::split_pairs(text, &keys, "depth")?, spec);
+    let (view_pairs, pairs) = crate::view::split_off_view(crate::link::split_pairs(text, &keys, "depth")?, spec);
     let preset: DepthPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
@@ -487,7 +487,7 @@ fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), Conf
         }
         "particle" => {
             let inner = if value.is_empty() { "preset=polytope" } else { value };
-            let p = crate::config::parse(inner)
+            let p = crate::particles::config::parse(inner)
                 .map_err(|e| ConfigError::new(key, format!("not a valid particle configuration: {}", e)))?;
             c.particle = p.to_canonical_string();
             check_particle_len(&c.particle)?;
@@ -587,8 +587,8 @@ fn on_off(b: bool) -> String {
 
 impl DepthConfig {
     /// The particle-lab configuration of the `particle` key (validated by [`DepthConfig::validate`]).
-    pub fn particle_config(&self) -> Result<crate::config::Config, ConfigError> {
-        crate::config::parse(&self.particle)
+    pub fn particle_config(&self) -> Result<crate::particles::config::Config, ConfigError> {
+        crate::particles::config::parse(&self.particle)
             .map_err(|e| ConfigError::new("particle", format!("not a valid particle configuration: {}", e)))
     }
 
@@ -841,12 +841,12 @@ impl DepthConfig {
     /// from that preset, in the order of [`DepthConfig::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         let prefix = format!("lab=depth&preset={}", self.preset.name());
-        crate::config::canonical_string(crate::config::VERSION, prefix, &self.pairs(), &self.preset.config().pairs(), 2)
+        crate::link::canonical_string(crate::link::VERSION, prefix, &self.pairs(), &self.preset.config().pairs(), 2)
     }
 
     /// The keys (other than `lab` and `preset`) whose value differs from the preset's:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        crate::config::differences(self.pairs(), self.preset.config().pairs(), 2)
+        crate::link::differences(self.pairs(), self.preset.config().pairs(), 2)
     }
 }

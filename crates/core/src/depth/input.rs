@@ -4,10 +4,10 @@
 //! Three sources (key `input`):
 //! - `gaussian`: every entry i.i.d. N(0, 1) from the seed ([`crate::rng::Rng::normal`], stream
 //!   [`STREAM_INPUT`]), row by row.
-//! - `particle`: the particle configuration's initial tokens ([`crate::init::tokens`]), or the
+//! - `particle`: the particle configuration's initial tokens ([`crate::particles::init::tokens`]), or the
 //!   current tokens of the particle view handed to [`super::DepthRun::with_tokens`].
 //! - `text`: a user's text, embedded deterministically:
-//!   1. **Tokens**: [`crate::training::text::tokenize`] (lowercased words, apostrophes inside
+//!   1. **Tokens**: [`crate::text::tokenize`] (lowercased words, apostrophes inside
 //!      words kept, every punctuation mark a token of its own).
 //!   2. **Sentences**: a sentence ends after a run of `.`, `!`, `?` or `…` tokens (and at the end
 //!      of the text); or the user's `sentences` lengths (counted in text tokens).
@@ -25,9 +25,9 @@
 //! `separators=on` marks each sentence's last token as a separator (its vector is unchanged).
 
 use super::config::{DepthConfig, InputSource};
-use crate::config::ConfigError;
+use crate::link::ConfigError;
 use crate::rng::Rng;
-use crate::training::text::tokenize;
+use crate::text::tokenize;
 
 /// Largest sequence length `n`.
 pub const MAX_TOKENS: usize = 512;
@@ -225,7 +225,7 @@ impl Input {
             }
             InputSource::Particle => {
                 let tokens = match c.particle_config() {
-                    Ok(p) if p.n == c.tokens && p.d == d => crate::init::tokens(&p),
+                    Ok(p) if p.n == c.tokens && p.d == d => crate::particles::init::tokens(&p),
                     _ => vec![0.0; c.tokens * d],
                 };
                 Input::plain(c, tokens, c.tokens, d)

@@ -20,7 +20,7 @@ use super::paths::{self, PathLengths};
 use super::rank;
 use super::similarity::{self, LayerSimilarity};
 use super::Real;
-use crate::config::ConfigError;
+use crate::link::ConfigError;
 use serde::{Serialize, Serializer};
 
 /// An architecture of the stack (science.md §3).

@@ -234,7 +234,7 @@ pub fn layer_weights<T: Real>(c: &DepthConfig, layer: usize, with_mlp: bool) -> 
         WeightsSource::Random => None,
     };
     if let Some(p) = particle {
-        let m = crate::init::matrices(&p);
+        let m = crate::particles::init::matrices(&p);
         let q_scale = p.beta * (dh as f64).sqrt();
         for a in 0..d {
             for b in 0..d {

@@ -4,7 +4,7 @@
 //!
 //! Links of versions 0 and 1 keep [`super::exp_nonpositive`] (their tokens replay bit for bit);
 //! a version-2 run uses [`RationalExp::eval`] for every `exp(c (s_ij - max_k s_ik))` of the
-//! attention rows (`crate::model::rows`). Every other exponential of the core (the USA model's
+//! attention rows (`crate::particles::field::rows`). Every other exponential of the core (the USA model's
 //! `c`, the energy, the training and depth labs) stays [`super::exp`] in every version.
 //!
 //! Method (the classic one of FreeBSD's `e_exp.c`, written for `x <= 0` without branches):

@@ -30,11 +30,11 @@
 //! per-iteration record `(iterations + 1) * M * (1 + K_q)` numbers, `K_q` the classes of the query
 //! row, is at most 2^22 (error on `iterations`); with `text`, `K * M <= 2^21` (`K` the distinct
 //! (query, next) pairs; error on `text`). The canonical string starts with `version=2` (a string without `version` is
-//! version 0, migrated by [`crate::config::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
+//! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
-use super::text::{Corpus, MAX_TEXT_BYTES};
-use crate::config::values::{self, count, float};
-use crate::config::{format_f64, pick_preset, shorten, ConfigError};
+use crate::link::values::{self, count, float};
+use crate::link::{encode_value, format_f64, pick_preset, shorten, ConfigError};
+use crate::text::{Corpus, MAX_TEXT_BYTES};
 use serde::Serialize;
 
 /// Largest vocabulary size `M`.
@@ -71,7 +71,7 @@ pub enum TrainingPreset {
 /// All training presets, in the order the page lists them.
 pub const TRAINING_PRESETS: [TrainingPreset; 2] = [TrainingPreset::ScanSnap, TrainingPreset::ScanSnapSweep];
 
-impl crate::config::LabPreset for TrainingPreset {
+impl crate::link::LabPreset for TrainingPreset {
     const NOUN: &'static str = "training preset";
     const DEFAULT: Self = TrainingPreset::ScanSnap;
     fn all() -> &'static [Self] {
@@ -245,7 +245,7 @@ pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
 pub fn parse_with_view(text: &str) -> Result<(TrainingConfig, crate::view::View), ConfigError> {
     let spec = &crate::view::TRAINING_VIEW;
     let keys = crate::view::with_view_keys(&TRAINING_KEYS, spec);
-    let (view_pairs, pairs) = crate::view::split_off_view(crate::config::split_pairs(text, &keys, "training")?, spec);
+    let (view_pairs, pairs) = crate::view::split_off_view(crate::link::split_pairs(text, &keys, "training")?, spec);
     let preset: TrainingPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
@@ -297,20 +297,6 @@ fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), C
         _ => return Err(ConfigError::new(key, "unknown key")),
     }
     Ok(())
-}
-
-/// Percent-encodes everything but ASCII letters, digits and `-._~` (so `&`, `=`, `%`, `#`,
-/// spaces and non-ASCII text survive a URL and parse back unchanged).
-pub(crate) fn encode_value(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{:02X}", b));
-        }
-    }
-    out
 }
 
 impl TrainingConfig {
@@ -477,12 +463,12 @@ impl TrainingConfig {
     /// `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         let prefix = format!("lab=training&preset={}", self.preset.name());
-        crate::config::canonical_string(crate::config::VERSION, prefix, &self.pairs(), &self.preset.config().pairs(), 2)
+        crate::link::canonical_string(crate::link::VERSION, prefix, &self.pairs(), &self.preset.config().pairs(), 2)
     }
 
     /// The keys (other than `lab` and `preset`) whose value differs from the preset's:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        crate::config::differences(self.pairs(), self.preset.config().pairs(), 2)
+        crate::link::differences(self.pairs(), self.preset.config().pairs(), 2)
     }
 }

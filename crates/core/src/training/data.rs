@@ -24,8 +24,8 @@
 //! so a batch costs `O(batch * (seq_len + M * |support|))` instead of `O(batch * seq_len * M)`.
 
 use super::config::TrainingConfig;
-use super::text::{self, Corpus, Window};
 use crate::rng::Rng;
+use crate::text::{self, Corpus, Window};
 
 /// One class `n` of the data: its query, its next token, and its context distribution.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 //!
 //! The path of the data, as in the particle lab: a configuration string
 //! (`lab=training&preset=scan-snap&...`, [`config`]) becomes a [`TrainingConfig`]; it builds a
-//! [`Trainer`] (data from [`data`] or [`text`], parameters `Y`, `Z` of [`model`], updates of
+//! [`Trainer`] (data from [`data`] or the text tokenizer [`crate::text`], parameters `Y`, `Z` of [`model`], updates of
 //! [`sgd`]) that the caller steps one SGD iteration at a time; analyzers ([`analysis`]) read `c_n`,
 //! the distinct-token entropy and the snap iteration; [`mod@sweep`] runs grids of learning rates.
 //!
@@ -19,7 +19,6 @@ pub mod data;
 pub mod model;
 pub mod sgd;
 pub mod sweep;
-pub mod text;
 pub mod trainer;
 
 pub use config::{parse, TrainingConfig, TrainingPreset, WeightsInit, TRAINING_PRESETS};

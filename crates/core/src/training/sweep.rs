@@ -6,7 +6,7 @@
 use super::analysis::snap_iteration;
 use super::config::TrainingConfig;
 use super::trainer::Trainer;
-use crate::config::ConfigError;
+use crate::link::ConfigError;
 use serde::Serialize;
 
 /// The paper's `eta_Z` values.

@@ -8,9 +8,9 @@ use super::config::{TrainingConfig, WeightsInit};
 use super::data::{Class, Dataset};
 use super::model::{sequence_loss, transpose, ModelScratch};
 use super::sgd::sgd_step;
-use crate::model::Divergence;
 use crate::rng::Rng;
-use crate::sim::{Status, Stepping};
+use crate::run::Divergence;
+use crate::run::{Status, Stepping};
 
 /// PRNG stream of the uniform initialisation of `Y` and `Z`.
 pub const STREAM_INIT: u64 = 0x7261_696e_5f69_6e69;

@@ -4,7 +4,7 @@
 //! in a fixed order. View keys choose the moment the page opens at, embed mode, the panels and
 //! controls shown, the theme, the speed and the look of the panels; they never change a number
 //! (the particle lab's `coords`, which picks the coordinates shown and analysed, is a key of
-//! [`crate::config::Config`] and the first of its view keys). Every lab's parser accepts and
+//! [`crate::particles::config::Config`] and the first of its view keys). Every lab's parser accepts and
 //! validates them (so `attn run --config LINK` takes a page's link and ignores its view); a
 //! [`crate::lab::Link`] keeps them.
 //!
@@ -30,7 +30,7 @@ pub mod spec;
 pub use parse::{parse_view, ViewContext};
 pub use spec::{spec_of, ViewSpec, DEPTH_VIEW, PARTICLES_VIEW, TRAINING_VIEW};
 
-use crate::config::format_f64;
+use crate::link::format_f64;
 use serde::Serialize;
 
 /// The moment a link opens at (paused there).
@@ -166,7 +166,7 @@ impl View {
     pub fn open_step(&self, dt: f64) -> Option<u64> {
         match self.moment? {
             Moment::Step(s) => Some(s),
-            Moment::T(t) => Some(crate::sim::steps_for(t, dt)),
+            Moment::T(t) => Some(crate::run::steps_for(t, dt)),
         }
     }
 

@@ -2,7 +2,7 @@
 //! is allowed; nothing is clamped.
 
 use super::{Camera, Moment, Projection, ProjectionMode, Theme, View, ViewSpec};
-use crate::config::{format_f64, parse_float, shorten, ConfigError};
+use crate::link::{format_f64, parse_float, shorten, ConfigError};
 
 /// What the view keys are checked against: the run the view shows.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,7 +17,7 @@ pub struct ViewContext {
 }
 
 /// Parses the view pairs of a configuration (decoded values; keys among `spec.keys`, each at most
-/// once, as the caller's [`crate::config`] splitting guarantees) into a [`View`] for `spec`'s lab,
+/// once, as the caller's [`crate::particles::config`] splitting guarantees) into a [`View`] for `spec`'s lab,
 /// checked against `ctx`. Pairs whose key is not a view key of the lab are an error naming it.
 pub fn parse_view(
     spec: &'static ViewSpec,
@@ -140,7 +140,7 @@ fn moment(key: &str, value: &str, ctx: ViewContext) -> Result<Moment, ConfigErro
         let dt = ctx.dt.unwrap_or(1.0);
         let t = parse_float(key, value)?;
         let last_t = last as f64 * dt;
-        if t < 0.0 || crate::sim::steps_for(t, dt) > last {
+        if t < 0.0 || crate::run::steps_for(t, dt) > last {
             return Err(ConfigError::new(
                 key,
                 format!("{} is outside the run; allowed: 0 <= t <= until = {} (t is rounded to the nearest step of dt = {})", format_f64(t), format_f64(last_t), format_f64(dt)),

@@ -19,7 +19,7 @@ pub struct ViewSpec {
     pub max_speed: u32,
 }
 
-/// The particle lab: `coords` (a key of [`crate::config::Config`], first of the view keys) is
+/// The particle lab: `coords` (a key of [`crate::particles::config::Config`], first of the view keys) is
 /// followed by these.
 ///
 /// Panels: `tokens` (token canvas), `heatmap` (attention `P`), `chart` (metrics over time).

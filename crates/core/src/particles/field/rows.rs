@@ -75,7 +75,7 @@ pub fn weighted_sums(e: &[f64], w: &[f64], n: usize, d: usize, relative: Option<
 }
 
 /// Which exponential the attention weights use: it is fixed by the configuration's `version`
-/// (`crate::config::Config::version`).
+/// (`crate::particles::config::Config::version`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WeightExp {
     /// Versions 0 and 1: the Taylor form, [`crate::exp::exp_nonpositive`] (bits of `exp`).

@@ -1,7 +1,7 @@
 //! Resolving a configuration into numbers: the matrices `Q, K, V` and the initial tokens.
 
-use crate::config::{Config, Init, MatrixSpec, Model};
-use crate::linalg::{identity, matmul, transpose};
+use crate::linalg::{identity, matmul, normalize, transpose};
+use crate::particles::config::{Config, Init, MatrixSpec, Model};
 use crate::rng::Rng;
 
 /// PRNG stream for random matrices (independent of `n`).
@@ -86,18 +86,4 @@ pub fn tokens(c: &Config) -> Vec<f64> {
         }
     }
     x
-}
-
-/// Scales `row` to unit length; false (row unchanged) when it is zero.
-pub fn normalize(row: &mut [f64]) -> bool {
-    let mut s = 0.0;
-    for v in row.iter() {
-        s += v * v;
-    }
-    if s == 0.0 || !s.is_finite() {
-        return false;
-    }
-    let r = s.sqrt();
-    row.iter_mut().for_each(|v| *v /= r);
-    true
 }

@@ -1,26 +1,22 @@
 //! The `key=value&...` text shared by every lab's configuration: splitting into decoded pairs,
 //! and the canonical form relative to a preset.
 
-use super::parse::{percent_decode, shorten, MAX_CONFIG_LEN};
 use super::ConfigError;
+use super::{percent_decode, shorten, MAX_CONFIG_LEN};
 
 /// Splits `text` (an optional leading `#` or `?` ignored) into `(key, decoded value)` pairs.
-/// The pairs are first brought to the current schema ([`super::version::migrate`] from the
+/// The pairs are first brought to the current schema ([`super::migrate`] from the
 /// `version` they name, 0 when absent; the `version` pair is dropped); then every key must be one
 /// of `keys` and may appear once. `lab` names the lab in messages.
-pub(crate) fn split_pairs(
-    text: &str,
-    keys: &[&'static str],
-    lab: &str,
-) -> Result<Vec<(&'static str, String)>, ConfigError> {
+pub fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
     split_pairs_versioned(text, keys, lab).map(|(_, pairs)| pairs)
 }
 
 /// Decoded `(key, value)` pairs with the keys of a lab.
-pub(crate) type Pairs = Vec<(&'static str, String)>;
+pub type Pairs = Vec<(&'static str, String)>;
 
 /// [`split_pairs`], also returning the version the text was written in (0 without `version`).
-pub(crate) fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Result<(u32, Pairs), ConfigError> {
+pub fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Result<(u32, Pairs), ConfigError> {
     if text.len() > MAX_CONFIG_LEN {
         return Err(ConfigError::new(
             "config",
@@ -40,8 +36,8 @@ pub(crate) fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str
         let value = percent_decode(raw_value).map_err(|m| ConfigError::new(&key_excerpt(&key_text), m))?;
         decoded.push((key_text, value));
     }
-    let version = super::version::read_version(&decoded)?;
-    let migrated = super::version::migrate(version, decoded)?;
+    let version = super::read_version(&decoded)?;
+    let migrated = super::migrate(version, decoded)?;
     let mut pairs: Vec<(&'static str, String)> = Vec::with_capacity(migrated.len());
     for (key_text, value) in migrated {
         let Some(key) = keys.iter().find(|k| **k == key_text).copied() else {
@@ -59,7 +55,7 @@ pub(crate) fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str
 }
 
 /// A printable excerpt of a key for messages (never empty).
-pub(crate) fn key_excerpt(s: &str) -> String {
+pub fn key_excerpt(s: &str) -> String {
     let k = shorten(s);
     if k.is_empty() {
         "(unreadable key)".into()
@@ -68,11 +64,11 @@ pub(crate) fn key_excerpt(s: &str) -> String {
     }
 }
 
-/// `version=V&` (`version`: the current [`super::version::VERSION`], or 1 for a particle run from
+/// `version=V&` (`version`: the current [`super::VERSION`], or 1 for a particle run from
 /// an older link), then `prefix`, then `&key=value` for each pair of `mine` (after the first
 /// `skip`) whose value differs from the same position in `base` (the preset's pairs, same keys
 /// and order).
-pub(crate) fn canonical_string(
+pub fn canonical_string(
     version: u32,
     prefix: String,
     mine: &[(&'static str, String)],
@@ -92,7 +88,7 @@ pub(crate) fn canonical_string(
 }
 
 /// `(key, preset value, this value)` for each pair (after the first `skip`) that differs.
-pub(crate) fn differences(
+pub fn differences(
     mine: Vec<(&'static str, String)>,
     base: Vec<(&'static str, String)>,
     skip: usize,

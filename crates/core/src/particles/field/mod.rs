@@ -9,18 +9,12 @@
 
 pub(crate) mod rows;
 
-use crate::config::{Config, Model, Space};
-use crate::init::Matrices;
+use super::config::{Config, Model, Space};
+use super::init::Matrices;
 use crate::linalg::{apply_rows, expm_scaled_into};
+use crate::run::Divergence;
 
 pub use rows::{RowWeights, WeightExp};
-
-/// What went wrong when a state cannot be stepped (the run pauses with this message).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Divergence {
-    /// A sentence for the user: what overflowed and what to change.
-    pub message: String,
-}
 
 /// `exp(tV) = e^s M` cached for one time value.
 #[derive(Clone, Debug)]

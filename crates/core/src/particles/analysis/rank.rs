@@ -43,7 +43,7 @@ pub fn effective_rank_of_rows(rows: &[f64], n: usize) -> f64 {
     for a in 0..m {
         let ra = &rows[a * n..(a + 1) * n];
         for b in a..m {
-            let v = crate::model::rows::weighted_sum(ra, &rows[b * n..(b + 1) * n], n);
+            let v = crate::particles::field::rows::weighted_sum(ra, &rows[b * n..(b + 1) * n], n);
             gram[(a, b)] = v;
             gram[(b, a)] = v;
         }

@@ -2,11 +2,9 @@
 
 use super::presets::Preset;
 use super::validate::validate;
-use super::{Config, ConfigError, Init, Integrator, MatrixSpec, Model, Points, Space};
+use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Space};
+use crate::link::{format_f64, parse_float, pick_preset, shorten, split_pairs_versioned, ConfigError};
 use crate::view::{parse_view, View, ViewContext, PARTICLES_VIEW};
-
-/// Longest configuration text accepted, in bytes.
-pub const MAX_CONFIG_LEN: usize = 4 << 20;
 
 /// The keys a particle configuration may contain, in canonical order.
 pub const KEYS: [&str; 20] = [
@@ -52,13 +50,13 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
 /// `step` within `until`, `projection` within `d`).
 pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     let keys = crate::view::with_view_keys(&KEYS, &PARTICLES_VIEW);
-    let (version, pairs) = super::pairs::split_pairs_versioned(text, &keys, "particles")?;
+    let (version, pairs) = split_pairs_versioned(text, &keys, "particles")?;
     // An empty string asks for nothing to be replayed: the default preset at today's version.
     // Otherwise versions 0 and 1 gave the same numbers (version 1 added keys only): both
     // replay as 1 (see `Config::version`).
     let version = if version == 0 && pairs.is_empty() { super::VERSION } else { version.max(1) };
     let (view_pairs, pairs) = crate::view::split_off_view(pairs, &PARTICLES_VIEW);
-    let preset: Preset = super::lab_preset::pick_preset(&pairs)?;
+    let preset: Preset = pick_preset(&pairs)?;
     let mut c = preset.config();
     c.version = version;
     for (key, value) in &pairs {
@@ -69,11 +67,11 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     if c.until / c.dt > super::validate::MAX_STEPS && written("dt") && !written("until") {
         return Err(ConfigError::new(
             "dt",
-            format!("until / dt must be at most 1e8 steps (until = {})", super::format_f64(c.until)),
+            format!("until / dt must be at most 1e8 steps (until = {})", format_f64(c.until)),
         ));
     }
     validate(&c)?;
-    let ctx = ViewContext { dt: Some(c.dt), last_step: Some(crate::sim::steps_for(c.until, c.dt)), d: Some(c.d) };
+    let ctx = ViewContext { dt: Some(c.dt), last_step: Some(crate::run::steps_for(c.until, c.dt)), d: Some(c.d) };
     let view = parse_view(&PARTICLES_VIEW, &view_pairs, ctx)?;
     Ok((c, view))
 }
@@ -118,7 +116,7 @@ fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigErr
         }
         "n" => c.n = parse_int(key, value)?,
         "d" => c.d = parse_int(key, value)?,
-        "seed" => c.seed = super::values::seed(key, value)?,
+        "seed" => c.seed = crate::link::values::seed(key, value)?,
         "beta" => c.beta = parse_float(key, value)?,
         "dt" => c.dt = parse_float(key, value)?,
         "until" => c.until = parse_float(key, value)?,
@@ -180,16 +178,6 @@ fn parse_int(key: &str, value: &str) -> Result<usize, ConfigError> {
         .map_err(|_| ConfigError::new(key, format!("{:?} is not a whole number", shorten(value))))
 }
 
-/// A finite decimal number.
-pub(crate) fn parse_float(key: &str, value: &str) -> Result<f64, ConfigError> {
-    let ok_chars =
-        !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
-    match value.parse::<f64>() {
-        Ok(x) if ok_chars && x.is_finite() => Ok(x),
-        _ => Err(ConfigError::new(key, format!("{:?} is not a finite number", shorten(value)))),
-    }
-}
-
 /// Rows separated by `;`, entries by `,`; returns `(rows, cols, data)`.
 pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f64>), ConfigError> {
     let mut data = Vec::new();
@@ -235,41 +223,5 @@ fn parse_matrix(key: &str, value: &str) -> Result<MatrixSpec, ConfigError> {
             let (rows, cols, data) = parse_rows(key, value)?;
             Ok(MatrixSpec::Explicit { rows, cols, data })
         }
-    }
-}
-
-/// Decodes `%XX` escapes (and nothing else) as UTF-8.
-pub(crate) fn percent_decode(s: &str) -> Result<String, String> {
-    if !s.contains('%') {
-        return Ok(s.to_string());
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                Some(b) => {
-                    out.push(b);
-                    i += 3;
-                }
-                None => return Err("a % escape must be followed by two hex digits".into()),
-            }
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_err(|_| "percent escapes do not form UTF-8 text".into())
-}
-
-/// A short, printable excerpt of user text for messages.
-pub(crate) fn shorten(s: &str) -> String {
-    let clean: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
-    if s.chars().count() > 40 {
-        format!("{}…", clean)
-    } else {
-        clean
     }
 }

@@ -63,7 +63,7 @@ pub const METASTABILITY_POINTS: [f64; 10] = [
     -0.04632772,
 ];
 
-impl crate::config::LabPreset for Preset {
+impl crate::link::LabPreset for Preset {
     const NOUN: &'static str = "preset";
     const DEFAULT: Self = Preset::Polytope;
     fn all() -> &'static [Self] {

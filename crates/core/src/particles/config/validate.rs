@@ -1,6 +1,7 @@
 //! Ranges, shapes and combinations. Refuses, never clamps: a link must replay exactly.
 
-use super::{Config, ConfigError, Init, Integrator, MatrixSpec, Model, Space};
+use super::{Config, Init, Integrator, MatrixSpec, Model, Space};
+use crate::link::ConfigError;
 
 /// Largest number of tokens.
 pub const MAX_N: usize = 16384;
@@ -16,7 +17,7 @@ fn range_f(key: &str, x: f64, lo: f64, lo_open: bool, hi: f64, allowed: &str) ->
     if ok {
         Ok(())
     } else {
-        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", super::format_f64(x), allowed)))
+        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", crate::link::format_f64(x), allowed)))
     }
 }
 

@@ -10,22 +10,14 @@
 //! canonical form.
 
 mod format;
-mod lab_preset;
-mod pairs;
 mod parse;
 mod presets;
 mod validate;
-pub(crate) mod values;
-mod version;
 
-pub use format::format_f64;
-pub(crate) use lab_preset::pick_preset;
-pub use lab_preset::LabPreset;
-pub(crate) use pairs::{canonical_string, differences, split_pairs};
-pub use parse::{parse, parse_with_view};
-pub(crate) use parse::{parse_float, percent_decode, shorten, MAX_CONFIG_LEN};
+pub use crate::link::{ConfigError, VERSION};
+pub use parse::{parse, parse_with_view, KEYS};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
-pub use version::{migrate, read_version, VERSION};
+pub use validate::{validate, MAX_D, MAX_ENTRY, MAX_N, MAX_STEPS};
 
 use serde::Serialize;
 
@@ -149,29 +141,6 @@ pub struct Config {
     /// View key: coordinates shown and analysed (x or z). Never changes the numbers.
     pub coords: Space,
 }
-
-/// A configuration error: which key is wrong and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ConfigError {
-    /// The offending key (or the text of an unknown key).
-    pub key: String,
-    /// What is wrong and what is allowed.
-    pub message: String,
-}
-
-impl ConfigError {
-    pub(crate) fn new(key: &str, message: impl Into<String>) -> Self {
-        ConfigError { key: key.to_string(), message: message.into() }
-    }
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}`: {}", self.key, self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 impl Default for Config {
     /// The default preset, `polytope`.

@@ -1,9 +1,20 @@
 //! Range-checked values shared by every lab's parser: whole numbers, finite numbers, seeds,
 //! `lab` and free text. Every error names the key and what is allowed.
 
-use super::format::format_f64;
-use super::parse::{parse_float, shorten};
-use super::ConfigError;
+use super::{format_f64, shorten, ConfigError};
+
+/// Longest configuration text accepted, in bytes.
+pub const MAX_CONFIG_LEN: usize = 4 << 20;
+
+/// A finite decimal number.
+pub fn parse_float(key: &str, value: &str) -> Result<f64, ConfigError> {
+    let ok_chars =
+        !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    match value.parse::<f64>() {
+        Ok(x) if ok_chars && x.is_finite() => Ok(x),
+        _ => Err(ConfigError::new(key, format!("{:?} is not a finite number", shorten(value)))),
+    }
+}
 
 /// A whole number in `lo..=hi`.
 pub(crate) fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {

@@ -1,54 +1,11 @@
 //! A running simulation: the state, the clock, and the status shown to the user.
 
-use crate::config::{Config, Model, Space};
-use crate::init::{self, Matrices};
-use crate::integrate::{self, Scratch};
+use super::config::{Config, Model, Space};
+use super::field::Field;
+use super::init::{self, Matrices};
+use super::integrate::{self, Scratch};
 use crate::linalg::apply_rows;
-use crate::model::{Divergence, Field};
-
-/// Where a run stands.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// More steps can be taken.
-    Running,
-    /// `t` reached the configuration's `until`.
-    Finished,
-    /// A step overflowed; the state is the last good one. The message says what and what to change.
-    Diverged(String),
-}
-
-/// A run that moves one step at a time: the particle [`Simulation`] and the training lab's
-/// `Trainer`. The ways of taking several steps are written once, here.
-pub trait Stepping {
-    /// Takes one step; on a divergence the run keeps its last good state and reports why.
-    fn step(&mut self) -> Result<(), Divergence>;
-
-    /// Where the run stands.
-    fn status(&self) -> &Status;
-
-    /// Takes up to `k` steps, stopping at the run's end (`until`, `iterations`) or at a
-    /// divergence; returns the steps taken.
-    fn advance(&mut self, k: u64) -> u64 {
-        let mut taken = 0;
-        while taken < k && *self.status() == Status::Running {
-            if self.step().is_err() {
-                break;
-            }
-            taken += 1;
-        }
-        taken
-    }
-
-    /// Takes up to `k` steps even past the run's end (the user asked for more), stopping only at
-    /// a divergence; returns the steps taken.
-    fn advance_past_end(&mut self, k: u64) -> u64 {
-        let mut taken = 0;
-        while taken < k && self.step().is_ok() {
-            taken += 1;
-        }
-        taken
-    }
-}
+use crate::run::{format_time, steps_for, Divergence, Status, Stepping};
 
 impl Stepping for Simulation {
     fn step(&mut self) -> Result<(), Divergence> {
@@ -99,7 +56,7 @@ impl Simulation {
             until_steps: steps_for(config.until, config.dt),
             status: if config.until > 0.0 { Status::Running } else { Status::Finished },
             view_m: vec![0.0; d * d],
-            initial_spread: crate::analysis::spread(&init::tokens(config), config.n, d),
+            initial_spread: crate::particles::analysis::spread(&init::tokens(config), config.n, d),
             pending_stage: None,
         }
     }
@@ -219,7 +176,7 @@ impl Simulation {
                 message: format!("velocity of length {} for {} numbers", velocity.len(), self.state.len()),
             });
         }
-        if let Err(e) = crate::model::check_velocity(velocity) {
+        if let Err(e) = crate::particles::field::check_velocity(velocity) {
             return Err(self.fail(e));
         }
         let c = &self.config;
@@ -311,20 +268,4 @@ impl Simulation {
         let t = self.t();
         self.field.attention_rows(t, &self.state, visit)
     }
-}
-
-/// `round(until / dt)`: `--until` and preset times converted to whole steps.
-pub fn steps_for(until: f64, dt: f64) -> u64 {
-    let s = (until / dt).round();
-    if s <= 0.0 {
-        0
-    } else {
-        s as u64
-    }
-}
-
-/// `t` for messages: at most 10 significant digits, so `43.550000000000004` reads `43.55`.
-pub fn format_time(t: f64) -> String {
-    let rounded: f64 = format!("{:.9e}", t).parse().unwrap_or(t);
-    crate::config::format_f64(rounded)
 }

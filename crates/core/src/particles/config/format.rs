@@ -1,17 +1,7 @@
 //! The canonical text form of a configuration.
 
 use super::{Config, Init, Integrator, MatrixSpec, Model, Space};
-
-/// Shortest text that parses back to exactly `x` (plain decimal when short, else exponent form).
-pub fn format_f64(x: f64) -> String {
-    let plain = format!("{}", x);
-    let exp = format!("{:e}", x);
-    if plain.len() <= exp.len() {
-        plain
-    } else {
-        exp
-    }
-}
+use crate::link::format_f64;
 
 pub(crate) fn model_name(m: Model) -> &'static str {
     match m {
@@ -92,7 +82,7 @@ impl Config {
     /// run from an older link) followed by the keys whose value differs from that preset, in the
     /// order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
-        super::pairs::canonical_string(
+        crate::link::canonical_string(
             self.version,
             format!("preset={}", self.preset.name()),
             &self.pairs(),
@@ -104,6 +94,6 @@ impl Config {
     /// The keys (other than `preset`) whose value differs from the preset's, with both values:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        super::pairs::differences(self.pairs(), self.preset.config().pairs(), 1)
+        crate::link::differences(self.pairs(), self.preset.config().pairs(), 1)
     }
 }

@@ -10,10 +10,10 @@
 //! | version | written by | step to the next version |
 //! |---|---|---|
 //! | 0 (no `version` key) | links made before `version` was written | `0 -> 1`: the identity (version 1 gave no key a new meaning; it added `version` and the view keys, which version 0 links do not contain) |
-//! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::config::Config::version`]), so the link replays bit for bit |
+//! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::particles::config::Config::version`]), so the link replays bit for bit |
 //! | 2 | every canonical string made today | (current) |
 
-use super::parse::shorten;
+use super::shorten;
 use super::ConfigError;
 
 /// The version written today, first in every canonical string (`version=2&...`).
@@ -79,7 +79,7 @@ fn v0_to_v1(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
 
 /// Version 1 to version 2: the identity on the keys. Version 2 changed the exponential of the
 /// particle lab's attention weights, not a key; the particle parser keeps the version a link was
-/// written in ([`crate::config::Config::version`]) so that its arithmetic is kept too.
+/// written in ([`crate::particles::config::Config::version`]) so that its arithmetic is kept too.
 fn v1_to_v2(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     pairs
 }

@@ -1,7 +1,7 @@
 //! What every lab's presets have in common: a name, a description, the full list, the default,
 //! and the choice of the preset from a configuration's `preset=` pair.
 
-use super::parse::shorten;
+use super::shorten;
 use super::ConfigError;
 
 /// A named starting configuration of one lab.
@@ -31,7 +31,7 @@ pub trait LabPreset: Copy + 'static {
 
 /// The preset a configuration's `preset=` pair names ([`LabPreset::DEFAULT`] when absent); the
 /// error on `preset` lists the allowed names.
-pub(crate) fn pick_preset<P: LabPreset>(pairs: &[(&'static str, String)]) -> Result<P, ConfigError> {
+pub fn pick_preset<P: LabPreset>(pairs: &[(&'static str, String)]) -> Result<P, ConfigError> {
     match pairs.iter().find(|(k, _)| *k == "preset") {
         None => Ok(P::DEFAULT),
         Some((_, name)) => P::from_name(name).ok_or_else(|| {

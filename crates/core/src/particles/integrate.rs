@@ -5,9 +5,10 @@
 //! stage times computed from the step index (never accumulated). Scratch buffers are passed in,
 //! so a step allocates nothing.
 
-use crate::config::Integrator;
-use crate::init::normalize;
-use crate::model::{Divergence, Field};
+use crate::linalg::normalize;
+use crate::particles::config::Integrator;
+use crate::particles::field::Field;
+use crate::run::Divergence;
 
 /// Scratch memory for one step (each `n x d`).
 #[derive(Clone, Debug)]

@@ -2,10 +2,10 @@
 
 use super::rank::{effective_rank_of_rows, sample_rows};
 use super::{clusters::cluster_labels_into, interaction_energy};
-use crate::config::Model;
 use crate::linalg::is_identity;
-use crate::model::Divergence;
-use crate::sim::Simulation;
+use crate::particles::config::Model;
+use crate::particles::sim::Simulation;
+use crate::run::Divergence;
 use serde::Serialize;
 
 /// The metrics of one state (the CLI's `metrics` object and the page's chart).

@@ -1,0 +1,63 @@
+//! Percent coding (one encoder, one decoder), shortest round-trip numbers, and printable
+//! excerpts of user text for messages.
+
+/// Percent-encodes everything but ASCII letters, digits and `-._~` (so `&`, `=`, `%`, `#`,
+/// spaces and non-ASCII text survive a URL and parse back unchanged).
+pub fn encode_value(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{:02X}", b));
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes (and nothing else) as UTF-8.
+pub fn percent_decode(s: &str) -> Result<String, String> {
+    if !s.contains('%') {
+        return Ok(s.to_string());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+            match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                }
+                None => return Err("a % escape must be followed by two hex digits".into()),
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "percent escapes do not form UTF-8 text".into())
+}
+
+/// Shortest text that parses back to exactly `x` (plain decimal when short, else exponent form).
+pub fn format_f64(x: f64) -> String {
+    let plain = format!("{}", x);
+    let exp = format!("{:e}", x);
+    if plain.len() <= exp.len() {
+        plain
+    } else {
+        exp
+    }
+}
+
+/// A short, printable excerpt of user text for messages.
+pub fn shorten(s: &str) -> String {
+    let clean: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
+    if s.chars().count() > 40 {
+        format!("{}…", clean)
+    } else {
+        clean
+    }
+}

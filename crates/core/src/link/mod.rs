@@ -1,0 +1,46 @@
+//! The link grammar every lab shares: a configuration string `version=V&key=value&...` (a page's
+//! URL hash, the CLI's `--config`), percent coding with one encoder and one decoder, shortest
+//! round-trip numbers, range-checked values, presets, the canonical form relative to a preset,
+//! versions and their migration, and [`ConfigError`], which names the key that is wrong.
+//!
+//! A lab's configuration module (`particles::config`, `training::config`, `depth::config`)
+//! declares its keys and builds its typed configuration from these pieces; [`crate::lab`]
+//! dispatches a string to the lab its `lab` key names.
+
+mod encoding;
+mod pairs;
+mod preset;
+pub(crate) mod values;
+mod version;
+
+pub use encoding::{encode_value, format_f64, percent_decode, shorten};
+pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
+pub use preset::{pick_preset, LabPreset};
+pub use values::{parse_float, MAX_CONFIG_LEN};
+pub use version::{migrate, read_version, VERSION};
+
+use serde::Serialize;
+
+/// A configuration error: which key is wrong and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfigError {
+    /// The offending key (or the text of an unknown key).
+    pub key: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// An error on `key` with a message saying what is wrong and what is allowed.
+    pub fn new(key: &str, message: impl Into<String>) -> Self {
+        ConfigError { key: key.to_string(), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: {}", self.key, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
