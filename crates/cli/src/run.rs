@@ -42,7 +42,7 @@ struct Schedule {
 
 fn schedule(args: &RunArgs, dt: f64, config_until: f64) -> Result<Schedule, Failure> {
     let until = args.until.unwrap_or(config_until);
-    if !until.is_finite() || until < 0.0 || until > 1e6 || until / dt > MAX_STEPS {
+    if !until.is_finite() || !(0.0..=1e6).contains(&until) || until / dt > MAX_STEPS {
         return Err(Failure::Input(format!(
             "--until must be a time in [0, 1e6] with until / dt <= 1e8 steps (dt = {})",
             format_f64(dt)
@@ -92,7 +92,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
 fn frames(run: &mut Threaded, plan: &Schedule, writer: &mut Writer) -> Result<(), Failure> {
     loop {
         let step = run.sim().step_count();
-        let due = step % plan.every == 0 || step == plan.last;
+        let due = step.is_multiple_of(plan.every) || step == plan.last;
         if due {
             writer.frame(run.sim_mut())?;
         }

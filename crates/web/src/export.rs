@@ -38,7 +38,7 @@ fn token_rows(step: f64, t: f64, tokens: &[f64], d: usize) -> Result<String, Str
     if !(step.is_finite() && step >= 0.0 && step.fract() == 0.0 && step <= 9.007_199_254_740_992e15) {
         return Err(format!("csv_token_rows: step must be a whole number >= 0, got {}", step));
     }
-    if d == 0 || tokens.len() % d != 0 {
+    if d == 0 || !tokens.len().is_multiple_of(d) {
         return Err(format!("csv_token_rows: {} numbers do not make rows of d = {}", tokens.len(), d));
     }
     let (step, t) = (step as u64, format_f64(t));

@@ -2,9 +2,10 @@
 //!
 //! 0. the repository's checks ([`crate::checks`]: no lab imports another lab's);
 //! 1. install what is missing (wasm target, wasm-bindgen CLI, npm packages, Chromium);
-//! 2. build the wasm (`www/pkg`) and the `attn` CLI;
-//! 3. `cargo test --workspace --release`;
-//! 4. serve `www/` on a free port and run the browser tests (`node --test` on `tests/e2e/*.test.mjs`)
+//! 2. `cargo fmt --check` and `cargo clippy -D warnings` (native, and the web crate for wasm32);
+//! 3. build the wasm (`www/pkg`) and the `attn` CLI;
+//! 4. `cargo test --workspace --release`;
+//! 5. serve `www/` on a free port and run the browser tests (`node --test` on `tests/e2e/*.test.mjs`)
 //!    with `ATTN_URL`, `ATTN_BIN` and `CHROMIUM` set.
 
 use std::path::{Path, PathBuf};
@@ -38,12 +39,27 @@ pub fn run(options: Options) -> Result<()> {
     } else {
         phase("install: check toolchain");
         toolchain::ensure_wasm_target()?;
+        toolchain::ensure_lint_components()?;
         toolchain::ensure_wasm_bindgen_cli(&root)?;
         if !options.no_browser {
             toolchain::ensure_npm_packages(&tests_dir)?;
             toolchain::ensure_chromium()?;
         }
     }
+
+    phase("format (cargo fmt --all --check)");
+    util::run(cargo().args(["fmt", "--all", "--check"]).current_dir(&root), "cargo fmt --check (run `cargo fmt`)")?;
+    phase("lints (cargo clippy --workspace --all-targets -- -D warnings, and the web crate for wasm32)");
+    util::run(
+        cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).current_dir(&root),
+        "cargo clippy",
+    )?;
+    util::run(
+        cargo()
+            .args(["clippy", "-p", "attn-web", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])
+            .current_dir(&root),
+        "cargo clippy (wasm32)",
+    )?;
 
     wasm::build(&root)?;
 

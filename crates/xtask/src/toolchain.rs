@@ -27,6 +27,19 @@ pub fn ensure_wasm_target() -> Result<()> {
     run(Command::new("rustup").args(["target", "add", WASM_TARGET]), "rustup target add")
 }
 
+/// Adds the `rustfmt` and `clippy` components when `cargo fmt` / `cargo clippy` are missing
+/// (a minimal rustup profile has neither).
+pub fn ensure_lint_components() -> Result<()> {
+    for (component, probe) in [("rustfmt", "fmt"), ("clippy", "clippy")] {
+        let present = Command::new("cargo").args([probe, "--version"]).output().is_ok_and(|o| o.status.success());
+        if !present {
+            phase(&format!("install rust component {component}"));
+            run(Command::new("rustup").args(["component", "add", component]), "rustup component add")?;
+        }
+    }
+    Ok(())
+}
+
 /// Version of the `wasm-bindgen` crate recorded in the workspace's Cargo.lock.
 pub fn locked_wasm_bindgen_version(root: &Path) -> Result<String> {
     let lock_path = root.join("Cargo.lock");

@@ -111,6 +111,7 @@ pub fn finish(
         }
         Integrator::Rk4 => {
             let sixth = dt / 6.0;
+            #[allow(clippy::needless_range_loop, reason = "the index form is the formula; no change of arithmetic")]
             for i in 0..y.len() {
                 y[i] += sixth * (s.k1[i] + 2.0 * s.k2[i] + 2.0 * s.k3[i] + s.k4[i]);
             }
@@ -135,6 +136,7 @@ pub type Evaluate<'e> = dyn FnMut(Stage, &[f64], &mut [f64]) -> Result<(), Diver
 
 /// Advances `y` (`n x d`, row-major) by one step of `scheme` from step index `step` with step
 /// size `dt`, evaluating the field with `eval`. `sphere`: the state lives on the unit sphere.
+#[allow(clippy::too_many_arguments, reason = "one step's whole state, passed by reference")]
 pub fn step_with(
     scheme: Integrator,
     sphere: bool,
@@ -154,6 +156,7 @@ pub fn step_with(
 }
 
 /// Advances `y` by one step of `scheme` with the single-thread field.
+#[allow(clippy::too_many_arguments, reason = "one step's whole state, passed by reference")]
 pub fn step(
     scheme: Integrator,
     sphere: bool,

@@ -330,7 +330,7 @@ mod tests {
         let r = row([Some(4.0), Some(4.0), None, Some(5.0), None, Some(10.0), Some(8.0)]);
         assert_eq!(ratio(&r, Backend::NumPy, Backend::Wasm1), Some(2.0));
         assert_eq!(ratio(&r, Backend::Jax, Backend::WasmPool), None);
-        let table = render(&[r.clone()]);
+        let table = render(std::slice::from_ref(&r));
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[2].contains("| 2.00 "), "{}", lines[2]);

@@ -57,6 +57,7 @@ pub fn effective_rank_of_rows(rows: &[f64], n: usize) -> f64 {
     let floor = lmax * m as f64 * f64::EPSILON;
     let sv: Vec<f64> = eig.eigenvalues.iter().map(|&l| if l > floor { l.sqrt() } else { 0.0 }).collect();
     let total: f64 = sv.iter().sum();
+    #[allow(clippy::neg_cmp_op_on_partial_ord, reason = "a NaN total must take this branch too")]
     if !(total > 0.0) || !total.is_finite() {
         return f64::NAN;
     }

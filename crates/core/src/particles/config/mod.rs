@@ -81,7 +81,14 @@ pub enum MatrixSpec {
     /// `[-1, 1]^{d x d}`, `V = M M^T` and `Q = K = M^T`, so `Q^T K = M M^T`.
     Psd,
     /// Explicit entries, row-major, `rows x cols` as written.
-    Explicit { rows: usize, cols: usize, data: Vec<f64> },
+    Explicit {
+        /// Number of rows written (must equal `d`).
+        rows: usize,
+        /// Number of entries per row (must equal `d`).
+        cols: usize,
+        /// The entries, row-major.
+        data: Vec<f64>,
+    },
 }
 
 /// Explicit initial tokens as written: `rows x cols`, row-major.
