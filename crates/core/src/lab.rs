@@ -171,3 +171,12 @@ pub fn requested_lab(text: &str) -> &'static str {
         _ => "particles",
     }
 }
+
+/// The README's key table of each lab, as `(marker, markdown)`: `cargo xtask docs` writes each
+/// between `<!-- keys:MARKER -->` and `<!-- /keys -->` in README.md, and a test fails when the
+/// README differs.
+pub fn readme_key_tables() -> Vec<(&'static str, String)> {
+    use crate::link::keys::markdown_table;
+    let training = TrainingPreset::DEFAULT;
+    vec![("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training)))]
+}

@@ -1,5 +1,5 @@
 """The particle equations in NumPy, written the way a Python user would: matrix products and a
-max-subtracted softmax over the whole n x n attention matrix, float64 (shared/docs/science.md
+max-subtracted softmax over the whole n x n attention matrix, float64 (docs/science.md
 sections 1 and 2).
 
     Euclidean:  dx_i/dt = sum_j P_ij V x_j

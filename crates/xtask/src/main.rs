@@ -6,6 +6,7 @@
 //! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
 //!   depth labs' timings.
+//! - `docs`: rewrite the README's key tables from the core's key tables.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
 //!
 //! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build),
@@ -15,6 +16,7 @@
 mod bench;
 mod checks;
 mod dist;
+mod docs;
 mod server;
 mod test;
 mod toolchain;
@@ -76,6 +78,9 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10))]
         rounds: u32,
     },
+    /// Rewrite the README's key tables from the core's key tables (between `<!-- keys:NAME -->`
+    /// and `<!-- /keys -->`).
+    Docs,
     /// Build the wasm and copy www/ (including pkg/) into a folder for static hosting.
     Dist {
         /// Output folder (default: dist/ at the repository root).
@@ -90,6 +95,7 @@ fn main() -> ExitCode {
         Command::Serve { port } => server::serve_command(port),
         Command::Test { no_browser, no_install } => test::run(test::Options { no_browser, no_install }),
         Command::Dist { out } => dist::run(out),
+        Command::Docs => docs::run(&util::repo_root()),
         Command::Bench { min_seconds, particles_only, quick, rounds } => bench::run(
             &util::repo_root(),
             &bench::Options { min_seconds, particles_only, quick, rounds: rounds as usize },

@@ -8,12 +8,14 @@
 //! dispatches a string to the lab its `lab` key names.
 
 mod encoding;
+pub mod keys;
 mod pairs;
 mod preset;
 pub(crate) mod values;
 mod version;
 
 pub use encoding::{encode_value, format_f64, percent_decode, shorten};
+pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
 pub use preset::{pick_preset, LabPreset};
 pub use values::{parse_float, MAX_CONFIG_LEN};

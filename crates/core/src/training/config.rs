@@ -1,28 +1,8 @@
 //! The typed configuration of a training-lab run (science.md §5) and its canonical text form
 //! `version=2&lab=training&preset=NAME&key=value&...`.
 //!
-//! Keys, in canonical order after `lab` and `preset` (ranges are inclusive unless marked open):
-//!
-//! | key | meaning | allowed | `scan-snap` |
-//! |---|---|---|---|
-//! | `queries` | number of query tokens | 1..=32 | 2 |
-//! | `next_per_query` | classes (next tokens) per query token | 1..=32 | 1 |
-//! | `commons` | global common tokens (weight 1, shared by all classes) | 0..=256 | 10 |
-//! | `commons_per_query` | common tokens of each query token (weight 1, shared by its classes) | 0..=64 | 0 |
-//! | `distinct` | distinct tokens per class | 1..=64 | 10 |
-//! | `weight_lo`, `weight_hi` | distinct-token weights `linspace(weight_lo, weight_hi, distinct)` | (0, 1e6] each | 0.1, 1 |
-//! | `weights_init` | initial `Y`, `Z`: `zero`, or `uniform` U(-1/sqrt(M), 1/sqrt(M)) from the seed | zero, uniform | zero |
-//! | `eta_z` | learning rate of `Z` | (0, 100] | 1 |
-//! | `ratio` | `r = eta_Y / eta_Z` | (0, 1000] | 1 |
-//! | `momentum` | SGD momentum `mu` (PyTorch convention) | [0, 1) | 0.9 |
-//! | `batch` | sequences per iteration | 1..=4096 | 128 |
-//! | `seq_len` | tokens per sequence (`seq_len - 1` context tokens + the query) | 2..=4096 | 128 |
-//! | `iterations` | SGD iterations of a run | 0..=20000 | 100 |
-//! | `seed` | PRNG seed (data and uniform initialisation) | 0..=4294967295 | 1 |
-//! | `query_row` | the query whose row of `Z` (and whose classes' `c`) is recorded every iteration: synthetic, the index among query tokens (0..queries); text, a token id (0..M) | see left | 0 |
-//! | `snap_tol` | threshold of the snap criterion on `max |Δc|` per iteration | (0, 1) | 0.001 |
-//! | `vocab` | vocabulary cap for `text` | 2..=512 | 200 |
-//! | `text` | a user's text (percent-encoded); non-empty switches from synthetic data to the text (see [`super::text`]); the synthetic keys are then unused | at most 20000 bytes | empty |
+//! Every key (name, range, meaning, default) is defined once, in [`super::keys::TRAINING_TABLE`]; the
+//! README's table is written from it (`cargo xtask docs`). Only the cross-key checks live here.
 //!
 //! Combined limits: the synthetic vocabulary `M = commons + queries * commons_per_query +
 //! K * distinct + queries + K` (`K = queries * next_per_query` classes) is at most 512 (error on
@@ -32,8 +12,8 @@
 //! (query, next) pairs; error on `text`). The canonical string starts with `version=2` (a string without `version` is
 //! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
-use crate::link::values::{self, count, float};
-use crate::link::{encode_value, format_f64, pick_preset, shorten, ConfigError};
+use super::keys::TRAINING_TABLE;
+use crate::link::{keys, pick_preset, ConfigError};
 use crate::text::{Corpus, MAX_TEXT_BYTES};
 use serde::Serialize;
 
@@ -46,14 +26,14 @@ pub const MAX_CLASS_ENTRIES: usize = 1 << 21;
 /// Largest number of context tokens drawn per iteration (`batch * (seq_len - 1)`).
 pub const MAX_TOKENS_PER_ITERATION: usize = 1 << 22;
 
-/// How `Y` and `Z` start (science.md §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WeightsInit {
-    /// `Y = Z = 0`: the first loss is exactly `ln M` and attention starts uniform.
-    Zero,
-    /// Every entry of `Y`, then of `Z`, i.i.d. uniform in `[-1/sqrt(M), 1/sqrt(M))` from the seed.
-    Uniform,
+crate::named_enum! {
+    /// How `Y` and `Z` start (science.md §5).
+    pub enum WeightsInit {
+        /// `Y = Z = 0`: the first loss is exactly `ln M` and attention starts uniform.
+        Zero = "zero",
+        /// Every entry of `Y`, then of `Z`, i.i.d. uniform in `[-1/sqrt(M), 1/sqrt(M))` from the seed.
+        Uniform = "uniform",
+    }
 }
 
 /// A named starting configuration of the training lab.
@@ -204,32 +184,6 @@ impl std::fmt::Display for TrainingConfig {
     }
 }
 
-/// The keys a training configuration may contain, in canonical order.
-pub const TRAINING_KEYS: [&str; 22] = [
-    "version",
-    "lab",
-    "preset",
-    "queries",
-    "next_per_query",
-    "commons",
-    "commons_per_query",
-    "distinct",
-    "weight_lo",
-    "weight_hi",
-    "weights_init",
-    "eta_z",
-    "ratio",
-    "momentum",
-    "batch",
-    "seq_len",
-    "iterations",
-    "seed",
-    "query_row",
-    "snap_tol",
-    "vocab",
-    "text",
-];
-
 /// Parses `key=value&...` into a validated training configuration (an optional leading `#` or
 /// `?` is ignored; values may be percent-encoded). `lab` must be absent or `training`;
 /// `preset=` (default `scan-snap`) fills every key first, whatever its position; the other keys
@@ -244,12 +198,14 @@ pub fn parse(text: &str) -> Result<TrainingConfig, ConfigError> {
 /// [`parse`], also returning the view keys as a [`crate::view::View`].
 pub fn parse_with_view(text: &str) -> Result<(TrainingConfig, crate::view::View), ConfigError> {
     let spec = &crate::view::TRAINING_VIEW;
-    let keys = crate::view::with_view_keys(&TRAINING_KEYS, spec);
+    let keys = crate::view::with_view_keys(&keys::key_names(TRAINING_TABLE), spec);
     let (view_pairs, pairs) = crate::view::split_off_view(crate::link::split_pairs(text, &keys, "training")?, spec);
     let preset: TrainingPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
-        apply(&mut c, key, value)?;
+        if *key != "preset" {
+            keys::apply(TRAINING_TABLE, &mut c, key, value)?;
+        }
     }
     c.validate()?;
     let view = crate::view::parse_view(
@@ -258,45 +214,6 @@ pub fn parse_with_view(text: &str) -> Result<(TrainingConfig, crate::view::View)
         crate::view::ViewContext { dt: None, last_step: Some(c.iterations as u64), d: None },
     )?;
     Ok((c, view))
-}
-
-fn apply(c: &mut TrainingConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
-    match key {
-        "preset" => {}
-        "lab" => values::lab(key, value, "training")?,
-        "queries" => c.queries = count(key, value, 1, 32)?,
-        "next_per_query" => c.next_per_query = count(key, value, 1, 32)?,
-        "commons" => c.commons = count(key, value, 0, 256)?,
-        "commons_per_query" => c.commons_per_query = count(key, value, 0, 64)?,
-        "distinct" => c.distinct = count(key, value, 1, 64)?,
-        "weight_lo" => c.weight_lo = float(key, value, |x| x > 0.0 && x <= 1e6, "0 < weight_lo <= 1e6")?,
-        "weight_hi" => c.weight_hi = float(key, value, |x| x > 0.0 && x <= 1e6, "0 < weight_hi <= 1e6")?,
-        "weights_init" => {
-            c.weights_init = match value {
-                "zero" => WeightsInit::Zero,
-                "uniform" => WeightsInit::Uniform,
-                _ => {
-                    return Err(ConfigError::new(
-                        key,
-                        format!("{:?} is not allowed; allowed: zero, uniform", shorten(value)),
-                    ))
-                }
-            }
-        }
-        "eta_z" => c.eta_z = float(key, value, |x| x > 0.0 && x <= 100.0, "0 < eta_z <= 100")?,
-        "ratio" => c.ratio = float(key, value, |x| x > 0.0 && x <= 1000.0, "0 < ratio <= 1000")?,
-        "momentum" => c.momentum = float(key, value, |x| (0.0..1.0).contains(&x), "0 <= momentum < 1")?,
-        "batch" => c.batch = count(key, value, 1, 4096)?,
-        "seq_len" => c.seq_len = count(key, value, 2, 4096)?,
-        "iterations" => c.iterations = count(key, value, 0, 20_000)?,
-        "seed" => c.seed = values::seed(key, value)?,
-        "query_row" => c.query_row = count(key, value, 0, MAX_M - 1)?,
-        "snap_tol" => c.snap_tol = float(key, value, |x| x > 0.0 && x < 1.0, "0 < snap_tol < 1")?,
-        "vocab" => c.vocab = count(key, value, 2, MAX_M)?,
-        "text" => c.text = values::text(key, value, MAX_TEXT_BYTES)?,
-        _ => return Err(ConfigError::new(key, "unknown key")),
-    }
-    Ok(())
 }
 
 impl TrainingConfig {
@@ -320,35 +237,7 @@ impl TrainingConfig {
     /// Checks every range and combination (see the module documentation).
     pub fn validate(&self) -> Result<(), ConfigError> {
         let c = self;
-        let check_count = |key: &str, v: usize, lo: usize, hi: usize| {
-            if v < lo || v > hi {
-                Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi)))
-            } else {
-                Ok(())
-            }
-        };
-        check_count("queries", c.queries, 1, 32)?;
-        check_count("next_per_query", c.next_per_query, 1, 32)?;
-        check_count("commons", c.commons, 0, 256)?;
-        check_count("commons_per_query", c.commons_per_query, 0, 64)?;
-        check_count("distinct", c.distinct, 1, 64)?;
-        check_count("batch", c.batch, 1, 4096)?;
-        check_count("seq_len", c.seq_len, 2, 4096)?;
-        check_count("iterations", c.iterations, 0, 20_000)?;
-        check_count("vocab", c.vocab, 2, MAX_M)?;
-        let in_range = |key: &str, x: f64, ok: bool, allowed: &str| {
-            if ok && x.is_finite() {
-                Ok(())
-            } else {
-                Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
-            }
-        };
-        in_range("weight_lo", c.weight_lo, c.weight_lo > 0.0 && c.weight_lo <= 1e6, "0 < weight_lo <= 1e6")?;
-        in_range("weight_hi", c.weight_hi, c.weight_hi > 0.0 && c.weight_hi <= 1e6, "0 < weight_hi <= 1e6")?;
-        in_range("eta_z", c.eta_z, c.eta_z > 0.0 && c.eta_z <= 100.0, "0 < eta_z <= 100")?;
-        in_range("ratio", c.ratio, c.ratio > 0.0 && c.ratio <= 1000.0, "0 < ratio <= 1000")?;
-        in_range("momentum", c.momentum, (0.0..1.0).contains(&c.momentum), "0 <= momentum < 1")?;
-        in_range("snap_tol", c.snap_tol, c.snap_tol > 0.0 && c.snap_tol < 1.0, "0 < snap_tol < 1")?;
+        keys::check_ranges(TRAINING_TABLE, c)?;
         if c.batch * (c.seq_len - 1) > MAX_TOKENS_PER_ITERATION {
             return Err(ConfigError::new(
                 "batch",
@@ -429,33 +318,7 @@ impl TrainingConfig {
     /// The `(key, value)` pairs of every key, in canonical order (`lab`, `preset` first); values
     /// are as written in the canonical string (the text percent-encoded).
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
-        let init = match self.weights_init {
-            WeightsInit::Zero => "zero",
-            WeightsInit::Uniform => "uniform",
-        };
-        vec![
-            ("lab", "training".to_string()),
-            ("preset", self.preset.name().to_string()),
-            ("queries", self.queries.to_string()),
-            ("next_per_query", self.next_per_query.to_string()),
-            ("commons", self.commons.to_string()),
-            ("commons_per_query", self.commons_per_query.to_string()),
-            ("distinct", self.distinct.to_string()),
-            ("weight_lo", format_f64(self.weight_lo)),
-            ("weight_hi", format_f64(self.weight_hi)),
-            ("weights_init", init.to_string()),
-            ("eta_z", format_f64(self.eta_z)),
-            ("ratio", format_f64(self.ratio)),
-            ("momentum", format_f64(self.momentum)),
-            ("batch", self.batch.to_string()),
-            ("seq_len", self.seq_len.to_string()),
-            ("iterations", self.iterations.to_string()),
-            ("seed", self.seed.to_string()),
-            ("query_row", self.query_row.to_string()),
-            ("snap_tol", format_f64(self.snap_tol)),
-            ("vocab", self.vocab.to_string()),
-            ("text", encode_value(&self.text)),
-        ]
+        keys::pairs(TRAINING_TABLE, self)
     }
 
     /// The canonical string: `version=2&lab=training&preset=NAME` followed by the keys whose value differs
