@@ -178,5 +178,9 @@ pub fn requested_lab(text: &str) -> &'static str {
 pub fn readme_key_tables() -> Vec<(&'static str, String)> {
     use crate::link::keys::markdown_table;
     let training = TrainingPreset::DEFAULT;
-    vec![("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training)))]
+    let depth = DepthPreset::DEFAULT;
+    vec![
+        ("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training))),
+        ("depth", markdown_table(depth::keys::DEPTH_TABLE, &depth.config(), LabPreset::name(depth))),
+    ]
 }

@@ -1,39 +1,8 @@
 //! The typed configuration of a depth-lab run (science.md §3-4) and its canonical text form
 //! `version=2&lab=depth&preset=NAME&key=value&...`.
 //!
-//! Keys, in canonical order after `lab` and `preset` (ranges inclusive unless marked open):
-//!
-//! | key | meaning | allowed | `bert-init` |
-//! |---|---|---|---|
-//! | `layers` | depth `L` | 1..=48 | 12 |
-//! | `heads` | heads per layer `H` | 1..=16 | 12 |
-//! | `d_model` | token width | 1..=1024 | 768 |
-//! | `d_head` | width of a head's queries, keys, values | 1..=256 | 64 |
-//! | `tokens` | sequence length `n` (unused with `input=text`: the text sets `n`) | 2..=512 | 128 |
-//! | `skip` | attention skip connection of the `configured` variant | on, off | on |
-//! | `mlp` | MLP block of the `configured` variant | on, off | on |
-//! | `mlp_width` | hidden width of the MLP | 1..=4096 | 3072 |
-//! | `activation` | MLP activation | relu, gelu (exact, erf), tanh | gelu |
-//! | `mlp_residual` | the MLP's own skip connection (`configured` variant) | on, off | on |
-//! | `layernorm` | LayerNorm placement | none, pre, post | post |
-//! | `weight_scale` | standard deviation of `W_V`, `W_O`, MLP weights | (0, 10] | 0.02 |
-//! | `qk_scale` | standard deviation of `W_Q`, `W_K` | (0, 10] | 0.02 |
-//! | `bias_scale` | standard deviation of every bias; 0 = bias-free | [0, 10] | 0 |
-//! | `shared` | one set of layer weights for every layer (ALBERT-like) | on, off | off |
-//! | `weights` | `random` (seeded), or `particle`: `Q, K, V` of the particle model (see [`super::weights`]) | random, particle | random |
-//! | `particle` | the particle-lab configuration used by `weights=particle` / `input=particle` (percent-encoded; empty = its default preset; kept in its canonical form) | a valid particle configuration, at most 262144 bytes | `version=2&preset=polytope` |
-//! | `input` | input tokens: seeded `gaussian` N(0, 1), the `particle` configuration's initial tokens (or tokens handed to [`super::DepthRun::with_tokens`]), or `text` | gaussian, particle, text | gaussian |
-//! | `text` | the text for `input=text` (percent-encoded), see [`super::input`] | at most 20000 bytes | empty |
-//! | `sentences` | sentence lengths in tokens, comma-separated (text: counted without markers); empty = automatic (text: from its punctuation; otherwise one sentence) | each 1..=512, summing to the token count | empty |
-//! | `separators` | text: insert `[CLS]` first and `[SEP]` after each sentence; other inputs: mark each sentence's last token as a separator | on, off | on |
-//! | `similarity_norm` | context similarity `S = O O^T` shown as `raw`, `max-abs` (divided by the largest off-diagonal abs) or `cosine` | raw, max-abs, cosine | raw |
-//! | `select` | high-similarity pairs: the top `quantile` or `S >= threshold` | quantile, threshold | quantile |
-//! | `quantile` | pairs above this quantile of a head's `n(n-1)/2` pairs are high (0.99: the top 1%) | (0, 1) | 0.99 |
-//! | `threshold` | pairs with normalised `S_ij >= threshold` are high | finite | 0.9 |
-//! | `residual_def` | `res(X) = X - 1 x^T` with `x` the `mean` of the tokens or the `argmin` of the composite norm (see [`super::rank`]) | mean, argmin | mean |
-//! | `precision` | floating-point type of the stack | f32, f64 | f32 |
-//! | `seed` | PRNG seed (weights and Gaussian input) | 0..=4294967295 | 1 |
-//! | `variants` | variants run, in this order, comma-separated | san, san-mlp, san-skip, transformer, configured | san,san-mlp,san-skip,transformer |
+//! Every key (name, range, meaning, default) is defined once, in [`super::keys::DEPTH_TABLE`]; the
+//! README's table is written from it (`cargo xtask docs`). Only the cross-key checks live here.
 //!
 //! Combined limits: `weights=particle` needs `heads = 1` and `d_head = d_model = d` of the
 //! particle configuration; `input=particle` needs `tokens = n` and `d_model = d` of it. A layer
@@ -43,10 +12,9 @@
 //! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
 use super::input::{text_layout, MAX_TOKENS};
+use super::keys::DEPTH_TABLE;
 use super::variants::{Variant, VARIANTS};
-use crate::link::encode_value;
-use crate::link::values::{self, count, float};
-use crate::link::{format_f64, parse_float, pick_preset, shorten, ConfigError};
+use crate::link::{keys, pick_preset, ConfigError};
 use crate::text::MAX_TEXT_BYTES;
 use serde::Serialize;
 
@@ -61,92 +29,92 @@ pub const MAX_MULTIPLY_ADDS: u64 = 1 << 37;
 /// through [`super::DepthRun::with_tokens`].
 pub const MAX_PARTICLE_BYTES: usize = 1 << 18;
 
-/// MLP activation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Activation {
-    /// `max(0, x)`.
-    Relu,
-    /// `x Phi(x) = x (1 + erf(x / sqrt 2)) / 2` (BERT's exact GELU).
-    Gelu,
-    /// `tanh x`.
-    Tanh,
+crate::named_enum! {
+    /// MLP activation.
+    pub enum Activation {
+        /// `max(0, x)`.
+        Relu = "relu",
+        /// `x Phi(x) = x (1 + erf(x / sqrt 2)) / 2` (BERT's exact GELU).
+        Gelu = "gelu",
+        /// `tanh x`.
+        Tanh = "tanh",
+    }
 }
 
-/// Where LayerNorm sits (science.md §3: "LayerNorm does not help").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LayerNorm {
-    /// No normalisation.
-    None,
-    /// On the input of each sublayer: `X + SA(LN(X))`.
-    Pre,
-    /// After each sublayer and its skip: `LN(X + SA(X))` (BERT).
-    Post,
+crate::named_enum! {
+    /// Where LayerNorm sits (science.md §3: "LayerNorm does not help").
+    pub enum LayerNorm {
+        /// No normalisation.
+        None = "none",
+        /// On the input of each sublayer: `X + SA(LN(X))`.
+        Pre = "pre",
+        /// After each sublayer and its skip: `LN(X + SA(X))` (BERT).
+        Post = "post",
+    }
 }
 
-/// Where the layer weights come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WeightsSource {
-    /// Seeded Gaussian entries (`weight_scale`, `qk_scale`, `bias_scale`).
-    Random,
-    /// One head from the particle model's `Q, K, V`, `beta`, `dt` (see [`super::weights`]).
-    Particle,
+crate::named_enum! {
+    /// Where the layer weights come from.
+    pub enum WeightsSource {
+        /// Seeded Gaussian entries (`weight_scale`, `qk_scale`, `bias_scale`).
+        Random = "random",
+        /// One head from the particle model's `Q, K, V`, `beta`, `dt` (see [`super::weights`]).
+        Particle = "particle",
+    }
 }
 
-/// Where the input tokens come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputSource {
-    /// Entries i.i.d. N(0, 1) from the seed.
-    Gaussian,
-    /// The particle configuration's initial tokens, or tokens handed to `DepthRun::with_tokens`.
-    Particle,
-    /// The `text`, embedded deterministically (see [`super::input`]).
-    Text,
+crate::named_enum! {
+    /// Where the input tokens come from.
+    pub enum InputSource {
+        /// Entries i.i.d. N(0, 1) from the seed.
+        Gaussian = "gaussian",
+        /// The particle configuration's initial tokens, or tokens handed to `DepthRun::with_tokens`.
+        Particle = "particle",
+        /// The `text`, embedded deterministically (see [`super::input`]).
+        Text = "text",
+    }
 }
 
-/// How the context similarity matrix is normalised before pairs are selected (science.md §4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SimilarityNorm {
-    /// `S_ij = <o_i, o_j>`.
-    Raw,
-    /// `S_ij / max_{k != l} |S_kl|`.
-    MaxAbs,
-    /// `S_ij / (|o_i| |o_j|)` (0 when either is 0).
-    Cosine,
+crate::named_enum! {
+    /// How the context similarity matrix is normalised before pairs are selected (science.md §4).
+    pub enum SimilarityNorm {
+        /// `S_ij = <o_i, o_j>`.
+        Raw = "raw",
+        /// `S_ij / max_{k != l} |S_kl|`.
+        MaxAbs = "max-abs",
+        /// `S_ij / (|o_i| |o_j|)` (0 when either is 0).
+        Cosine = "cosine",
+    }
 }
 
-/// How high-similarity pairs are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Select {
-    /// The top `1 - quantile` share of pairs (at least one pair).
-    Quantile,
-    /// Pairs with normalised `S_ij >= threshold`.
-    Threshold,
+crate::named_enum! {
+    /// How high-similarity pairs are chosen.
+    pub enum Select {
+        /// The top `1 - quantile` share of pairs (at least one pair).
+        Quantile = "quantile",
+        /// Pairs with normalised `S_ij >= threshold`.
+        Threshold = "threshold",
+    }
 }
 
-/// The centre `x` of the residual `res(X) = X - 1 x^T` (science.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ResidualDef {
-    /// The mean of the tokens (the published figure).
-    Mean,
-    /// The minimiser of `||X - 1 x^T||_{1,inf}` (the paper's definition; computed as in [`super::rank::argmin_residual`]).
-    Argmin,
+crate::named_enum! {
+    /// The centre `x` of the residual `res(X) = X - 1 x^T` (science.md §3).
+    pub enum ResidualDef {
+        /// The mean of the tokens (the published figure).
+        Mean = "mean",
+        /// The minimiser of `||X - 1 x^T||_{1,inf}` (the paper's definition; computed as in [`super::rank::argmin_residual`]).
+        Argmin = "argmin",
+    }
 }
 
-/// Floating-point type of the transformer stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Precision {
-    /// Single precision (BERT's own): fast; residuals bottom out near 1e-7.
-    F32,
-    /// Double precision: residuals follow the collapse down to about 1e-15.
-    F64,
+crate::named_enum! {
+    /// Floating-point type of the transformer stack.
+    pub enum Precision {
+        /// Single precision (BERT's own): fast; residuals bottom out near 1e-7.
+        F32 = "f32",
+        /// Double precision: residuals follow the collapse down to about 1e-15.
+        F64 = "f64",
+    }
 }
 
 /// A named starting configuration of the depth lab.
@@ -377,42 +345,6 @@ impl std::fmt::Display for DepthConfig {
     }
 }
 
-/// The keys a depth configuration may contain, in canonical order.
-pub const DEPTH_KEYS: [&str; 32] = [
-    "version",
-    "lab",
-    "preset",
-    "layers",
-    "heads",
-    "d_model",
-    "d_head",
-    "tokens",
-    "skip",
-    "mlp",
-    "mlp_width",
-    "activation",
-    "mlp_residual",
-    "layernorm",
-    "weight_scale",
-    "qk_scale",
-    "bias_scale",
-    "shared",
-    "weights",
-    "particle",
-    "input",
-    "text",
-    "sentences",
-    "separators",
-    "similarity_norm",
-    "select",
-    "quantile",
-    "threshold",
-    "residual_def",
-    "precision",
-    "seed",
-    "variants",
-];
-
 /// Parses `key=value&...` into a validated depth configuration (an optional leading `#` or `?` is
 /// ignored; values may be percent-encoded). `lab` must be absent or `depth`; `preset=` (default
 /// `bert-init`) fills every key first, whatever its position; the other keys override it.
@@ -427,162 +359,18 @@ pub fn parse(text: &str) -> Result<DepthConfig, ConfigError> {
 /// [`parse`], also returning the view keys as a [`crate::view::View`].
 pub fn parse_with_view(text: &str) -> Result<(DepthConfig, crate::view::View), ConfigError> {
     let spec = &crate::view::DEPTH_VIEW;
-    let keys = crate::view::with_view_keys(&DEPTH_KEYS, spec);
+    let keys = crate::view::with_view_keys(&keys::key_names(DEPTH_TABLE), spec);
     let (view_pairs, pairs) = crate::view::split_off_view(crate::link::split_pairs(text, &keys, "depth")?, spec);
     let preset: DepthPreset = pick_preset(&pairs)?;
     let mut c = preset.config();
     for (key, value) in &pairs {
-        apply(&mut c, key, value)?;
+        if *key != "preset" {
+            super::keys::apply(&mut c, key, value)?;
+        }
     }
     c.validate()?;
     let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
     Ok((c, view))
-}
-
-fn choice<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T, ConfigError> {
-    options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v).ok_or_else(|| {
-        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-        ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), names.join(", ")))
-    })
-}
-
-fn switch(key: &str, value: &str) -> Result<bool, ConfigError> {
-    choice(key, value, &[("on", true), ("off", false)])
-}
-
-fn scale_ok(x: f64) -> bool {
-    x > 0.0 && x <= 10.0
-}
-
-fn apply(c: &mut DepthConfig, key: &'static str, value: &str) -> Result<(), ConfigError> {
-    match key {
-        "preset" => {}
-        "lab" => values::lab(key, value, "depth")?,
-        "layers" => c.layers = count(key, value, 1, 48)?,
-        "heads" => c.heads = count(key, value, 1, 16)?,
-        "d_model" => c.d_model = count(key, value, 1, 1024)?,
-        "d_head" => c.d_head = count(key, value, 1, 256)?,
-        "tokens" => c.tokens = count(key, value, 2, MAX_TOKENS)?,
-        "skip" => c.skip = switch(key, value)?,
-        "mlp" => c.mlp = switch(key, value)?,
-        "mlp_width" => c.mlp_width = count(key, value, 1, 4096)?,
-        "activation" => {
-            c.activation = choice(
-                key,
-                value,
-                &[("relu", Activation::Relu), ("gelu", Activation::Gelu), ("tanh", Activation::Tanh)],
-            )?
-        }
-        "mlp_residual" => c.mlp_residual = switch(key, value)?,
-        "layernorm" => {
-            c.layernorm =
-                choice(key, value, &[("none", LayerNorm::None), ("pre", LayerNorm::Pre), ("post", LayerNorm::Post)])?
-        }
-        "weight_scale" => c.weight_scale = float(key, value, scale_ok, "0 < weight_scale <= 10")?,
-        "qk_scale" => c.qk_scale = float(key, value, scale_ok, "0 < qk_scale <= 10")?,
-        "bias_scale" => c.bias_scale = float(key, value, |x| (0.0..=10.0).contains(&x), "0 <= bias_scale <= 10")?,
-        "shared" => c.shared = switch(key, value)?,
-        "weights" => {
-            c.weights = choice(key, value, &[("random", WeightsSource::Random), ("particle", WeightsSource::Particle)])?
-        }
-        "particle" => {
-            let inner = if value.is_empty() { "preset=polytope" } else { value };
-            let p = crate::particles::config::parse(inner)
-                .map_err(|e| ConfigError::new(key, format!("not a valid particle configuration: {}", e)))?;
-            c.particle = p.to_canonical_string();
-            check_particle_len(&c.particle)?;
-        }
-        "input" => {
-            c.input = choice(
-                key,
-                value,
-                &[
-                    ("gaussian", InputSource::Gaussian),
-                    ("particle", InputSource::Particle),
-                    ("text", InputSource::Text),
-                ],
-            )?
-        }
-        "text" => c.text = values::text(key, value, MAX_TEXT_BYTES)?,
-        "sentences" => {
-            c.sentences = if value.is_empty() {
-                Vec::new()
-            } else {
-                let parts: Vec<&str> = value.split(',').collect();
-                if parts.len() > MAX_TOKENS {
-                    return Err(ConfigError::new(
-                        key,
-                        format!("{} sentences; at most {} are allowed", parts.len(), MAX_TOKENS),
-                    ));
-                }
-                parts.iter().map(|s| count(key, s.trim(), 1, MAX_TOKENS)).collect::<Result<Vec<_>, _>>().map_err(
-                    |e| {
-                        ConfigError::new(
-                            key,
-                            format!("each sentence length must be a whole number in 1..={}: {}", MAX_TOKENS, e.message),
-                        )
-                    },
-                )?
-            }
-        }
-        "separators" => c.separators = switch(key, value)?,
-        "similarity_norm" => {
-            c.similarity_norm = choice(
-                key,
-                value,
-                &[
-                    ("raw", SimilarityNorm::Raw),
-                    ("max-abs", SimilarityNorm::MaxAbs),
-                    ("cosine", SimilarityNorm::Cosine),
-                ],
-            )?
-        }
-        "select" => c.select = choice(key, value, &[("quantile", Select::Quantile), ("threshold", Select::Threshold)])?,
-        "quantile" => c.quantile = float(key, value, |x| x > 0.0 && x < 1.0, "0 < quantile < 1")?,
-        "threshold" => c.threshold = parse_float(key, value)?,
-        "residual_def" => {
-            c.residual_def = choice(key, value, &[("mean", ResidualDef::Mean), ("argmin", ResidualDef::Argmin)])?
-        }
-        "precision" => c.precision = choice(key, value, &[("f32", Precision::F32), ("f64", Precision::F64)])?,
-        "seed" => c.seed = values::seed(key, value)?,
-        "variants" => {
-            let mut list = Vec::new();
-            for name in value.split(',') {
-                let v = Variant::from_name(name.trim()).ok_or_else(|| {
-                    let names: Vec<&str> = VARIANTS.iter().map(|v| v.name()).collect();
-                    ConfigError::new(
-                        key,
-                        format!(
-                            "{:?} is not a variant; allowed (comma-separated): {}",
-                            shorten(name),
-                            names.join(", ")
-                        ),
-                    )
-                })?;
-                if list.contains(&v) {
-                    return Err(ConfigError::new(key, format!("{} appears more than once", v.name())));
-                }
-                list.push(v);
-            }
-            c.variants = list;
-        }
-        _ => return Err(ConfigError::new(key, "unknown key")),
-    }
-    Ok(())
-}
-
-fn check_particle_len(particle: &str) -> Result<(), ConfigError> {
-    if particle.len() > MAX_PARTICLE_BYTES {
-        return Err(ConfigError::new(
-            "particle",
-            format!("the particle configuration is {} bytes long; at most {} are allowed (hand large token sets to the run directly)", particle.len(), MAX_PARTICLE_BYTES),
-        ));
-    }
-    Ok(())
-}
-
-fn on_off(b: bool) -> String {
-    if b { "on" } else { "off" }.to_string()
 }
 
 impl DepthConfig {
@@ -620,31 +408,7 @@ impl DepthConfig {
     /// Checks every range and combination (see the module documentation).
     pub fn validate(&self) -> Result<(), ConfigError> {
         let c = self;
-        let check = |key: &str, v: usize, lo: usize, hi: usize| {
-            if v < lo || v > hi {
-                Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi)))
-            } else {
-                Ok(())
-            }
-        };
-        check("layers", c.layers, 1, 48)?;
-        check("heads", c.heads, 1, 16)?;
-        check("d_model", c.d_model, 1, 1024)?;
-        check("d_head", c.d_head, 1, 256)?;
-        check("tokens", c.tokens, 2, MAX_TOKENS)?;
-        check("mlp_width", c.mlp_width, 1, 4096)?;
-        let in_range = |key: &str, x: f64, ok: bool, allowed: &str| {
-            if ok && x.is_finite() {
-                Ok(())
-            } else {
-                Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
-            }
-        };
-        in_range("weight_scale", c.weight_scale, scale_ok(c.weight_scale), "0 < weight_scale <= 10")?;
-        in_range("qk_scale", c.qk_scale, scale_ok(c.qk_scale), "0 < qk_scale <= 10")?;
-        in_range("bias_scale", c.bias_scale, (0.0..=10.0).contains(&c.bias_scale), "0 <= bias_scale <= 10")?;
-        in_range("quantile", c.quantile, c.quantile > 0.0 && c.quantile < 1.0, "0 < quantile < 1")?;
-        in_range("threshold", c.threshold, true, "a finite number")?;
+        keys::check_ranges(DEPTH_TABLE, c)?;
         if c.text.len() > MAX_TEXT_BYTES {
             return Err(ConfigError::new(
                 "text",
@@ -665,7 +429,7 @@ impl DepthConfig {
                 format!("each sentence length must be in 1..={} (at most {} sentences)", MAX_TOKENS, MAX_TOKENS),
             ));
         }
-        check_particle_len(&c.particle)?;
+        super::keys::check_particle_len(&c.particle)?;
         let particle = c.particle_config()?;
         if c.weights == WeightsSource::Particle {
             if c.heads != 1 {
@@ -753,88 +517,7 @@ impl DepthConfig {
     /// The `(key, value)` pairs of every key, in canonical order (`lab`, `preset` first); values
     /// as written in the canonical string (text-like values percent-encoded).
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
-        let name = |options: &[(&'static str, bool)]| {
-            options.iter().find(|(_, b)| *b).map(|(n, _)| n.to_string()).unwrap_or_default()
-        };
-        vec![
-            ("lab", "depth".to_string()),
-            ("preset", self.preset.name().to_string()),
-            ("layers", self.layers.to_string()),
-            ("heads", self.heads.to_string()),
-            ("d_model", self.d_model.to_string()),
-            ("d_head", self.d_head.to_string()),
-            ("tokens", self.tokens.to_string()),
-            ("skip", on_off(self.skip)),
-            ("mlp", on_off(self.mlp)),
-            ("mlp_width", self.mlp_width.to_string()),
-            (
-                "activation",
-                name(&[
-                    ("relu", self.activation == Activation::Relu),
-                    ("gelu", self.activation == Activation::Gelu),
-                    ("tanh", self.activation == Activation::Tanh),
-                ]),
-            ),
-            ("mlp_residual", on_off(self.mlp_residual)),
-            (
-                "layernorm",
-                name(&[
-                    ("none", self.layernorm == LayerNorm::None),
-                    ("pre", self.layernorm == LayerNorm::Pre),
-                    ("post", self.layernorm == LayerNorm::Post),
-                ]),
-            ),
-            ("weight_scale", format_f64(self.weight_scale)),
-            ("qk_scale", format_f64(self.qk_scale)),
-            ("bias_scale", format_f64(self.bias_scale)),
-            ("shared", on_off(self.shared)),
-            (
-                "weights",
-                name(&[
-                    ("random", self.weights == WeightsSource::Random),
-                    ("particle", self.weights == WeightsSource::Particle),
-                ]),
-            ),
-            ("particle", encode_value(&self.particle)),
-            (
-                "input",
-                name(&[
-                    ("gaussian", self.input == InputSource::Gaussian),
-                    ("particle", self.input == InputSource::Particle),
-                    ("text", self.input == InputSource::Text),
-                ]),
-            ),
-            ("text", encode_value(&self.text)),
-            ("sentences", self.sentences.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")),
-            ("separators", on_off(self.separators)),
-            (
-                "similarity_norm",
-                name(&[
-                    ("raw", self.similarity_norm == SimilarityNorm::Raw),
-                    ("max-abs", self.similarity_norm == SimilarityNorm::MaxAbs),
-                    ("cosine", self.similarity_norm == SimilarityNorm::Cosine),
-                ]),
-            ),
-            (
-                "select",
-                name(&[("quantile", self.select == Select::Quantile), ("threshold", self.select == Select::Threshold)]),
-            ),
-            ("quantile", format_f64(self.quantile)),
-            ("threshold", format_f64(self.threshold)),
-            (
-                "residual_def",
-                name(&[
-                    ("mean", self.residual_def == ResidualDef::Mean),
-                    ("argmin", self.residual_def == ResidualDef::Argmin),
-                ]),
-            ),
-            (
-                "precision",
-                name(&[("f32", self.precision == Precision::F32), ("f64", self.precision == Precision::F64)]),
-            ),
-            ("seed", self.seed.to_string()),
-            ("variants", self.variants.iter().map(|v| v.name()).collect::<Vec<_>>().join(",")),
-        ]
+        keys::pairs(DEPTH_TABLE, self)
     }
 
     /// The canonical string: `version=2&lab=depth&preset=NAME` followed by the keys whose value differs

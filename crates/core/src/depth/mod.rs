@@ -24,6 +24,7 @@
 pub mod config;
 pub mod forward;
 pub mod input;
+pub mod keys;
 pub mod paths;
 pub mod rank;
 pub mod similarity;

@@ -1,7 +1,7 @@
 //! Range-checked values shared by every lab's parser: whole numbers, finite numbers, seeds,
 //! `lab` and free text. Every error names the key and what is allowed.
 
-use super::{format_f64, shorten, ConfigError};
+use super::{shorten, ConfigError};
 
 /// Longest configuration text accepted, in bytes.
 pub const MAX_CONFIG_LEN: usize = 4 << 20;
@@ -27,16 +27,6 @@ pub(crate) fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usiz
     }
 }
 
-/// A finite number for which `ok` holds; `allowed` describes the range in messages.
-pub(crate) fn float(key: &str, value: &str, ok: impl Fn(f64) -> bool, allowed: &str) -> Result<f64, ConfigError> {
-    let x = parse_float(key, value)?;
-    if ok(x) {
-        Ok(x)
-    } else {
-        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", format_f64(x), allowed)))
-    }
-}
-
 /// A PRNG seed, `0..=4294967295`.
 pub(crate) fn seed(key: &str, value: &str) -> Result<u32, ConfigError> {
     value
@@ -53,12 +43,4 @@ pub(crate) fn lab(key: &str, value: &str, lab: &str) -> Result<(), ConfigError> 
         ));
     }
     Ok(())
-}
-
-/// Free text of at most `max_bytes` bytes.
-pub(crate) fn text(key: &str, value: &str, max_bytes: usize) -> Result<String, ConfigError> {
-    if value.len() > max_bytes {
-        return Err(ConfigError::new(key, format!("{} bytes long; at most {} are allowed", value.len(), max_bytes)));
-    }
-    Ok(value.to_string())
 }
