@@ -179,7 +179,10 @@ pub fn readme_key_tables() -> Vec<(&'static str, String)> {
     use crate::link::keys::markdown_table;
     let training = TrainingPreset::DEFAULT;
     let depth = DepthPreset::DEFAULT;
+    let particles = config::Preset::Polytope;
     vec![
+        ("particles", markdown_table(config::PARTICLES_TABLE, &particles.config(), LabPreset::name(particles))),
+        ("view", crate::view::keys::markdown_table()),
         ("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training))),
         ("depth", markdown_table(depth::keys::DEPTH_TABLE, &depth.config(), LabPreset::name(depth))),
     ]

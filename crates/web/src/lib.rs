@@ -81,13 +81,6 @@ fn space(coords: &str) -> Result<Space, JsError> {
     }
 }
 
-fn space_name(s: Space) -> &'static str {
-    match s {
-        Space::X => "x",
-        Space::Z => "z",
-    }
-}
-
 /// The presets, in the page's order: an array of `{ name, description }`.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
@@ -287,12 +280,12 @@ impl Stepper {
 
     /// Integrated variable: `x` or `z`.
     pub fn integrate_in(&self) -> String {
-        space_name(self.sim.config().integrate_in).into()
+        attn_core::link::Named::name(self.sim.config().integrate_in).into()
     }
 
     /// The view key `coords`: coordinates shown and analysed, `x` or `z`.
     pub fn coords(&self) -> String {
-        space_name(self.sim.config().coords).into()
+        attn_core::link::Named::name(self.sim.config().coords).into()
     }
 
     /// The preset's name.

@@ -24,6 +24,7 @@
 //! | `colour` | token colours | `clusters`, `index` (by token number), `plain` | `clusters` | particles |
 //! | `residual_axis` | y axis of the rank-collapse chart | `log`, `linear` | `log` | depth |
 
+pub mod keys;
 mod parse;
 pub mod spec;
 
@@ -122,7 +123,7 @@ pub struct View {
 
 /// `model_keys` followed by `spec`'s view keys: every key a configuration of the lab may contain.
 pub fn with_view_keys(model_keys: &[&'static str], spec: &ViewSpec) -> Vec<&'static str> {
-    model_keys.iter().chain(spec.keys.iter()).copied().collect()
+    model_keys.iter().chain(spec.keys().iter()).copied().collect()
 }
 
 /// A configuration's decoded `(key, value)` pairs.
@@ -130,7 +131,7 @@ pub type Pairs = Vec<(&'static str, String)>;
 
 /// Splits a configuration's pairs into `(view pairs, model pairs)`, each in the order written.
 pub fn split_off_view(pairs: Pairs, spec: &ViewSpec) -> (Pairs, Pairs) {
-    pairs.into_iter().partition(|(k, _)| spec.keys.contains(k))
+    pairs.into_iter().partition(|(k, _)| spec.keys().contains(k))
 }
 
 /// The default 3-D view angles (the token canvas's starting view).
@@ -176,7 +177,7 @@ impl View {
         let spec = self.spec();
         let base = View::default_for(spec);
         let mut out = Vec::new();
-        for &key in spec.keys {
+        for key in spec.keys() {
             let value = match key {
                 "t" => match self.moment {
                     Some(Moment::T(t)) => Some(format_f64(t)),

@@ -27,10 +27,10 @@ pub fn parse_view(
     let mut v = View::default_for(spec);
     for (key, value) in pairs {
         let key: &'static str = key;
-        if !spec.keys.contains(&key) {
+        if !spec.keys().contains(&key) {
             return Err(ConfigError::new(
                 key,
-                format!("not a view key of lab={}; its view keys: {}", spec.lab, spec.keys.join(", ")),
+                format!("not a view key of lab={}; its view keys: {}", spec.lab, spec.keys().join(", ")),
             ));
         }
         apply(&mut v, spec, key, value, ctx)?;

@@ -7,8 +7,6 @@ use serde::Serialize;
 pub struct ViewSpec {
     /// The lab, as written in the `lab` key.
     pub lab: &'static str,
-    /// The lab's view keys, in canonical order (after its model keys).
-    pub keys: &'static [&'static str],
     /// Panel names `panels=` may list; all of them are shown by default.
     pub panels: &'static [&'static str],
     /// Control names `controls=` may list (shown in embed mode; the full page shows every control).
@@ -28,20 +26,6 @@ pub struct ViewSpec {
 /// panels' own switches: coords, trails, projection, heatmap scale).
 pub const PARTICLES_VIEW: ViewSpec = ViewSpec {
     lab: "particles",
-    keys: &[
-        "t",
-        "step",
-        "embed",
-        "panels",
-        "controls",
-        "theme",
-        "speed",
-        "heatmap",
-        "trails",
-        "projection",
-        "camera",
-        "colour",
-    ],
     panels: &["tokens", "heatmap", "chart"],
     controls: &[
         "play",
@@ -70,7 +54,6 @@ pub const PARTICLES_VIEW: ViewSpec = ViewSpec {
 /// `ratio`, `momentum`, `iterations`.
 pub const TRAINING_VIEW: ViewSpec = ViewSpec {
     lab: "training",
-    keys: &["step", "embed", "panels", "controls", "theme", "speed"],
     panels: &["heatmap", "chart", "sweep"],
     controls: &["play", "step", "reset", "seed", "speed", "preset", "eta_z", "ratio", "momentum", "iterations"],
     default_controls: &["play", "step", "reset"],
@@ -85,12 +68,19 @@ pub const TRAINING_VIEW: ViewSpec = ViewSpec {
 /// `heads`, `tokens`, `variants`.
 pub const DEPTH_VIEW: ViewSpec = ViewSpec {
     lab: "depth",
-    keys: &["embed", "panels", "controls", "theme", "residual_axis"],
     panels: &["residual", "similarity", "histogram", "same_sentence", "paths", "spectrum"],
     controls: &["preset", "recompute", "seed", "layers", "heads", "tokens", "variants"],
     default_controls: &["preset"],
     max_speed: 1,
 };
+
+impl ViewSpec {
+    /// The lab's view keys, in canonical order (after its model keys): the entries of
+    /// [`super::keys::VIEW_TABLE`] that apply to the lab.
+    pub fn keys(&self) -> Vec<&'static str> {
+        super::keys::view_keys_of(self.lab)
+    }
+}
 
 /// The view specification of lab `lab` (`particles`, `training` or `depth`; anything else is
 /// the particle lab's).

@@ -1,39 +1,7 @@
 //! The canonical text form of a configuration.
 
-use super::{Config, Init, Integrator, MatrixSpec, Model, Space};
+use super::{Config, MatrixSpec};
 use crate::link::format_f64;
-
-pub(crate) fn model_name(m: Model) -> &'static str {
-    match m {
-        Model::Euclidean => "euclidean",
-        Model::SphereSa => "sphere-sa",
-        Model::SphereUsa => "sphere-usa",
-    }
-}
-
-pub(crate) fn integrator_name(i: Integrator) -> &'static str {
-    match i {
-        Integrator::Euler => "euler",
-        Integrator::Rk4 => "rk4",
-        Integrator::Retraction => "retraction",
-    }
-}
-
-pub(crate) fn space_name(s: Space) -> &'static str {
-    match s {
-        Space::X => "x",
-        Space::Z => "z",
-    }
-}
-
-pub(crate) fn init_name(i: Init) -> &'static str {
-    match i {
-        Init::Cube => "cube",
-        Init::Gaussian => "gaussian",
-        Init::Sphere => "sphere",
-        Init::Points => "points",
-    }
-}
 
 /// Rows separated by `;`, entries by `,`.
 pub(crate) fn format_rows(data: &[f64], cols: usize) -> String {
@@ -55,27 +23,7 @@ pub(crate) fn matrix_text(m: &MatrixSpec) -> String {
 impl Config {
     /// The `(key, value)` pairs of every key, in canonical order (`preset` first).
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("preset", self.preset.name().to_string()),
-            ("lab", "particles".to_string()),
-            ("model", model_name(self.model).to_string()),
-            ("n", self.n.to_string()),
-            ("d", self.d.to_string()),
-            ("seed", self.seed.to_string()),
-            ("beta", format_f64(self.beta)),
-            ("dt", format_f64(self.dt)),
-            ("until", format_f64(self.until)),
-            ("integrate_in", space_name(self.integrate_in).to_string()),
-            ("integrator", integrator_name(self.integrator).to_string()),
-            ("q", matrix_text(&self.q)),
-            ("k", matrix_text(&self.k)),
-            ("v", matrix_text(&self.v)),
-            ("init", init_name(self.init).to_string()),
-            ("scale", format_f64(self.scale)),
-            ("points", self.points.as_ref().map(|p| format_rows(&p.data, p.cols)).unwrap_or_default()),
-            ("cluster_tol", format_f64(self.cluster_tol)),
-            ("coords", space_name(self.coords).to_string()),
-        ]
+        crate::link::keys::pairs(super::PARTICLES_TABLE, self)
     }
 
     /// The canonical string: `version=V&preset=NAME` (`V` = [`Config::version`]: 2, or 1 for a

@@ -10,63 +10,65 @@
 //! canonical form.
 
 mod format;
+pub mod keys;
 mod parse;
 mod presets;
 mod validate;
 
 pub use crate::link::{ConfigError, VERSION};
-pub use parse::{parse, parse_with_view, KEYS};
+pub use keys::PARTICLES_TABLE;
+pub use parse::{parse, parse_with_view};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
 pub use validate::{validate, MAX_D, MAX_ENTRY, MAX_N, MAX_STEPS};
 
 use serde::Serialize;
 
-/// Which velocity field moves the tokens (science.md §1 and §2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Model {
-    /// `dx_i/dt = sum_j P_ij V x_j` in R^d (science.md §1).
-    Euclidean,
-    /// Self-attention on the unit sphere, `P` row-stochastic (science.md §2, SA).
-    SphereSa,
-    /// Unnormalised self-attention on the sphere, `W_ij = e^{beta <Qx_i,Kx_j>} / n` (§2, USA).
-    SphereUsa,
+crate::named_enum! {
+    /// Which velocity field moves the tokens (science.md §1 and §2).
+    pub enum Model {
+        /// `dx_i/dt = sum_j P_ij V x_j` in R^d (science.md §1).
+        Euclidean = "euclidean",
+        /// Self-attention on the unit sphere, `P` row-stochastic (science.md §2, SA).
+        SphereSa = "sphere-sa",
+        /// Unnormalised self-attention on the sphere, `W_ij = e^{beta <Qx_i,Kx_j>} / n` (§2, USA).
+        SphereUsa = "sphere-usa",
+    }
 }
 
-/// The time-stepping scheme.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Integrator {
-    /// Forward Euler (Euclidean only); in `z` it is the paper's reference scheme.
-    Euler,
-    /// Classical RK4; on the sphere, RK4 on the projected field, renormalised after the step.
-    Rk4,
-    /// The sphere papers' scheme: unprojected Euler step, then `x_i / |x_i|` (sphere only).
-    Retraction,
+crate::named_enum! {
+    /// The time-stepping scheme.
+    pub enum Integrator {
+        /// Forward Euler (Euclidean only); in `z` it is the paper's reference scheme.
+        Euler = "euler",
+        /// Classical RK4; on the sphere, RK4 on the projected field, renormalised after the step.
+        Rk4 = "rk4",
+        /// The sphere papers' scheme: unprojected Euler step, then `x_i / |x_i|` (sphere only).
+        Retraction = "retraction",
+    }
 }
 
-/// Raw tokens `x` or rescaled tokens `z = exp(-tV) x` (science.md §1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Space {
-    /// Raw tokens.
-    X,
-    /// Rescaled tokens (Euclidean model only).
-    Z,
+crate::named_enum! {
+    /// Raw tokens `x` or rescaled tokens `z = exp(-tV) x` (science.md §1).
+    pub enum Space {
+        /// Raw tokens.
+        X = "x",
+        /// Rescaled tokens (Euclidean model only).
+        Z = "z",
+    }
 }
 
-/// How the initial tokens are drawn from the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Init {
-    /// Uniform in the cube `[-scale, scale]^d`.
-    Cube,
-    /// Independent normal coordinates with standard deviation `scale`.
-    Gaussian,
-    /// Uniform on the sphere of radius `scale` (radius 1 for sphere models).
-    Sphere,
-    /// The explicit `points` (`n x d`).
-    Points,
+crate::named_enum! {
+    /// How the initial tokens are drawn from the seed.
+    pub enum Init {
+        /// Uniform in the cube `[-scale, scale]^d`.
+        Cube = "cube",
+        /// Independent normal coordinates with standard deviation `scale`.
+        Gaussian = "gaussian",
+        /// Uniform on the sphere of radius `scale` (radius 1 for sphere models).
+        Sphere = "sphere",
+        /// The explicit `points` (`n x d`).
+        Points = "points",
+    }
 }
 
 /// A `d x d` matrix as written in a configuration.

@@ -2,33 +2,9 @@
 
 use super::presets::Preset;
 use super::validate::validate;
-use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Space};
+use super::{Config, Integrator, MatrixSpec, Model, Space};
 use crate::link::{format_f64, parse_float, pick_preset, shorten, split_pairs_versioned, ConfigError};
 use crate::view::{parse_view, View, ViewContext, PARTICLES_VIEW};
-
-/// The keys a particle configuration may contain, in canonical order.
-pub const KEYS: [&str; 20] = [
-    "version",
-    "preset",
-    "lab",
-    "model",
-    "n",
-    "d",
-    "seed",
-    "beta",
-    "dt",
-    "until",
-    "integrate_in",
-    "integrator",
-    "q",
-    "k",
-    "v",
-    "init",
-    "scale",
-    "points",
-    "cluster_tol",
-    "coords",
-];
 
 /// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
 /// percent-encoded). `version` (0 when absent) decides the run's arithmetic ([`Config::version`]:
@@ -49,7 +25,7 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
 /// [`parse`], also returning the view keys as a [`View`] (checked against the run: `t` and
 /// `step` within `until`, `projection` within `d`).
 pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
-    let keys = crate::view::with_view_keys(&KEYS, &PARTICLES_VIEW);
+    let keys = crate::view::with_view_keys(&crate::link::keys::key_names(super::PARTICLES_TABLE), &PARTICLES_VIEW);
     let (version, pairs) = split_pairs_versioned(text, &keys, "particles")?;
     // An empty string asks for nothing to be replayed: the default preset at today's version.
     // Otherwise versions 0 and 1 gave the same numbers (version 1 added keys only): both
@@ -60,7 +36,9 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     let mut c = preset.config();
     c.version = version;
     for (key, value) in &pairs {
-        apply(&mut c, key, value)?;
+        if *key != "preset" {
+            crate::link::keys::apply(super::PARTICLES_TABLE, &mut c, key, value)?;
+        }
     }
     let written = |key: &str| pairs.iter().any(|(k, _)| *k == key);
     model_defaults(&mut c, preset, &written);
@@ -98,86 +76,6 @@ fn model_defaults(c: &mut Config, preset: Preset, written: &dyn Fn(&str) -> bool
     }
 }
 
-fn apply(c: &mut Config, key: &'static str, value: &str) -> Result<(), ConfigError> {
-    match key {
-        "preset" => {}
-        "lab" => {
-            if value != "particles" {
-                return Err(ConfigError::new(key, "allowed: particles"));
-            }
-        }
-        "model" => {
-            c.model = match value {
-                "euclidean" => Model::Euclidean,
-                "sphere-sa" => Model::SphereSa,
-                "sphere-usa" => Model::SphereUsa,
-                _ => return Err(choice(key, value, "euclidean, sphere-sa, sphere-usa")),
-            }
-        }
-        "n" => c.n = parse_int(key, value)?,
-        "d" => c.d = parse_int(key, value)?,
-        "seed" => c.seed = crate::link::values::seed(key, value)?,
-        "beta" => c.beta = parse_float(key, value)?,
-        "dt" => c.dt = parse_float(key, value)?,
-        "until" => c.until = parse_float(key, value)?,
-        "integrate_in" | "coords" => {
-            let s = match value {
-                "x" => Space::X,
-                "z" => Space::Z,
-                _ => return Err(choice(key, value, "x, z")),
-            };
-            if key == "coords" {
-                c.coords = s
-            } else {
-                c.integrate_in = s
-            }
-        }
-        "integrator" => {
-            c.integrator = match value {
-                "euler" => Integrator::Euler,
-                "rk4" => Integrator::Rk4,
-                "retraction" => Integrator::Retraction,
-                _ => return Err(choice(key, value, "euler, rk4, retraction")),
-            }
-        }
-        "q" => c.q = parse_matrix(key, value)?,
-        "k" => c.k = parse_matrix(key, value)?,
-        "v" => c.v = parse_matrix(key, value)?,
-        "init" => {
-            c.init = match value {
-                "cube" => Init::Cube,
-                "gaussian" => Init::Gaussian,
-                "sphere" => Init::Sphere,
-                "points" => Init::Points,
-                _ => return Err(choice(key, value, "cube, gaussian, sphere, points")),
-            }
-        }
-        "scale" => c.scale = parse_float(key, value)?,
-        "points" => {
-            c.points = if value.is_empty() {
-                None
-            } else {
-                let (rows, cols, data) = parse_rows(key, value)?;
-                Some(Points { rows, cols, data })
-            };
-        }
-        "cluster_tol" => c.cluster_tol = parse_float(key, value)?,
-        _ => return Err(ConfigError::new(key, "unknown key")),
-    }
-    Ok(())
-}
-
-fn choice(key: &str, value: &str, allowed: &str) -> ConfigError {
-    ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed))
-}
-
-fn parse_int(key: &str, value: &str) -> Result<usize, ConfigError> {
-    value
-        .parse::<u32>()
-        .map(|v| v as usize)
-        .map_err(|_| ConfigError::new(key, format!("{:?} is not a whole number", shorten(value))))
-}
-
 /// Rows separated by `;`, entries by `,`; returns `(rows, cols, data)`.
 pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f64>), ConfigError> {
     let mut data = Vec::new();
@@ -213,7 +111,7 @@ pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f6
     Ok((rows, cols.unwrap_or(0), data))
 }
 
-fn parse_matrix(key: &str, value: &str) -> Result<MatrixSpec, ConfigError> {
+pub(crate) fn parse_matrix(key: &str, value: &str) -> Result<MatrixSpec, ConfigError> {
     match value {
         "identity" | "I" => Ok(MatrixSpec::Identity),
         "-identity" | "-I" => Ok(MatrixSpec::NegIdentity),

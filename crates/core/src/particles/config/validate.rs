@@ -12,15 +12,6 @@ pub const MAX_ENTRY: f64 = 1e6;
 /// Largest number of steps a run may ask for (`until / dt`).
 pub const MAX_STEPS: f64 = 1e8;
 
-fn range_f(key: &str, x: f64, lo: f64, lo_open: bool, hi: f64, allowed: &str) -> Result<(), ConfigError> {
-    let ok = if lo_open { x > lo } else { x >= lo } && x <= hi;
-    if ok {
-        Ok(())
-    } else {
-        Err(ConfigError::new(key, format!("{} is out of range; allowed: {}", crate::link::format_f64(x), allowed)))
-    }
-}
-
 fn check_matrix(key: &str, m: &MatrixSpec, d: usize) -> Result<(), ConfigError> {
     if let MatrixSpec::Explicit { rows, cols, data } = m {
         if *rows != d || *cols != d {
@@ -41,22 +32,9 @@ fn check_matrix(key: &str, m: &MatrixSpec, d: usize) -> Result<(), ConfigError> 
 
 /// Checks every range, shape and combination of `c`.
 pub fn validate(c: &Config) -> Result<(), ConfigError> {
-    if c.n < 1 || c.n > MAX_N {
-        return Err(ConfigError::new("n", format!("{} is out of range; allowed: 1..={}", c.n, MAX_N)));
-    }
-    if c.d < 1 || c.d > MAX_D {
-        return Err(ConfigError::new("d", format!("{} is out of range; allowed: 1..={}", c.d, MAX_D)));
-    }
-    range_f("beta", c.beta, 0.0, true, 1000.0, "0 < beta <= 1000")?;
-    range_f("dt", c.dt, 0.0, true, 1.0, "0 < dt <= 1")?;
-    range_f("until", c.until, 0.0, false, 1e6, "0 <= until <= 1e6")?;
+    crate::link::keys::check_ranges(super::PARTICLES_TABLE, c)?;
     if c.until / c.dt > MAX_STEPS {
         return Err(ConfigError::new("until", format!("until / dt must be at most {} steps", MAX_STEPS)));
-    }
-    range_f("scale", c.scale, 0.0, true, 1e6, "0 < scale <= 1e6")?;
-    range_f("cluster_tol", c.cluster_tol, 0.0, true, 1.0, "0 < cluster_tol < 1")?;
-    if c.cluster_tol >= 1.0 {
-        return Err(ConfigError::new("cluster_tol", "allowed: 0 < cluster_tol < 1"));
     }
     let sphere = c.model != Model::Euclidean;
     if sphere && c.integrate_in == Space::Z {

@@ -1,0 +1,104 @@
+//! The particle lab's key table: every key of a particle link, defined once (name, kind and
+//! range, meaning, README text, how it reads and writes [`Config`]). Parsing, range checks, the
+//! canonical order and the README's table derive from it ([`crate::link::keys`]); the cross-key
+//! checks (shapes, model family, `until / dt`) are [`super::validate()`]'s.
+
+use super::format::{format_rows, matrix_text};
+use super::parse::{parse_matrix, parse_rows};
+use super::validate::{MAX_D, MAX_N};
+use super::{Config, Init, Integrator, Model, Points, Space};
+use crate::link::{ConfigError, Key, Kind, LabPreset};
+use crate::{key_choice, key_count, key_float, key_seed};
+
+/// A matrix key (`q`, `k`, `v`): rows by `;`, entries by `,`, or a named matrix.
+macro_rules! matrix_key {
+    ($f:ident, $meaning:expr) => {
+        Key {
+            name: stringify!($f),
+            kind: Kind::Custom,
+            meaning: $meaning,
+            effect: "",
+            allowed: MATRIX_ALLOWED,
+            get: |c| matrix_text(&c.$f),
+            set: |c, v| {
+                c.$f = parse_matrix(stringify!($f), v.str())?;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// Every key of the particle lab after `version`, in canonical order (`coords`, a view key
+/// kept in [`Config`], last).
+pub const PARTICLES_TABLE: &[Key<Config>] = &[
+    Key {
+        name: "preset",
+        kind: Kind::Custom,
+        meaning: "starting configuration",
+        effect: "",
+        allowed: "see the table below",
+        get: |c| LabPreset::name(c.preset).to_string(),
+        set: |_, _| Ok(()),
+    },
+    Key {
+        name: "lab",
+        kind: Kind::Custom,
+        meaning: "which lab",
+        effect: "",
+        allowed: "`particles` (default); `lab=training` is the training lab, whose keys are [below](#training-lab); `lab=depth` the [depth lab](#depth-lab)",
+        get: |_| "particles".to_string(),
+        set: |_, v| {
+            if v.str() != "particles" {
+                return Err(ConfigError::new("lab", "allowed: particles"));
+            }
+            Ok(())
+        },
+    },
+    key_choice!(model, Model, "velocity field"),
+    Key { allowed: "1..=16384 (the page runs up to 4096)", ..key_count!(n, 1, MAX_N, "number of tokens") },
+    key_count!(d, 1, MAX_D, "token dimension"),
+    key_seed!(seed, "PRNG seed"),
+    key_float!(beta, open 0.0, closed 1000.0, "inverse temperature β"),
+    key_float!(dt, open 0.0, closed 1.0, "time step"),
+    Key { allowed: "0 <= until <= 1e6, until/dt <= 1e8", ..key_float!(until, closed 0.0, closed 1e6, "stop time") },
+    Key {
+        allowed: "`x`, `z` (z: euclidean only)",
+        ..key_choice!(integrate_in, Space, "integrated variable: raw `x` or rescaled `z = exp(-tV) x`")
+    },
+    Key {
+        allowed: "euclidean: `euler`, `rk4`; sphere: `retraction`, `rk4` (projected)",
+        ..key_choice!(integrator, Integrator, "time stepping")
+    },
+    matrix_key!(q, "`Q` (d x d)"),
+    matrix_key!(k, "`K` (d x d)"),
+    matrix_key!(v, "`V` (d x d)"),
+    Key {
+        allowed: "`cube` ([-scale, scale]^d), `gaussian` (sd scale), `sphere` (radius scale), `points`",
+        ..key_choice!(init, Init, "initial tokens")
+    },
+    key_float!(scale, open 0.0, closed 1e6, "size of the initial distribution"),
+    Key {
+        name: "points",
+        kind: Kind::Custom,
+        meaning: "explicit initial tokens, used when `init=points`",
+        effect: "",
+        allowed: "n rows of d numbers",
+        get: |c| c.points.as_ref().map(|p| format_rows(&p.data, p.cols)).unwrap_or_default(),
+        set: |c, v| {
+            c.points = if v.str().is_empty() {
+                None
+            } else {
+                let (rows, cols, data) = parse_rows("points", v.str())?;
+                Some(Points { rows, cols, data })
+            };
+            Ok(())
+        },
+    },
+    key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the spread"),
+    Key {
+        allowed: "`x`, `z` (z: euclidean only)",
+        ..key_choice!(coords, Space, "view key: coordinates shown and analysed")
+    },
+];
+
+const MATRIX_ALLOWED: &str = "rows by `;`, entries by `,` (`v=1,0;0,2`), or `identity`, `-identity`, `psd`";

@@ -1,0 +1,119 @@
+//! The view keys' table: every view key defined once (name, meaning, allowed values, default,
+//! the labs it applies to), in canonical order. Each lab's list of view keys
+//! ([`super::ViewSpec::keys`]), the README's view-key table and the page's hints derive from it;
+//! [`super::parse_view`] checks the values.
+
+/// One view key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewKey {
+    /// The key as written in links.
+    pub name: &'static str,
+    /// What it says about the view, in one line.
+    pub meaning: &'static str,
+    /// The values allowed, as the README writes them.
+    pub allowed: &'static str,
+    /// The value when absent, as the README writes it.
+    pub default: &'static str,
+    /// The labs it applies to, in the labs' order.
+    pub labs: &'static [&'static str],
+}
+
+const ALL: &[&str] = &["particles", "training", "depth"];
+
+/// Every view key, in canonical order (after a lab's model keys).
+pub const VIEW_TABLE: &[ViewKey] = &[
+    ViewKey {
+        name: "t",
+        meaning: "open paused at time `t` (rounded to the nearest step), computed on load",
+        allowed: "`0 <= t <= until`",
+        default: "absent",
+        labs: &["particles"],
+    },
+    ViewKey {
+        name: "step",
+        meaning: "open paused after this many steps (training: iterations); not with `t`",
+        allowed: "`0..=` the last step (`round(until/dt)`, training `iterations`)",
+        default: "absent",
+        labs: &["particles", "training"],
+    },
+    ViewKey { name: "embed", meaning: "embed mode (below)", allowed: "`0`, `1`", default: "`0`", labs: ALL },
+    ViewKey {
+        name: "panels",
+        meaning: "panels shown, comma-separated",
+        allowed: "particles `tokens`, `heatmap`, `chart`; training `heatmap`, `chart`, `sweep`; depth `residual`, `similarity`, `histogram`, `same_sentence`, `paths`, `spectrum`",
+        default: "all",
+        labs: ALL,
+    },
+    ViewKey {
+        name: "controls",
+        meaning: "controls of an embedded view, comma-separated (may be empty)",
+        allowed: "particles `play`, `step`, `reset`, `seed` (new seed), `speed`, `preset`, `n`, `d`, `beta`, `dt`, `until`, `model`, `integrator`, `view` (the panels' switches: coords, trails, colour, projection, heatmap scale); training `play`, `step`, `reset`, `seed`, `speed`, `preset`, `eta_z`, `ratio`, `momentum`, `iterations`; depth `preset`, `recompute`, `seed`, `layers`, `heads`, `tokens`, `variants`",
+        default: "`play,step,reset` (depth `preset`)",
+        labs: ALL,
+    },
+    ViewKey {
+        name: "theme",
+        meaning: "colour theme",
+        allowed: "`auto` (the system's), `light`, `dark`",
+        default: "`auto`",
+        labs: ALL,
+    },
+    ViewKey {
+        name: "speed",
+        meaning: "steps (iterations) per frame",
+        allowed: "`1..=1000` (training `1..=100`)",
+        default: "the preset's suggestion",
+        labs: &["particles", "training"],
+    },
+    ViewKey {
+        name: "heatmap",
+        meaning: "colour scale of `P`",
+        allowed: "`one` (0 to 1), `max` (0 to max P)",
+        default: "`one`",
+        labs: &["particles"],
+    },
+    ViewKey { name: "trails", meaning: "token trails", allowed: "`0`, `1`", default: "`1`", labs: &["particles"] },
+    ViewKey {
+        name: "projection",
+        meaning: "view of `d > 3` tokens",
+        allowed: "`pca2`, `pca3`, or two coordinates `a,b` (1-based, different, at most `d`)",
+        default: "`pca2`",
+        labs: &["particles"],
+    },
+    ViewKey {
+        name: "camera",
+        meaning: "3-D view `yaw,pitch` in radians",
+        allowed: "`-2π <= yaw <= 2π`, `-1.55 <= pitch <= 1.55`",
+        default: "`-0.65,0.5`",
+        labs: &["particles"],
+    },
+    ViewKey {
+        name: "colour",
+        meaning: "token colours",
+        allowed: "`clusters`, `index` (viridis by token number), `plain`",
+        default: "`clusters`",
+        labs: &["particles"],
+    },
+    ViewKey {
+        name: "residual_axis",
+        meaning: "y axis of the rank-collapse chart",
+        allowed: "`log`, `linear`",
+        default: "`log`",
+        labs: &["depth"],
+    },
+];
+
+/// The view keys of `lab`, in canonical order.
+pub fn view_keys_of(lab: &str) -> Vec<&'static str> {
+    VIEW_TABLE.iter().filter(|k| k.labs.contains(&lab)).map(|k| k.name).collect()
+}
+
+/// The README's view-key table.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| key | meaning | allowed | default | labs |\n|---|---|---|---|---|\n");
+    for k in VIEW_TABLE {
+        let labs = if k.labs == ALL { "all".to_string() } else { k.labs.join(", ") };
+        out.push_str(&format!("| `{}` | {} | {} | {} | {} |\n", k.name, k.meaning, k.allowed, k.default, labs));
+    }
+    out
+}
