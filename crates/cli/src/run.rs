@@ -4,6 +4,7 @@ use crate::threads::Threaded;
 use crate::{Format, RunArgs};
 use attn_core::link::format_f64;
 use attn_core::particles::analysis::{Metrics, MetricsScratch};
+use attn_core::particles::csv;
 use attn_core::run::steps_for;
 use attn_core::{parse, Simulation, Stepping};
 use serde::Serialize;
@@ -128,10 +129,7 @@ impl Writer<'_> {
                 let config = serde_json::to_string(canonical).map_err(|e| Failure::Output(e.to_string()))?;
                 write!(self.out, "{{\"config\":{},\"frames\":[", config).map_err(io)
             }
-            Format::Csv => {
-                let coords: Vec<String> = (0..d).map(|c| format!("coord_{}", c)).collect();
-                writeln!(self.out, "step,t,i,{}", coords.join(",")).map_err(io)
-            }
+            Format::Csv => writeln!(self.out, "{}", csv::token_header(d)).map_err(io),
         }
     }
 
@@ -171,11 +169,9 @@ impl Writer<'_> {
                 serde_json::to_writer(&mut *self.out, &frame).map_err(|e| Failure::Output(e.to_string()))?;
             }
             Format::Csv => {
-                for (i, row) in self.scratch.tokens.chunks(d).enumerate() {
-                    let cells: Vec<String> = row.iter().map(|&x| format_f64(x)).collect();
-                    writeln!(self.out, "{},{},{},{}", sim.step_count(), format_f64(sim.t()), i, cells.join(","))
-                        .map_err(io)?;
-                }
+                let rows =
+                    csv::token_rows(sim.step_count(), sim.t(), &self.scratch.tokens, d).map_err(Failure::Output)?;
+                self.out.write_all(rows.as_bytes()).map_err(io)?;
             }
         }
         self.first = false;

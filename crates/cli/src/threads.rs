@@ -52,10 +52,7 @@ impl Threaded {
     }
 }
 
-/// Rows `lo..hi` of block `b` of `blocks` over `n` tokens (sizes differ by at most one).
-pub fn block(n: usize, blocks: usize, b: usize) -> (usize, usize) {
-    (b * n / blocks, (b + 1) * n / blocks)
-}
+pub use attn_core::particles::field::row_block as block;
 
 /// One velocity evaluation over the pool's threads: block `b` of rows goes to `fields[b]`, one
 /// task per block (which thread runs it does not change its bits). The first error in row order

@@ -189,3 +189,16 @@ pub fn normalize(row: &mut [f64]) -> bool {
     row.iter_mut().for_each(|v| *v /= r);
     true
 }
+
+/// The projection onto the tangent space of the unit sphere at `x` (science.md §2):
+/// `v <- Pi_x v = v - <x, v> x`, with `<x, v>` summed over coordinates in increasing order.
+/// `x` is a unit vector of the same length as `v`.
+pub fn project_tangent(x: &[f64], v: &mut [f64]) {
+    let mut dot = 0.0;
+    for (a, b) in x.iter().zip(v.iter()) {
+        dot += a * b;
+    }
+    for (vc, xc) in v.iter_mut().zip(x) {
+        *vc -= dot * xc;
+    }
+}

@@ -110,6 +110,11 @@ fn streamed_metrics_equal_the_analyzers_on_the_stored_p() {
                 assert_eq!(streamed.pooled[r * 7 + c], want, "{}: block ({}, {})", config, r, c);
             }
         }
+        // The stored P's block maxima (the page's heatmap of a stored P) are the same function.
+        let max_side = n.div_ceil(n.div_ceil(7));
+        let (stored, side) = attn_core::particles::analysis::attention::block_maxima(&p, n, max_side);
+        assert_eq!(side, 7, "{}", config);
+        assert!(stored.iter().zip(&streamed.pooled).all(|(a, b)| a.to_bits() == b.to_bits()), "{}", config);
         let mut kept = MetricsScratch::default();
         kept.keep_p = true;
         attention_views(&mut sim, &mut kept).unwrap();
@@ -118,4 +123,36 @@ fn streamed_metrics_equal_the_analyzers_on_the_stored_p() {
         sim.attention_row(n / 3, &mut row).unwrap();
         assert_eq!(&row[..], &p[(n / 3) * n..(n / 3 + 1) * n]);
     }
+}
+
+/// The row split of the CLI's threads and the page's workers covers every row once, in order,
+/// with block sizes differing by at most one.
+#[test]
+fn row_blocks_tile_the_rows() {
+    use attn_core::particles::field::row_block;
+    for n in [1, 7, 513, 1000] {
+        for blocks in 1..=5 {
+            let mut next = 0;
+            let mut sizes = Vec::new();
+            for b in 0..blocks {
+                let (lo, hi) = row_block(n, blocks, b);
+                assert_eq!(lo, next, "n = {}, blocks = {}", n, blocks);
+                sizes.push(hi - lo);
+                next = hi;
+            }
+            assert_eq!(next, n);
+            assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
+        }
+    }
+}
+
+/// The trajectory CSV (the CLI's and the page's export): header and rows in the shortest
+/// round-trip form.
+#[test]
+fn trajectory_csv_rows_match_the_documented_layout() {
+    use attn_core::particles::csv::{token_header, token_rows};
+    assert_eq!(token_header(2), "step,t,i,coord_0,coord_1");
+    let rows = token_rows(3, 0.30000000000000004, &[0.1, -0.0, 1e-7, 2.5], 2).unwrap();
+    assert_eq!(rows, "3,0.30000000000000004,0,0.1,-0\n3,0.30000000000000004,1,1e-7,2.5\n");
+    assert!(token_rows(1, 0.1, &[1.0, 2.0, 3.0], 2).unwrap_err().contains("d = 2"));
 }

@@ -1,4 +1,5 @@
-//! Text of the page's exports that must equal the CLI's output byte for byte: the rows of
+//! Text of the page's exports that must equal the CLI's output byte for byte (both written by the
+//! core's `particles::csv`): the rows of
 //! `attn run --format csv` (`step,t,i,coord_0,...,coord_{d-1}`, one row per token, numbers in
 //! the core's shortest round-trip form [`format_f64`]) and that number form for the page's other
 //! CSV columns. Formatting only; the numbers come from the page's recorded states.
@@ -30,24 +31,14 @@ pub fn format_number(x: f64) -> String {
 }
 
 fn token_header(d: usize) -> String {
-    let coords: Vec<String> = (0..d).map(|c| format!("coord_{}", c)).collect();
-    format!("step,t,i,{}", coords.join(","))
+    attn_core::particles::csv::token_header(d)
 }
 
 fn token_rows(step: f64, t: f64, tokens: &[f64], d: usize) -> Result<String, String> {
     if !(step.is_finite() && step >= 0.0 && step.fract() == 0.0 && step <= 9.007_199_254_740_992e15) {
         return Err(format!("csv_token_rows: step must be a whole number >= 0, got {}", step));
     }
-    if d == 0 || !tokens.len().is_multiple_of(d) {
-        return Err(format!("csv_token_rows: {} numbers do not make rows of d = {}", tokens.len(), d));
-    }
-    let (step, t) = (step as u64, format_f64(t));
-    let mut out = String::with_capacity(tokens.len() * 20);
-    for (i, row) in tokens.chunks(d).enumerate() {
-        let cells: Vec<String> = row.iter().map(|&x| format_f64(x)).collect();
-        out.push_str(&format!("{},{},{},{}\n", step, t, i, cells.join(",")));
-    }
-    Ok(out)
+    attn_core::particles::csv::token_rows(step as u64, t, tokens, d).map_err(|e| format!("csv_token_rows: {}", e))
 }
 
 #[cfg(test)]

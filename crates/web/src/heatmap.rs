@@ -1,6 +1,8 @@
 //! Heatmap pixels: the attention matrix `P` mapped to viridis, downsampled for large `n`, and
 //! any `rows x cols` grid of values (the training lab's `c_n` per iteration). Pure drawing code
-//! (no science): the values come from the core.
+//! (no science): the values, and the block maxima of a large `P`, come from the core.
+
+use attn_core::particles::analysis::attention::{block_maxima, block_side};
 
 /// Viridis at 0, 1/8, ..., 1 (matplotlib's colour-blind-safe sequential map), as RGB.
 const VIRIDIS: [[u8; 3]; 9] = [
@@ -27,11 +29,9 @@ pub fn viridis(v: f64) -> [u8; 3] {
 }
 
 /// Side (pixels) of the heatmap image of an `n x n` matrix with at most `max_side` pixels per
-/// side: `ceil(n / b)` with block size `b = ceil(n / max_side)`.
+/// side, and the block size (core `block_side`).
 pub fn side(n: usize, max_side: usize) -> (usize, usize) {
-    let max_side = max_side.max(1);
-    let block = n.div_ceil(max_side).max(1);
-    (n.div_ceil(block), block)
+    block_side(n, max_side)
 }
 
 /// Largest finite entry of `p` (1 when there is none or it is not positive).
@@ -47,31 +47,16 @@ pub fn finite_max(p: &[f64]) -> f64 {
 /// RGBA pixels (`side x side x 4`, row-major, opaque) of `p` (`n x n`, row-major): each pixel
 /// shows the largest entry of its `block x block` block, coloured `viridis(value / scale)`.
 pub fn rgba(p: &[f64], n: usize, max_side: usize, scale: f64) -> Vec<u8> {
-    let (side, block) = side(n, max_side);
+    let (side, _) = side(n, max_side);
     let mut out = vec![0u8; side * side * 4];
     if p.len() < n * n {
         return out;
     }
     let inv = if scale > 0.0 && scale.is_finite() { 1.0 / scale } else { 1.0 };
-    for r in 0..side {
-        let rows = r * block..((r + 1) * block).min(n);
-        for c in 0..side {
-            let cols = c * block..((c + 1) * block).min(n);
-            let mut m = f64::NEG_INFINITY;
-            for i in rows.clone() {
-                for &x in &p[i * n + cols.start..i * n + cols.end] {
-                    if x > m {
-                        m = x;
-                    }
-                }
-            }
-            let [cr, cg, cb] = viridis(m * inv);
-            let o = (r * side + c) * 4;
-            out[o] = cr;
-            out[o + 1] = cg;
-            out[o + 2] = cb;
-            out[o + 3] = 255;
-        }
+    let (pooled, _) = block_maxima(p, n, max_side);
+    for (px, &m) in out.chunks_mut(4).zip(&pooled) {
+        let [cr, cg, cb] = viridis(m * inv);
+        px.copy_from_slice(&[cr, cg, cb, 255]);
     }
     out
 }

@@ -171,7 +171,7 @@ pub struct Stepper {
     /// Step at which `scratch.labels` and `leaders` were computed.
     labels_step: Option<u64>,
     leaders: Vec<u32>,
-    history: chart::History,
+    history: attn_core::particles::analysis::history::History,
     buf: Vec<f64>,
     /// One row of `P` for hovers on large runs, and the (step, row) it holds.
     p_row: Vec<f64>,
@@ -207,7 +207,7 @@ impl Stepper {
             p_step: None,
             labels_step: None,
             leaders: Vec::new(),
-            history: chart::History::default(),
+            history: Default::default(),
             buf: vec![0.0; len],
         })
     }
@@ -334,27 +334,8 @@ impl Stepper {
     pub fn project(&mut self, coords: &str, axes: &[f64], k: u32) -> Result<Float64Array, JsError> {
         let s = space(coords)?;
         let (n, d, k) = (self.sim.n(), self.sim.d(), k as usize);
-        if k == 0 || axes.len() != k * d {
-            return Err(JsError::new(&format!(
-                "project: axes must be k x d = {} x {} numbers, got {}",
-                k,
-                d,
-                axes.len()
-            )));
-        }
         self.sim.tokens_in(s, &mut self.buf);
-        let mut out = vec![0.0; n * k];
-        for i in 0..n {
-            let row = &self.buf[i * d..(i + 1) * d];
-            for a in 0..k {
-                let ax = &axes[a * d..(a + 1) * d];
-                let mut acc = 0.0;
-                for c in 0..d {
-                    acc += ax[c] * row[c];
-                }
-                out[i * k + a] = acc;
-            }
-        }
+        let out = pca::project(&self.buf, n, d, axes, k).map_err(|e| JsError::new(&format!("project: {}", e)))?;
         Ok(Float64Array::from(&out[..]))
     }
 
@@ -365,15 +346,7 @@ impl Stepper {
         let (n, d, k) = (self.sim.n(), self.sim.d(), (k as usize).clamp(1, 16));
         let coords = self.sim.config().coords;
         self.sim.tokens_in(coords, &mut self.buf);
-        let axes = if self.buf.iter().all(|x| x.is_finite()) {
-            pca::pca_axes(&self.buf, n, d, k)
-        } else {
-            let mut a = vec![0.0; k * d];
-            for i in 0..k.min(d) {
-                a[i * d + i] = 1.0;
-            }
-            a
-        };
+        let axes = pca::view_axes(&self.buf, n, d, k);
         Float64Array::from(&axes[..])
     }
 

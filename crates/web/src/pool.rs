@@ -95,3 +95,11 @@ impl Stepper {
         self.sim.abort_step(message);
     }
 }
+
+/// Rows `[lo, hi)` of block `b` of `blocks` over `n` tokens (core `field::row_block`, the split
+/// the CLI's threads use): the worker pool's share of one velocity evaluation.
+#[wasm_bindgen]
+pub fn row_block(n: u32, blocks: u32, b: u32) -> Vec<u32> {
+    let (lo, hi) = attn_core::particles::field::row_block(n as usize, blocks as usize, b as usize);
+    vec![lo as u32, hi as u32]
+}

@@ -9,6 +9,7 @@
 
 use crate::heatmap;
 use crate::{sweep_chart, to_js, training_chart};
+use attn_core::training::heatmap::{layout, Column, Layout};
 use attn_core::training::{parse, run_cell, SweepCell, Trainer, TrainingPreset};
 use attn_core::{Status, Stepping};
 use js_sys::{Float64Array, Uint8ClampedArray};
@@ -19,9 +20,6 @@ use web_sys::HtmlCanvasElement;
 /// Iterations of quiet the live snap marker waits for while a run goes on
 /// (`snap_iteration_live` window).
 pub const SNAP_WINDOW: usize = 10;
-
-/// Most classes of the recorded query row shown side by side in the heatmap.
-pub const MAX_SHOWN_CLASSES: usize = 6;
 
 /// The training presets, in the page's order: an array of `{ name, description }`.
 #[wasm_bindgen]
@@ -93,99 +91,6 @@ pub fn draw_sweep_chart(
     dark: bool,
 ) -> Result<(), JsError> {
     sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, dark).map_err(|e| JsError::new(&e))
-}
-
-/// One column of the heatmap: token `token` of the `slot`-th shown class, whose co-occurrence
-/// weight in that class is `p = P(l|n)`.
-#[derive(Clone, Copy, Debug, Serialize)]
-struct Column {
-    slot: usize,
-    token: usize,
-    p: f64,
-}
-
-/// A run of columns of one kind within one shown class.
-#[derive(Clone, Debug, Serialize)]
-struct Block {
-    /// Index among the shown classes (0..shown).
-    slot: usize,
-    /// Class index (row of `c`).
-    class: usize,
-    /// `common` or `distinct`.
-    kind: &'static str,
-    /// First column (inclusive).
-    start: usize,
-    /// Last column (exclusive).
-    end: usize,
-    /// Smallest and largest `P(l|n)` of the block's tokens.
-    p_min: f64,
-    p_max: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-struct ShownClass {
-    class: usize,
-    query: usize,
-    next: usize,
-    query_label: String,
-    next_label: String,
-}
-
-/// The heatmap's columns: for each shown class of the recorded query row, its common tokens then
-/// its distinct tokens, each block ordered by `P(l|n)` (co-occurrence weight), largest first,
-/// ties by token id.
-#[derive(Clone, Debug, Serialize)]
-struct Layout {
-    columns: Vec<Column>,
-    blocks: Vec<Block>,
-    classes: Vec<ShownClass>,
-    /// Classes of the query row in all (`classes` shows the first [`MAX_SHOWN_CLASSES`]).
-    total_classes: usize,
-}
-
-fn layout(t: &Trainer) -> Layout {
-    let labels = t.data().labels();
-    let all = t.classes();
-    let mut columns = Vec::new();
-    let mut blocks = Vec::new();
-    let mut classes = Vec::new();
-    for (slot, &n) in t.query_classes().iter().take(MAX_SHOWN_CLASSES).enumerate() {
-        let class = &all[n];
-        classes.push(ShownClass {
-            class: n,
-            query: class.query,
-            next: class.next,
-            query_label: labels[class.query].clone(),
-            next_label: labels[class.next].clone(),
-        });
-        let mut common: Vec<(usize, f64)> = Vec::new();
-        let mut distinct: Vec<(usize, f64)> = Vec::new();
-        for (&l, &p) in class.support.iter().zip(&class.p) {
-            if class.distinct.binary_search(&l).is_ok() {
-                distinct.push((l, p));
-            } else {
-                common.push((l, p));
-            }
-        }
-        for (kind, mut tokens) in [("common", common), ("distinct", distinct)] {
-            if tokens.is_empty() {
-                continue;
-            }
-            tokens.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            let start = columns.len();
-            columns.extend(tokens.iter().map(|&(token, p)| Column { slot, token, p }));
-            blocks.push(Block {
-                slot,
-                class: n,
-                kind,
-                start,
-                end: columns.len(),
-                p_min: tokens.iter().map(|x| x.1).fold(f64::INFINITY, f64::min),
-                p_max: tokens.iter().map(|x| x.1).fold(0.0, f64::max),
-            });
-        }
-    }
-    Layout { columns, blocks, classes, total_classes: t.query_classes().len() }
 }
 
 #[derive(Serialize)]

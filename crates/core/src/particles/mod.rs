@@ -8,7 +8,8 @@
 //! projected RK4) on the velocity field of [`field`] (Euclidean, SA, USA; [`field::rows`] is the
 //! vectorised attention-row kernel); the analyzers of [`analysis`] read a state (the attention
 //! matrix `P`, Boolean distance, leaders, clusters, effective rank, energy, hull, PCA) and bundle
-//! them as [`analysis::metrics::Metrics`] for the CLI and the page.
+//! them as [`analysis::metrics::Metrics`] for the CLI and the page; [`csv`] writes the trajectory CSV
+//! both print.
 //!
 //! Shapes: tokens are the rows of `X`, `n x d` row-major `f64`; `Q, K, V` are `d x d` row-major
 //! and act as `V x_i`; `P` is `n x n` row-major, row-stochastic. Time `t = step * dt`.
@@ -21,6 +22,7 @@
 
 pub mod analysis;
 pub mod config;
+pub mod csv;
 pub mod field;
 pub mod init;
 pub mod integrate;

@@ -2,7 +2,7 @@
 //! entropy, and the snap criterion. Pure functions of slices.
 
 use super::data::Class;
-use crate::exp::exp;
+use super::model::weighted_softmax;
 
 /// `c_{l|n}` of one class (science.md §5): `c_{l|n} = P(l|n) exp(Z[psi(n), l]) / sum_l' P(l'|n)
 /// exp(Z[psi(n), l'])` over the class's support, zero elsewhere. `z_row` is the row `Z[psi(n), :]`
@@ -11,21 +11,7 @@ use crate::exp::exp;
 /// large-`seq_len` limit.
 pub fn class_attention(z_row: &[f64], support: &[usize], p: &[f64], out: &mut [f64]) {
     out.iter_mut().for_each(|x| *x = 0.0);
-    let mut amax = f64::NEG_INFINITY;
-    for &l in support {
-        if z_row[l] > amax {
-            amax = z_row[l];
-        }
-    }
-    let mut s = 0.0;
-    for (i, &l) in support.iter().enumerate() {
-        let w = p[i] * exp(z_row[l] - amax);
-        out[l] = w;
-        s += w;
-    }
-    for &l in support {
-        out[l] /= s;
-    }
+    weighted_softmax(z_row, support, p, out, |_, l| l);
 }
 
 /// `c_n` of every class: writes `out` (`K x M` row-major; row `n` is [`class_attention`] of class

@@ -16,6 +16,7 @@
 pub mod analysis;
 pub mod config;
 pub mod data;
+pub mod heatmap;
 pub mod keys;
 pub mod model;
 pub mod sgd;

@@ -71,7 +71,27 @@ pub struct Sequence {
 /// `b_t = softmax_t Z[query, x_t]`) for each token of `support` into `f` (aligned with `support`)
 /// and returns `||f||_2`. `z` is `M x M` row-major.
 pub fn attend(z: &[f64], m: usize, query: usize, support: &[usize], counts: &[f64], f: &mut [f64]) -> f64 {
-    let row = &z[query * m..(query + 1) * m];
+    weighted_softmax(&z[query * m..(query + 1) * m], support, counts, f, |i, _| i);
+    let mut nn = 0.0;
+    for fi in f[..support.len()].iter() {
+        nn += *fi * *fi;
+    }
+    libm::sqrt(nn)
+}
+
+/// The softmax of `row` over `support`, weighted: `w_i exp(row[l_i] - max) / sum_j w_j
+/// exp(row[l_j] - max)` for `l_i = support[i]` (the max over the support subtracted, which
+/// cancels; sums in support order), written to `out[at(i, l_i)]`. The attended vector of a
+/// sequence ([`attend`]: weights the token counts, aligned with `support`) and the class
+/// attention `c_n` ([`super::analysis::class_attention`]: weights `P(l|n)`, at token `l`) are this
+/// function (science.md §5).
+pub fn weighted_softmax(
+    row: &[f64],
+    support: &[usize],
+    weights: &[f64],
+    out: &mut [f64],
+    at: impl Fn(usize, usize) -> usize,
+) {
     let mut amax = f64::NEG_INFINITY;
     for &l in support {
         if row[l] > amax {
@@ -80,16 +100,13 @@ pub fn attend(z: &[f64], m: usize, query: usize, support: &[usize], counts: &[f6
     }
     let mut s = 0.0;
     for (i, &l) in support.iter().enumerate() {
-        let w = counts[i] * exp(row[l] - amax);
-        f[i] = w;
+        let w = weights[i] * exp(row[l] - amax);
+        out[at(i, l)] = w;
         s += w;
     }
-    let mut nn = 0.0;
-    for fi in f[..support.len()].iter_mut() {
-        *fi /= s;
-        nn += *fi * *fi;
+    for (i, &l) in support.iter().enumerate() {
+        out[at(i, l)] /= s;
     }
-    libm::sqrt(nn)
 }
 
 /// `Y^T` of `y` (`M x M` row-major) into `yt`; the same function maps `Y^T` back to `Y`.

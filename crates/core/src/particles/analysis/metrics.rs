@@ -1,5 +1,6 @@
 //! The metrics shown over time: clusters, Boolean distance, effective rank, energy, leaders.
 
+use super::attention::{boolean_distance_row, mark_leaders, pool_row};
 use super::rank::{effective_rank_of_rows, sample_rows};
 use super::{clusters::cluster_labels_into, interaction_energy};
 use crate::linalg::is_identity;
@@ -116,13 +117,9 @@ fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Res
     let mut next = 0;
     let MetricsScratch { p, keep_p, pool, pooled, rank_rows, leader, .. } = scratch;
     sim.attention_rows(&mut |i, row| {
-        for (j, &x) in row.iter().enumerate() {
-            out.boolean_distance = out.boolean_distance.max((x - x.round()).abs());
-            out.finite &= x.is_finite();
-            if x > 0.5 {
-                leader[j] = true;
-            }
-        }
+        out.boolean_distance = boolean_distance_row(out.boolean_distance, row);
+        out.finite &= row.iter().all(|x| x.is_finite());
+        mark_leaders(row, leader);
         if next < rows.len() && rows[next] == i {
             rank_rows[next * n..(next + 1) * n].copy_from_slice(row);
             next += 1;
@@ -131,16 +128,7 @@ fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Res
             p[i * n..(i + 1) * n].copy_from_slice(row);
         }
         if let Some((side, block)) = *pool {
-            let r = i / block;
-            for c in 0..side {
-                let cols = &row[(c * block).min(n)..((c + 1) * block).min(n)];
-                let cell = &mut pooled[r * side + c];
-                for &x in cols {
-                    if x > *cell {
-                        *cell = x;
-                    }
-                }
-            }
+            pool_row(row, i, side, block, pooled);
         }
     })?;
     Ok(out)

@@ -3,6 +3,7 @@
 pub mod attention;
 pub mod clusters;
 pub mod energy;
+pub mod history;
 pub mod hull;
 pub mod metrics;
 pub mod pca;

@@ -36,3 +36,37 @@ pub fn pca_axes(x: &[f64], n: usize, d: usize, k: usize) -> Vec<f64> {
     }
     axes
 }
+
+/// The tokens (`n x d`, row-major) projected on `k` axes (`k x d`, row-major):
+/// `out[i * k + a] = <axes_a, token_i>` (`n x k`, row-major), each sum over coordinates in
+/// increasing order. The token canvas draws these for `d > 3`. Errors when `axes` is not `k x d`.
+pub fn project(tokens: &[f64], n: usize, d: usize, axes: &[f64], k: usize) -> Result<Vec<f64>, String> {
+    if k == 0 || axes.len() != k * d {
+        return Err(format!("axes must be k x d = {} x {} numbers, got {}", k, d, axes.len()));
+    }
+    let mut out = vec![0.0; n * k];
+    for (i, row) in tokens.chunks(d).take(n).enumerate() {
+        for (a, ax) in axes.chunks(d).enumerate() {
+            let mut acc = 0.0;
+            for (x, y) in ax.iter().zip(row) {
+                acc += x * y;
+            }
+            out[i * k + a] = acc;
+        }
+    }
+    Ok(out)
+}
+
+/// The `k` axes a view projects on: the principal axes ([`pca_axes`]) of finite tokens, else the
+/// first `k` coordinate axes (`k x d`, row-major).
+pub fn view_axes(tokens: &[f64], n: usize, d: usize, k: usize) -> Vec<f64> {
+    if tokens.iter().all(|x| x.is_finite()) {
+        pca_axes(tokens, n, d, k)
+    } else {
+        let mut a = vec![0.0; k * d];
+        for i in 0..k.min(d) {
+            a[i * d + i] = 1.0;
+        }
+        a
+    }
+}

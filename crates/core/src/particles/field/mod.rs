@@ -185,14 +185,7 @@ impl Field {
             rows::weighted_sums(&self.e, &self.w, n, d, if relative { Some(i) } else { None }, oi);
             oi.iter_mut().for_each(|o| *o *= factor);
             if projected && self.model != Model::Euclidean {
-                let xi = &state[i * d..(i + 1) * d];
-                let mut dot = 0.0;
-                for c in 0..d {
-                    dot += xi[c] * oi[c];
-                }
-                for c in 0..d {
-                    oi[c] -= dot * xi[c];
-                }
+                crate::linalg::project_tangent(&state[i * d..(i + 1) * d], oi);
             }
         }
         Ok(())
@@ -272,4 +265,12 @@ fn project_soa(a: &[f64], identity: bool, x: &[f64], n: usize, d: usize, out: &m
             };
         }
     }
+}
+
+/// Rows `lo..hi` of block `b` of `blocks` over `n` tokens (sizes differ by at most one): how one
+/// velocity evaluation is split over the CLI's threads and the page's workers (each block goes
+/// to [`Field::velocity_rows`]; the split never changes a bit).
+pub fn row_block(n: usize, blocks: usize, b: usize) -> (usize, usize) {
+    let blocks = blocks.max(1);
+    (b * n / blocks, (b + 1) * n / blocks)
 }

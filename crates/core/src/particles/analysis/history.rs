@@ -1,0 +1,133 @@
+//! The metrics of a particle run sampled over time, as the page's chart keeps them: one sample
+//! per step at which the metrics were computed, at most [`MAX_SAMPLES`] (every other sample
+//! dropped beyond), and the sample nearest to a time.
+
+use super::Metrics;
+use serde::Serialize;
+
+/// Most samples kept; beyond this every other sample is dropped (the chart stays cheap).
+pub const MAX_SAMPLES: usize = 4000;
+
+/// Metrics sampled over time (one entry per computation at a new step): what the page's chart
+/// draws and its hover reads.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    /// Time of each sample (time units).
+    pub t: Vec<f64>,
+    /// Step of each sample.
+    pub step: Vec<u64>,
+    /// Number of clusters.
+    pub clusters: Vec<f64>,
+    /// Boolean distance `max |P - round P|`.
+    pub boolean_distance: Vec<f64>,
+    /// Effective rank of `P`.
+    pub effective_rank: Vec<f64>,
+    /// Interaction energy, NaN when it is not defined.
+    pub energy: Vec<f64>,
+}
+
+/// One sample of the history (what the hover readout shows).
+#[derive(Clone, Debug, Serialize)]
+pub struct Sample {
+    /// Time (time units).
+    pub t: f64,
+    /// Step.
+    pub step: u64,
+    /// Number of clusters.
+    pub clusters: f64,
+    /// Boolean distance.
+    pub boolean_distance: f64,
+    /// Effective rank.
+    pub effective_rank: f64,
+    /// Interaction energy (`None` when not defined).
+    pub energy: Option<f64>,
+}
+
+impl History {
+    /// Records the metrics of step `step` at time `t`; a sample at an already recorded step
+    /// replaces it. Keeps at most [`MAX_SAMPLES`] samples by dropping every other one.
+    pub fn push(&mut self, step: u64, t: f64, m: &Metrics) {
+        if self.step.last() == Some(&step) {
+            self.pop();
+        }
+        if self.step.last().is_some_and(|&s| s > step) {
+            *self = History::default();
+        }
+        self.t.push(t);
+        self.step.push(step);
+        self.clusters.push(m.clusters as f64);
+        self.boolean_distance.push(m.boolean_distance);
+        self.effective_rank.push(m.effective_rank);
+        self.energy.push(m.energy.unwrap_or(f64::NAN));
+        if self.t.len() > MAX_SAMPLES {
+            self.decimate();
+        }
+    }
+
+    fn pop(&mut self) {
+        self.t.pop();
+        self.step.pop();
+        self.clusters.pop();
+        self.boolean_distance.pop();
+        self.effective_rank.pop();
+        self.energy.pop();
+    }
+
+    fn decimate(&mut self) {
+        let last = self.t.len() - 1;
+        let keep = |v: &mut Vec<f64>| {
+            let mut i = 0;
+            v.retain(|_| {
+                let k = i % 2 == 0 || i == last;
+                i += 1;
+                k
+            });
+        };
+        keep(&mut self.t);
+        keep(&mut self.clusters);
+        keep(&mut self.boolean_distance);
+        keep(&mut self.effective_rank);
+        keep(&mut self.energy);
+        let mut i = 0;
+        self.step.retain(|_| {
+            let k = i % 2 == 0 || i == last;
+            i += 1;
+            k
+        });
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// Whether no sample was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
+    /// The sample closest in time to `t`, if any.
+    pub fn nearest(&self, t: f64) -> Option<Sample> {
+        if self.t.is_empty() || t.is_nan() {
+            return None;
+        }
+        let i = self.t.partition_point(|&x| x < t);
+        let i = if i == 0 {
+            0
+        } else if i >= self.t.len() {
+            self.t.len() - 1
+        } else if (self.t[i] - t).abs() < (t - self.t[i - 1]).abs() {
+            i
+        } else {
+            i - 1
+        };
+        Some(Sample {
+            t: self.t[i],
+            step: self.step[i],
+            clusters: self.clusters[i],
+            boolean_distance: self.boolean_distance[i],
+            effective_rank: self.effective_rank[i],
+            energy: Some(self.energy[i]).filter(|e| !e.is_nan()),
+        })
+    }
+}
