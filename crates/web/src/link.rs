@@ -3,7 +3,9 @@
 
 use crate::check::{CheckErr, CheckOk};
 use crate::to_js;
+use attn_core::lab::parse_lab;
 use attn_core::lab::{self, parse_link};
+use attn_core::parse;
 use attn_core::view::View;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -61,4 +63,49 @@ pub fn check_link(text: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen]
 pub fn view_spec(lab: &str) -> Result<JsValue, JsError> {
     to_js(attn_core::view::spec_of(lab))
+}
+
+/// Parses and validates a configuration string (`key=value&...`, as in the URL hash and the CLI).
+///
+/// Returns `{ ok: true, canonical, differences: [{ key, preset, value }], pairs: [[key, value]] }`
+/// (`pairs`: every key of the resolved configuration) or `{ ok: false, key, message }` where `key`
+/// names the offending key and `message` says what is allowed. Never throws for bad input.
+#[wasm_bindgen]
+pub fn check_config(text: &str) -> Result<JsValue, JsError> {
+    match parse(text) {
+        Ok(c) => to_js(&CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs())),
+        Err(e) => to_js(&CheckErr::from(e)),
+    }
+}
+
+#[derive(Serialize)]
+struct LabCheck<T> {
+    lab: &'static str,
+    #[serde(flatten)]
+    check: T,
+}
+
+/// Parses and validates a configuration of either lab (core `lab::parse_lab`: `lab` absent or
+/// `particles` is the particle lab, `lab=training` the training lab).
+///
+/// Returns `{ ok: true, lab, canonical, differences: [{ key, preset, value }], pairs }` like
+/// [`check_config`], with `lab` the lab's name (`"particles"`, `"training"`); or `{ ok: false, lab, key,
+/// message }` where `lab` is the lab the text asks for (its `lab` key) so the page can show the
+/// error in that lab. Never throws for bad input.
+#[wasm_bindgen]
+pub fn check_lab_config(text: &str) -> Result<JsValue, JsError> {
+    match parse_lab(text) {
+        Ok(c) => to_js(&LabCheck {
+            lab: c.lab(),
+            check: CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs()),
+        }),
+        Err(e) => to_js(&LabCheck { lab: lab::requested_lab(text), check: CheckErr::from(e) }),
+    }
+}
+
+/// The lab a configuration string asks for, valid or not (core `lab::requested_lab`):
+/// `"particles"`, `"training"`.
+#[wasm_bindgen]
+pub fn requested_lab(text: &str) -> String {
+    lab::requested_lab(text).into()
 }

@@ -7,8 +7,8 @@
 //! Every number comes from the core (`attn_core::depth`); what is decided here is only how to
 //! show it: colours of `S` span each head's own off-diagonal range.
 
-use crate::depth_chart::{self, Results};
-use crate::heatmap;
+use crate::charts::depth::{self as depth_chart, Results};
+use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
 use js_sys::{Float32Array, Uint8ClampedArray};

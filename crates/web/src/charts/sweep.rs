@@ -2,9 +2,9 @@
 //! `r = eta_Y / eta_Z` on a log axis, one curve per `eta_Z`, with the uniform-attention entropy
 //! as a dashed reference. Drawing only: the numbers come from the core's `run_cell`.
 
-use crate::axes::{self, Axes};
-use crate::legend::{legend, legend_height};
-use crate::plot::{clamp_dpr, err, note, root, theme, tick, Geometry};
+use crate::charts::axes::{self, Axes};
+use crate::charts::legend::{legend, legend_height};
+use crate::charts::plot::{clamp_dpr, err, note, root, theme, tick, Geometry};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use web_sys::HtmlCanvasElement;

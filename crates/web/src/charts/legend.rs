@@ -2,8 +2,8 @@
 //! own row, and text measured through the drawing backend (plotters' own series legend measures
 //! text with a styled `<span>`, which the page's Content-Security-Policy blocks; see `canvas.rs`).
 
-use crate::canvas::Canvas;
-use crate::plot::{err, Geometry, Theme};
+use crate::charts::canvas::Canvas;
+use crate::charts::plot::{err, Geometry, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -1,6 +1,6 @@
 //! The metrics chart: the core's metrics [`History`] drawn with plotters onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
-use crate::plot::{clamp_dpr, err, note, panel, power_of_ten, readout, root, theme, tick, Geometry, PanelSpec};
+use crate::charts::plot::{clamp_dpr, err, note, panel, power_of_ten, readout, root, theme, tick, Geometry, PanelSpec};
 use attn_core::particles::analysis::history::History;
 use plotters::prelude::*;
 use serde::Serialize;

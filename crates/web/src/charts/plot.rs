@@ -2,7 +2,7 @@
 //! labels, sizes scaled by the device pixel ratio, and one stacked panel (a series over a linear
 //! x axis, its title, dashed reference lines). Drawing only, no science.
 
-use crate::canvas::Canvas;
+use crate::charts::canvas::Canvas;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -1,8 +1,8 @@
 //! The frame of a single-plot chart drawn with plotters: the chart builder with the page's
 //! margins, and the mesh (ticks, grid, axis descriptions) in the theme's colours.
 
-use crate::canvas::Canvas;
-use crate::plot::{err, tick, Geometry, Theme};
+use crate::charts::canvas::Canvas;
+use crate::charts::plot::{err, tick, Geometry, Theme};
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -4,10 +4,10 @@
 //! length, and the singular values of one layer. Drawing only: every number comes from the
 //! core's `VariantResult` (sent by the page's worker as JSON and handed back here).
 
-use crate::axes::{self, Axes};
-use crate::canvas::Canvas;
-use crate::legend::legend;
-use crate::plot::{clamp_dpr, err, note, root, theme, tick, Geometry, Theme};
+use crate::charts::axes::{self, Axes};
+use crate::charts::canvas::Canvas;
+use crate::charts::legend::legend;
+use crate::charts::plot::{clamp_dpr, err, note, root, theme, tick, Geometry, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

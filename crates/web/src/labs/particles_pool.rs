@@ -4,7 +4,7 @@
 //! return. Each row is computed inside one worker in the core's fixed order, so the tokens are
 //! bit-identical to [`Stepper::advance`] whatever the number of workers.
 
-use crate::Stepper;
+use super::particles::Stepper;
 use attn_core::parse;
 use attn_core::particles::field::Field;
 use attn_core::particles::init;

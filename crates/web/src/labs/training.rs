@@ -7,8 +7,9 @@
 //! `attn_core::training::analysis`, the snap iteration from its snap criterion, sweep cells from
 //! [`run_cell`]. What is decided here is only how to show them.
 
-use crate::heatmap;
-use crate::{sweep_chart, to_js, training_chart};
+use crate::charts::heatmap;
+use crate::charts::{sweep as sweep_chart, training as training_chart};
+use crate::to_js;
 use attn_core::training::heatmap::{layout, Column, Layout};
 use attn_core::training::{parse, run_cell, SweepCell, Trainer, TrainingPreset};
 use attn_core::{Status, Stepping};

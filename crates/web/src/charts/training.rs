@@ -2,7 +2,7 @@
 //! drawn with plotters in three stacked panels, with dashed references (`ln M`, the
 //! uniform-attention entropy, `snap_tol`) and the snap iteration. Drawing only, no science.
 
-use crate::plot::{clamp_dpr, panel, power_of_ten, readout, root, theme, Geometry, PanelSpec, RefLine};
+use crate::charts::plot::{clamp_dpr, panel, power_of_ten, readout, root, theme, Geometry, PanelSpec, RefLine};
 use plotters::prelude::*;
 use serde::Serialize;
 use std::ops::Range;
@@ -54,7 +54,7 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
     let dpr = clamp_dpr(dpr);
     let root = root(canvas)?;
     let th = theme(dark);
-    root.fill(&th.bg).map_err(crate::plot::err)?;
+    root.fill(&th.bg).map_err(crate::charts::plot::err)?;
     let (w, h) = root.dim_in_pixel();
     let empty = Layout { x0: 0.0, x1: 0.0, i0: 0.0, i1: 0.0, panels: vec![] };
     if w < 40 || h < 40 {
@@ -143,7 +143,7 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
     let (_, yr) = panel(&a2, &g, &th, &spec, x.clone(), (floor..1.0).log_scale())?;
     panels.push(layout(spec.name, &yr));
 
-    root.present().map_err(crate::plot::err)?;
+    root.present().map_err(crate::charts::plot::err)?;
     let (x0, x1p) = px(&xr);
     Ok(Layout { x0, x1: x1p, i0: 0.0, i1: x1, panels })
 }

@@ -1,0 +1,413 @@
+//! The particle lab's class, [`Stepper`]: one run of the core's [`Simulation`] in the page, the
+//! buffers its views read (tokens, `P` or its block maxima, labels, leaders, the metrics
+//! history) and the particle presets. The stage-by-stage stepping for the worker pool is in
+//! [`super::particles_pool`].
+
+use crate::charts::{heatmap, particles as chart};
+use crate::to_js;
+use attn_core::link::Named;
+use attn_core::particles::analysis::metrics::{attention_views, energy_defined};
+use attn_core::particles::analysis::{pca, Metrics, MetricsScratch};
+use attn_core::particles::config::{Preset, Space};
+use attn_core::{parse, Simulation, Stepping};
+use js_sys::{Float64Array, Uint32Array, Uint8ClampedArray};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// `coords` as the page writes it (`x`, `z`); an error naming `coords` otherwise.
+fn space(coords: &str) -> Result<Space, JsError> {
+    Space::from_name(coords)
+        .ok_or_else(|| JsError::new(&format!("`coords`: {:?} is not allowed; allowed: x, z", coords)))
+}
+
+/// The presets, in the page's order: an array of `{ name, description }`.
+#[wasm_bindgen]
+pub fn presets() -> Result<JsValue, JsError> {
+    crate::presets::list::<Preset>()
+}
+
+/// Every key of preset `name` with its value: an array of `[key, value]` pairs in canonical
+/// order (`preset` first). Errors for an unknown name.
+#[wasm_bindgen]
+pub fn preset_pairs(name: &str) -> Result<JsValue, JsError> {
+    crate::presets::pairs::<Preset>(name)
+}
+
+/// The 2-D value matrix of the paper's hyperplanes experiment, as configuration text
+/// (`a,b;c,d`, rows separated by `;`). Taken from the `hyperplanes` preset.
+#[wasm_bindgen]
+pub fn paper_v_2d() -> String {
+    Preset::Hyperplanes.config().pairs().into_iter().find(|(k, _)| *k == "v").map(|(_, v)| v).unwrap_or_default()
+}
+
+#[derive(Serialize)]
+struct MetricsOut<'a> {
+    t: f64,
+    step: u64,
+    #[serde(flatten)]
+    metrics: &'a Metrics,
+}
+
+#[derive(Serialize)]
+struct MatricesOut<'a> {
+    q: &'a [f64],
+    k: &'a [f64],
+    v: &'a [f64],
+}
+
+/// One particle run in the page: a configuration, its simulation, and the buffers the views read.
+#[wasm_bindgen]
+pub struct Stepper {
+    pub(crate) sim: Simulation,
+    scratch: MetricsScratch,
+    /// Step at which `scratch.p` holds `P`.
+    p_step: Option<u64>,
+    /// Step at which `scratch.labels` and `leaders` were computed.
+    labels_step: Option<u64>,
+    leaders: Vec<u32>,
+    history: attn_core::particles::analysis::history::History,
+    buf: Vec<f64>,
+    /// One row of `P` for hovers on large runs, and the (step, row) it holds.
+    p_row: Vec<f64>,
+    p_row_of: Option<(u64, usize)>,
+}
+
+/// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
+const HEATMAP_SIDE: usize = 512;
+
+/// Metrics scratch of a run of `n` tokens: the whole `P` kept for `n <= HEATMAP_SIDE`, else only
+/// the heatmap's block maxima (memory O(n) + the view, not O(n^2)).
+fn view_scratch(n: usize) -> MetricsScratch {
+    let mut s = MetricsScratch::default();
+    s.keep_p = n <= HEATMAP_SIDE;
+    s.pool = (n > HEATMAP_SIDE).then(|| heatmap::side(n, HEATMAP_SIDE));
+    s
+}
+
+#[wasm_bindgen]
+impl Stepper {
+    /// Parses `config` (`key=value&...`) and builds the run at `t = 0`. The error text is the
+    /// core's configuration error, "`key`: what is allowed".
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &str) -> Result<Stepper, JsError> {
+        let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
+        let sim = Simulation::new(&c);
+        let (n, len) = (sim.n(), sim.n() * sim.d());
+        Ok(Stepper {
+            sim,
+            scratch: view_scratch(n),
+            p_row: Vec::new(),
+            p_row_of: None,
+            p_step: None,
+            labels_step: None,
+            leaders: Vec::new(),
+            history: Default::default(),
+            buf: vec![0.0; len],
+        })
+    }
+
+    /// Takes up to `k` steps, stopping at `until` or at a divergence; returns the steps taken.
+    pub fn advance(&mut self, k: u32) -> u32 {
+        self.sim.advance(k as u64) as u32
+    }
+
+    /// Takes up to `k` steps even past `until` (the user asked for more), stopping only at a
+    /// divergence; returns the steps taken.
+    pub fn advance_past_until(&mut self, k: u32) -> u32 {
+        self.sim.advance_past_end(k as u64) as u32
+    }
+
+    /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`Stepper::message`]).
+    pub fn status(&self) -> String {
+        crate::status::name(self.sim.status())
+    }
+
+    /// After a divergence, what overflowed and what to change; otherwise empty.
+    pub fn message(&self) -> String {
+        crate::status::message(self.sim.status())
+    }
+
+    /// Current time `step * dt` (time units).
+    pub fn t(&self) -> f64 {
+        self.sim.t()
+    }
+
+    /// Steps taken (a whole number, as a JS number).
+    pub fn step_count(&self) -> f64 {
+        self.sim.step_count() as f64
+    }
+
+    /// The step at which the run stops, `round(until / dt)`.
+    pub fn until_steps(&self) -> f64 {
+        self.sim.until_steps() as f64
+    }
+
+    /// The configuration's `until` (time units).
+    pub fn until(&self) -> f64 {
+        self.sim.config().until
+    }
+
+    /// Time step (time units).
+    pub fn dt(&self) -> f64 {
+        self.sim.config().dt
+    }
+
+    /// Inverse temperature beta.
+    pub fn beta(&self) -> f64 {
+        self.sim.config().beta
+    }
+
+    /// Number of tokens.
+    pub fn n(&self) -> u32 {
+        self.sim.n() as u32
+    }
+
+    /// Token dimension.
+    pub fn d(&self) -> u32 {
+        self.sim.d() as u32
+    }
+
+    /// Model name: `euclidean`, `sphere-sa` or `sphere-usa`.
+    pub fn model(&self) -> String {
+        self.pair("model")
+    }
+
+    /// Integrated variable: `x` or `z`.
+    pub fn integrate_in(&self) -> String {
+        attn_core::link::Named::name(self.sim.config().integrate_in).into()
+    }
+
+    /// The view key `coords`: coordinates shown and analysed, `x` or `z`.
+    pub fn coords(&self) -> String {
+        attn_core::link::Named::name(self.sim.config().coords).into()
+    }
+
+    /// The preset's name.
+    pub fn preset(&self) -> String {
+        self.sim.config().preset.name().into()
+    }
+
+    /// What the preset demonstrates, in one sentence.
+    pub fn description(&self) -> String {
+        self.sim.config().preset.description().into()
+    }
+
+    /// The canonical configuration string (`preset=NAME` and the keys that differ from it).
+    pub fn config_string(&self) -> String {
+        self.sim.config().to_canonical_string()
+    }
+
+    /// Every key of the configuration with its value: `[[key, value], ...]` in canonical order.
+    pub fn config_pairs(&self) -> Result<JsValue, JsError> {
+        to_js(&self.sim.config().pairs())
+    }
+
+    /// Whether the interaction energy is defined (sphere model with Q = K = V = I).
+    pub fn energy_defined(&self) -> bool {
+        energy_defined(&self.sim)
+    }
+
+    /// The resolved matrices `{ q, k, v }`, each `d x d` row-major (plain arrays of numbers).
+    pub fn matrices(&self) -> Result<JsValue, JsError> {
+        let m = self.sim.matrices();
+        to_js(&MatricesOut { q: &m.q, k: &m.k, v: &m.v })
+    }
+
+    /// The tokens in coordinates `coords` (`"x"` or `"z"`): a new `Float64Array` of `n x d`,
+    /// row-major. `z = exp(-tV) x` applies to the Euclidean model; sphere models return x for
+    /// both. Far out in time, converting to the other coordinates may give ±inf entries.
+    pub fn tokens(&mut self, coords: &str) -> Result<Float64Array, JsError> {
+        let s = space(coords)?;
+        self.sim.tokens_in(s, &mut self.buf);
+        Ok(Float64Array::from(&self.buf[..]))
+    }
+
+    /// The tokens in `coords` projected on `k` axes: `axes` is `k x d` row-major (e.g. from
+    /// [`Stepper::pca_axes`]); returns a new `Float64Array` of `n x k`, row-major,
+    /// `out[i * k + a] = <axes_a, token_i>`. A view helper (a matrix product), not an analysis.
+    pub fn project(&mut self, coords: &str, axes: &[f64], k: u32) -> Result<Float64Array, JsError> {
+        let s = space(coords)?;
+        let (n, d, k) = (self.sim.n(), self.sim.d(), k as usize);
+        self.sim.tokens_in(s, &mut self.buf);
+        let out = pca::project(&self.buf, n, d, axes, k).map_err(|e| JsError::new(&format!("project: {}", e)))?;
+        Ok(Float64Array::from(&out[..]))
+    }
+
+    /// The `k` principal axes (`k x d`, row-major, unit rows, fixed signs) of the tokens in the
+    /// configuration's `coords` (core `analysis::pca::pca_axes`). Coordinate axes when the tokens
+    /// are not all finite.
+    pub fn pca_axes(&mut self, k: u32) -> Float64Array {
+        let (n, d, k) = (self.sim.n(), self.sim.d(), (k as usize).clamp(1, 16));
+        let coords = self.sim.config().coords;
+        self.sim.tokens_in(coords, &mut self.buf);
+        let axes = pca::view_axes(&self.buf, n, d, k);
+        Float64Array::from(&axes[..])
+    }
+
+    /// Computes the heatmap's view of `P(t)` once per step: the whole `P` for `n <= 512`,
+    /// else its block maxima only (`P` streamed row by row, never stored).
+    fn ensure_p(&mut self) -> Result<(), JsError> {
+        let step = self.sim.step_count();
+        if self.p_step == Some(step) {
+            return Ok(());
+        }
+        attention_views(&mut self.sim, &mut self.scratch).map_err(|e| JsError::new(&e.message))?;
+        self.p_step = Some(step);
+        Ok(())
+    }
+
+    /// The matrix the heatmap draws and its side: `P` (`n x n`) or its block maxima.
+    fn p_view(&self) -> (&[f64], usize) {
+        match self.scratch.pool {
+            Some((side, _)) if !self.scratch.keep_p => (&self.scratch.pooled, side),
+            _ => (&self.scratch.p, self.sim.n()),
+        }
+    }
+
+    /// The attention matrix `P(t)`: a new `Float64Array` of `n x n`, row-major, rows summing
+    /// to 1 (for `sphere-usa`, W row-normalised). Throws the divergence message if `P` cannot be
+    /// computed.
+    pub fn attention(&mut self) -> Result<Float64Array, JsError> {
+        let n = self.sim.n();
+        let mut p = vec![0.0; n * n];
+        self.sim.attention(&mut p).map_err(|e| JsError::new(&e.message))?;
+        Ok(Float64Array::from(&p[..]))
+    }
+
+    /// `P_ij` of the attention matrix last computed (by [`Stepper::heatmap_rgba`],
+    /// [`Stepper::attention`], [`Stepper::p_max`] or [`Stepper::metrics`]; see
+    /// [`Stepper::p_step`]), so hovering never recomputes `P`. NaN when none was computed or an
+    /// index is out of range.
+    ///
+    /// Large runs (`n > 512`) do not store `P`: the row `i` is then computed for the current
+    /// state (O(n d)), once per row and step.
+    pub fn p_value(&mut self, i: u32, j: u32) -> f64 {
+        let n = self.sim.n();
+        let (i, j) = (i as usize, j as usize);
+        if self.p_step.is_none() || i >= n || j >= n {
+            return f64::NAN;
+        }
+        if self.scratch.keep_p {
+            return self.scratch.p.get(i * n + j).copied().unwrap_or(f64::NAN);
+        }
+        let key = (self.sim.step_count(), i);
+        if self.p_row_of != Some(key) {
+            self.p_row.resize(n, 0.0);
+            if self.sim.attention_row(i, &mut self.p_row).is_err() {
+                return f64::NAN;
+            }
+            self.p_row_of = Some(key);
+        }
+        self.p_row[j]
+    }
+
+    /// Step at which the attention matrix read by [`Stepper::p_value`] was computed, or -1.
+    pub fn p_step(&self) -> f64 {
+        self.p_step.map(|s| s as f64).unwrap_or(-1.0)
+    }
+
+    /// Largest entry of the current `P` (the top of the heatmap's colour scale).
+    pub fn p_max(&mut self) -> Result<f64, JsError> {
+        self.ensure_p()?;
+        Ok(heatmap::finite_max(self.p_view().0))
+    }
+
+    /// Side in pixels of [`Stepper::heatmap_rgba`]'s image: `n` when `n <= max_side`, else
+    /// `ceil(n / b)` with blocks of `b = ceil(n / max_side)` entries per side.
+    pub fn heatmap_side(&self, max_side: u32) -> u32 {
+        heatmap::side(self.sim.n(), max_side as usize).0 as u32
+    }
+
+    /// Entries per pixel side in [`Stepper::heatmap_rgba`] (1 unless `n > max_side`).
+    pub fn heatmap_block(&self, max_side: u32) -> u32 {
+        heatmap::side(self.sim.n(), max_side as usize).1 as u32
+    }
+
+    /// RGBA pixels of `P(t)` for an `ImageData` (`side x side x 4` bytes, row-major, opaque;
+    /// side from [`Stepper::heatmap_side`]). Colour: viridis of `P_ij / max P` (0 dark purple,
+    /// max yellow); a pixel covering a block of entries shows the block's largest entry.
+    pub fn heatmap_rgba(&mut self, max_side: u32) -> Result<Uint8ClampedArray, JsError> {
+        self.ensure_p()?;
+        let (p, side) = self.p_view();
+        let px = heatmap::rgba(p, side, max_side as usize, heatmap::finite_max(p));
+        Ok(Uint8ClampedArray::from(&px[..]))
+    }
+
+    /// [`Stepper::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
+    /// `P_ij / top` (`top = 1`: the fixed 0..1 scale); `top <= 0` or not finite uses `max P`.
+    pub fn heatmap_rgba_scaled(&mut self, max_side: u32, top: f64) -> Result<Uint8ClampedArray, JsError> {
+        self.ensure_p()?;
+        let scale = if top > 0.0 && top.is_finite() { top } else { heatmap::finite_max(self.p_view().0) };
+        let (p, side) = self.p_view();
+        let px = heatmap::rgba(p, side, max_side as usize, scale);
+        Ok(Uint8ClampedArray::from(&px[..]))
+    }
+
+    /// Computes the metrics of the current state (core `Metrics::compute`, cost O(n^2 d)) and
+    /// records them for the chart: `{ t, step, clusters, boolean_distance, effective_rank,
+    /// energy (null unless defined), leaders: [token indices] }`. Throws the divergence message
+    /// when `P` cannot be computed.
+    pub fn metrics(&mut self) -> Result<JsValue, JsError> {
+        let m = Metrics::compute(&mut self.sim, &mut self.scratch).map_err(|e| JsError::new(&e))?;
+        let step = self.sim.step_count();
+        self.p_step = Some(step);
+        self.labels_step = Some(step);
+        self.leaders = m.leaders.iter().map(|&j| j as u32).collect();
+        self.history.push(step, self.sim.t(), &m);
+        to_js(&MetricsOut { t: self.sim.t(), step, metrics: &m })
+    }
+
+    /// Cluster label of each token (`n`, labels `0..clusters` in order of first appearance) from
+    /// the last [`Stepper::metrics`] call; empty before the first call.
+    pub fn labels(&self) -> Uint32Array {
+        if self.labels_step.is_none() {
+            return Uint32Array::new_with_length(0);
+        }
+        Uint32Array::from(&self.scratch.labels[..])
+    }
+
+    /// The leaders (tokens j with max_i P_ij > 1/2) from the last [`Stepper::metrics`] call.
+    pub fn leaders(&self) -> Uint32Array {
+        Uint32Array::from(&self.leaders[..])
+    }
+
+    /// Step of the last [`Stepper::metrics`] call, or -1.
+    pub fn metrics_step(&self) -> f64 {
+        self.labels_step.map(|s| s as f64).unwrap_or(-1.0)
+    }
+
+    /// Number of samples in the metrics history.
+    pub fn history_len(&self) -> u32 {
+        self.history.len() as u32
+    }
+
+    /// The history sample nearest to time `t`: `{ t, step, clusters, boolean_distance,
+    /// effective_rank, energy }`, or `null` when there is none.
+    pub fn history_near(&self, t: f64) -> Result<JsValue, JsError> {
+        match self.history.nearest(t) {
+            Some(s) => to_js(&s),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Draws the metrics history on `canvas` with plotters: stacked panels of clusters, Boolean
+    /// distance (log scale), effective rank and interaction energy (or a note saying it is
+    /// defined for sphere models with Q = K = V = I), time from 0 to `max(until, t)`.
+    ///
+    /// `canvas.width/height` must be in device pixels (CSS size times `dpr`); fonts and lines are
+    /// scaled by `dpr`. `dark` picks the dark palette. Returns the layout in CSS pixels for
+    /// mapping the mouse to a time: `{ x0, x1, t0, t1, panels: [{ name, y0, y1, v0, v1 }] }`.
+    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<JsValue, JsError> {
+        let c = self.sim.config();
+        let t_last = self.history.t.last().copied().unwrap_or(0.0);
+        let t_max = if c.until > 0.0 { c.until.max(t_last) } else { t_last.max(10.0 * c.dt) };
+        let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined())
+            .map_err(|e| JsError::new(&e))?;
+        to_js(&layout)
+    }
+
+    fn pair(&self, key: &str) -> String {
+        self.sim.config().pairs().into_iter().find(|(k, _)| *k == key).map(|(_, v)| v).unwrap_or_default()
+    }
+}
