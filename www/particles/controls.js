@@ -1,10 +1,10 @@
-// The controls: real DOM elements with labels. This module only reads and writes the DOM and
-// reports what the user did; particles/lab.js decides what happens.
+// The particle lab's controls: real DOM elements with labels. This module only reads and writes the
+// DOM and reports what the user did; particles/lab.js decides what happens.
 
 /** Steps per frame offered by the speed slider (each frame is also capped by a time budget). */
 export const SPEEDS = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
 
-import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from './fields.js';
+import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from '../ui/fields.js';
 
 const $ = (id) => document.getElementById(id);
 
