@@ -6,7 +6,8 @@
 // configuration in the hash.
 
 import init, * as wasm from './pkg/attn_web.js';
-import { encodeValue, readHash } from './state/hash.js';
+import { encodeValue } from './state/hash.js';
+import { onNavigate, readHash, writeLink } from './lab/address_bar.js';
 import { bindKeys } from './ui/keyboard.js';
 import { LabTabs } from './ui/labs.js';
 import { particles } from './particles/lab.js';
@@ -81,11 +82,13 @@ async function route(text) {
 /** A tab was picked: that lab's last configuration goes into the hash (a history entry). */
 function selectLab(lab) {
   if (lab === activeLab) return;
-  location.hash = lab === 'training'
+  const link = lab === 'training'
     ? (training?.canonical || DEFAULT_TRAINING)
     : lab === 'depth'
       ? (depth?.canonical || DEFAULT_DEPTH)
       : (particles.canonical() || '');
+  writeLink(link, 'push');
+  route(link);
 }
 
 /** The configuration string of `lab` (its last applied one). */
@@ -110,7 +113,7 @@ async function openLink(text) {
     const merged = keep.length ? wasm.check_link(`${next.link}&${keep.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`) : next;
     link = merged.ok ? merged.link : next.link;
   }
-  if (readHash() !== link) history.pushState(history.state, '', `#${link}`);
+  writeLink(link, 'push');
   await route(link);
 }
 
@@ -138,7 +141,7 @@ async function main() {
   share = setupShare({ wasm, particles, activeLab: () => activeLab });
   await route(readHash());
   bindKeys({ togglePlay: onKey('togglePlay'), step: onKey('step'), reset: onKey('reset') });
-  window.addEventListener('hashchange', () => route(readHash()));
+  onNavigate(route);
   particles.start();
   setupExport({ wasm, particles, config: labConfig, openLink });
   setupApi({ wasm, particles, activeLab: () => activeLab, openLink });

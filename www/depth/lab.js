@@ -8,7 +8,7 @@
 // appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
 
 import { Draft } from '../state/draft.js';
-import { writeHash } from '../state/hash.js';
+import { writeLink } from '../lab/address_bar.js';
 import { decodedValues, draftValues, editConfig } from '../state/lab_config.js';
 import { Summary } from '../ui/summary.js';
 import { fmt } from '../ui/format.js';
@@ -128,7 +128,7 @@ class DepthLabPage {
   show(text) {
     this.visible = true;
     if (!this.info || text !== this.canonical) this.load(text || DEFAULT_DEPTH);
-    else writeHash(this.canonical);
+    else writeLink(this.canonical, 'replace');
     this.drawAll();
   }
 
@@ -159,7 +159,7 @@ class DepthLabPage {
       lab.free();
     }
     this.canonical = this.info.canonical;
-    if (this.visible) writeHash(this.canonical);
+    if (this.visible) writeLink(this.canonical, 'replace');
     this.draft = Draft.fromText(this.canonical);
     this.clearConfigError();
     this.controls.showValues(valuesOf(res.pairs), null);

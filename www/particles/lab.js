@@ -7,7 +7,7 @@
 
 import * as wasm from '../pkg/attn_web.js';
 import { Draft } from '../state/draft.js';
-import { writeHash } from '../state/hash.js';
+import { writeLink } from '../lab/address_bar.js';
 import { Controls, SPEEDS } from './controls.js';
 import { Summary } from '../ui/summary.js';
 import { RateMeter } from '../ui/rate.js';
@@ -71,7 +71,7 @@ let heatmapView;
 let chartView;
 let summary;
 /** Called when the link changes: 'push' (a committed change) or 'replace' (dragging, loading). */
-let onLink = () => writeHash(app.canonical);
+let onLink = () => writeLink(app.canonical, 'replace');
 
 // ---- device cap ---------------------------------------------------------------------------
 

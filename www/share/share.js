@@ -13,7 +13,8 @@
 // user to copy. Page-level view keys (theme, panels, embed, controls) are applied here.
 
 import { setTheme } from '../render/palette.js';
-import { encodeValue, readHash } from '../state/hash.js';
+import { encodeValue } from '../state/hash.js';
+import { pageUrl, writeLink } from '../lab/address_bar.js';
 import { enterEmbed, pauseWhenHidden, showPanels, LAB_DOM } from './embed.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,22 +24,6 @@ export const EMBED_SIZE = { width: 640, height: 420 };
 
 /** The view keys that only make sense embedded (dropped from the "full playground" link). */
 const EMBED_KEYS = ['embed', 'controls'];
-
-/** Writes `text` into the hash: a new history entry (`push`) or in place. */
-function setHash(text, push) {
-  if (readHash() === text) return;
-  const url = new URL(location.href);
-  url.hash = text;
-  if (push) history.pushState(history.state, '', url.href);
-  else history.replaceState(history.state, '', url.href);
-}
-
-/** The page's address without its hash. */
-function pageUrl() {
-  const url = new URL(location.href);
-  url.hash = '';
-  return url.href.replace(/#$/, '');
-}
 
 /** `key=value` pairs joined by `&` (values escaped where they would break the structure). */
 function joinPairs(pairs) {
@@ -87,7 +72,7 @@ export function setupShare(h) {
     if (h.activeLab() !== 'particles') return;
     if (how === 'push') page.moment = null;
     const link = particleLink();
-    setHash(link, how === 'push');
+    writeLink(link, how);
     if (embedded) embedded.setHref(`${pageUrl()}#${particleLink({ drop: EMBED_KEYS })}`);
   }
   h.particles.onLinkChange(write);

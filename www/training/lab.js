@@ -6,7 +6,7 @@
 // per-frame time budget while the lab is visible. The sweep runs in a Web Worker (sweep.js).
 
 import { Draft } from '../state/draft.js';
-import { writeHash } from '../state/hash.js';
+import { writeLink } from '../lab/address_bar.js';
 import { decodedValues, draftValues, editConfig } from '../state/lab_config.js';
 import { Summary } from '../ui/summary.js';
 import { RateMeter } from '../ui/rate.js';
@@ -112,7 +112,7 @@ class TrainingLabPage {
     const link = this.wasm.check_link(text || DEFAULT_TRAINING);
     const config = link.ok && link.lab === 'training' ? link.canonical : text;
     if (!this.lab || config !== this.canonical) this.load(config || DEFAULT_TRAINING);
-    else writeHash(this.canonical);
+    else writeLink(this.canonical, 'replace');
     if (link.ok && link.lab === 'training') {
       if (link.view.speed !== null) {
         this.perFrame = link.view.speed;
@@ -305,7 +305,7 @@ class TrainingLabPage {
   /** Applies a valid check result: new run, canonical hash, controls. */
   apply(res, note = '') {
     this.startRun(res.canonical);
-    if (this.visible) writeHash(res.canonical);
+    if (this.visible) writeLink(res.canonical, 'replace');
     this.draft = Draft.fromText(res.canonical);
     this.clearConfigError();
     this.controls.showValues(valuesOf(res.pairs), null);
