@@ -6,7 +6,7 @@
 // configuration in the hash.
 
 import init, * as wasm from './pkg/attn_web.js';
-import { encodeValue } from './state/hash.js';
+import { encodeValue } from './lab/pairs.js';
 import { onNavigate, readHash, writeLink } from './lab/address_bar.js';
 import { bindKeys } from './ui/keyboard.js';
 import { LabTabs } from './ui/labs.js';

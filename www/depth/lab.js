@@ -2,18 +2,16 @@
 // worker (workers/depth.js, its own wasm instance: one variant per message) to the panels.
 // Loaded by main.js (dynamic import) only when the lab is first shown.
 //
-// Data flow: URL hash / controls -> Draft -> check_lab_config -> DepthLab.info (labels, chance
-// level, path shares; cheap, on the main thread) -> the worker runs the variants in order ->
+// Data flow: link / fields -> Draft -> check_lab_config (lab/config_page.js) -> DepthLab.info
+// (labels, chance level, path shares; cheap, on the main thread) -> the worker runs the variants in order ->
 // each reply (result JSON + similarity tiles) is kept and every chart is redrawn, so the curves
 // appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
 
-import { Draft } from '../state/draft.js';
 import { writeLink } from '../lab/address_bar.js';
-import { decodedValues, draftValues, editConfig } from '../state/lab_config.js';
+import { ConfigPage, decodedValues } from '../lab/config_page.js';
 import { Summary } from '../ui/summary.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
-import { showRefusal } from '../ui/config_error.js';
 import { fitCanvas, isDark, onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
 import { SimilarityGrid } from './grid.js';
@@ -24,6 +22,7 @@ const MAX_SIDE = 128; // pixels per similarity tile side (larger n is downsample
 // The path decomposition costs about as much as the forward pass again (more for SAN): it is
 // computed in the page only up to this n * d_model * layers (bert-init is 1.2e6: use the CLI).
 const MAX_PATHS_SIZE = 5e5;
+const KEPT = 'The last valid result is kept.';
 const $ = (id) => document.getElementById(id);
 
 /** The core's [key, value] pairs as a Map for the controls (text-like values decoded). */
@@ -43,7 +42,6 @@ class DepthLabPage {
     this.links = links;
     this.canonical = '';
     this.info = null;
-    this.draft = new Draft();
     this.results = []; // run_variant objects, in arrival order
     this.tiles = new Map(); // variant label -> { side, pixels, values, layers, heads, n, variant }
     this.times = new Map(); // variant label -> ms in the worker
@@ -63,11 +61,30 @@ class DepthLabPage {
         const res = wasm.check_lab_config(`lab=depth&preset=${name}`);
         if (res.ok) this.apply(res);
       },
-      onEdit: (key, value, commit) => this.edit(key, value, commit),
+      onEdit: (key, value, commit) => this.config.edit(key, value, commit),
       onRun: () => this.compute(),
       onCancel: () => this.cancel(),
       onNewSeed: () => this.newSeed(),
       onUseParticle: () => this.useParticle(),
+    });
+    this.config = new ConfigPage({
+      check: (text) => wasm.check_lab_config(text),
+      presetPairs: (name) => wasm.depth_preset_pairs(name),
+      defaultPreset: 'collapse-small',
+      defaultLink: DEFAULT_DEPTH,
+      fallbackLink: (draft) => `lab=depth&preset=${draft.get('preset') ?? 'collapse-small'}`,
+      valuesOf,
+      controls: this.controls,
+      errorBox: $('dp-config-error'),
+      current: () => this.canonical,
+      apply: (res, note, how) => this.apply(res, how),
+      // The refused link stays in the address bar.
+      startFallback: (res) => this.apply(res, null),
+      keptTail: KEPT,
+      adjust: (draft) => {
+        draft.set('lab', 'depth');
+        return '';
+      },
     });
     this.grid = new SimilarityGrid($('dp-grid'), $('dp-zoom'), {
       onPick: (layer, head) => {
@@ -127,13 +144,18 @@ class DepthLabPage {
 
   show(text) {
     this.visible = true;
-    if (!this.info || text !== this.canonical) this.load(text || DEFAULT_DEPTH);
-    else writeLink(this.canonical, 'replace');
+    if (!this.info || text !== this.canonical) this.config.load(text || DEFAULT_DEPTH);
+    else this.linkChanged('replace');
     this.drawAll();
   }
 
   hide() {
     this.visible = false;
+  }
+
+  /** The address bar follows the configuration (while the lab is shown). */
+  linkChanged() {
+    if (this.visible) writeLink(this.canonical, 'replace');
   }
 
   // Keyboard shortcuts of the page (main.js): R recomputes; Space and → do nothing here.
@@ -147,11 +169,8 @@ class DepthLabPage {
 
   // ---- configuration -------------------------------------------------------------------
 
-  effectiveValues(draft) {
-    return draftValues(draft, (name) => this.wasm.depth_preset_pairs(name), 'collapse-small', valuesOf);
-  }
-
-  apply(res) {
+  /** Applies a valid check result (`how`: its history entry; null: the address bar is kept). */
+  apply(res, how = 'push') {
     const lab = new this.wasm.DepthLab(res.canonical);
     try {
       this.info = lab.info();
@@ -159,45 +178,16 @@ class DepthLabPage {
       lab.free();
     }
     this.canonical = this.info.canonical;
-    if (this.visible) writeLink(this.canonical, 'replace');
-    this.draft = Draft.fromText(this.canonical);
-    this.clearConfigError();
-    this.controls.showValues(valuesOf(res.pairs), null);
+    if (how) this.linkChanged(how);
+    this.config.show(res);
     $('dp-description').textContent = this.info.description;
     this.refreshText();
     this.compute();
   }
 
-  load(text) {
-    const res = this.wasm.check_lab_config(text);
-    if (res.ok && res.lab === 'depth') {
-      this.apply(res);
-      return;
-    }
-    const draft = Draft.fromText(text);
-    this.draft = draft;
-    const hadRun = Boolean(this.info);
-    if (!hadRun) {
-      let fallback = this.wasm.check_lab_config(`lab=depth&preset=${draft.get('preset') ?? 'collapse-small'}`);
-      if (!fallback.ok) fallback = this.wasm.check_lab_config(DEFAULT_DEPTH);
-      const keep = this.visible;
-      this.visible = false; // keep the refused link in the address bar
-      this.apply(fallback);
-      this.visible = keep;
-    }
-    this.showConfigError(res, hadRun
-      ? 'The last valid result is kept.'
-      : `This link's configuration was refused; showing the ${this.info.preset} preset instead. Fix the value to apply it.`);
-    this.controls.showValues(this.effectiveValues(draft), res.key);
-  }
-
-  edit(key, value, commit) {
-    editConfig(this, 'depth', key, value, commit, 'The last valid result is kept.', valuesOf);
-  }
-
   newSeed() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-    this.edit('seed', String(seed), true);
+    this.config.edit('seed', String(seed), true);
   }
 
   /** input=particle with the particle lab's configuration (and its Q, K, V when they fit). */
@@ -207,7 +197,7 @@ class DepthLabPage {
     const pairs = check.ok ? new Map(check.pairs) : new Map();
     const n = pairs.get('n');
     const d = pairs.get('d');
-    const draft = this.draft.clone();
+    const draft = this.config.draft.clone();
     draft.set('lab', 'depth');
     draft.set('particle', particle);
     draft.set('input', 'particle');
@@ -215,21 +205,13 @@ class DepthLabPage {
     if (d) draft.set('d_model', d);
     let res = this.wasm.check_lab_config(draft.clone().set('weights', 'particle').set('heads', '1').set('d_head', d ?? '2').text());
     if (!res.ok) res = this.wasm.check_lab_config(draft.text());
-    this.draft = draft;
+    this.config.draft = draft;
     if (!res.ok) {
-      this.showConfigError(res, 'The last valid result is kept.');
-      this.controls.showValues(this.effectiveValues(draft), res.key);
+      this.config.refuse(res, KEPT);
+      this.controls.showValues(this.config.effectiveValues(draft), res.key);
       return;
     }
     this.apply(res);
-  }
-
-  showConfigError(res, tail) {
-    showRefusal($('dp-config-error'), res, tail);
-  }
-
-  clearConfigError() {
-    $('dp-config-error').replaceChildren();
   }
 
   // ---- the worker ----------------------------------------------------------------------
@@ -432,7 +414,7 @@ class DepthLabPage {
 
   refreshText() {
     const i = this.info;
-    $('dp-res-caption').textContent = `res(X) = X − 1 xᵀ with x the ${this.draft.get('residual_def') === 'argmin' ? 'minimiser of the norm' : 'mean of the tokens'}; ||X||_{1,∞} = √(||X||₁ ||X||_∞) (max column and max row abs-sum). Plotted: ||res(X_l)|| / ||X_l|| for layer l = 0 (the input) to L = ${i.layers}, n = ${i.n} tokens, d_model = ${i.d_model}, ${i.heads} heads of ${i.d_head}. SAN: attention only, collapses to rank 1 doubly exponentially; SAN+MLP: attention and MLP without skips, the MLP only slows the collapse; SAN+skip: attention with its skip connection, stays near its start; transformer: skips and MLP (as BERT). LayerNorm (the layernorm key) sits in every variant. Hover for values.`;
+    $('dp-res-caption').textContent = `res(X) = X − 1 xᵀ with x the ${this.config.draft.get('residual_def') === 'argmin' ? 'minimiser of the norm' : 'mean of the tokens'}; ||X||_{1,∞} = √(||X||₁ ||X||_∞) (max column and max row abs-sum). Plotted: ||res(X_l)|| / ||X_l|| for layer l = 0 (the input) to L = ${i.layers}, n = ${i.n} tokens, d_model = ${i.d_model}, ${i.heads} heads of ${i.d_head}. SAN: attention only, collapses to rank 1 doubly exponentially; SAN+MLP: attention and MLP without skips, the MLP only slows the collapse; SAN+skip: attention with its skip connection, stays near its start; transformer: skips and MLP (as BERT). LayerNorm (the layernorm key) sits in every variant. Hover for values.`;
     $('dp-grid-caption').textContent = `For each layer l (rows) and head (columns), S = O Oᵀ with O = P V the head's output before W_O (n × n, diagonal set to 0, similarity_norm applied), coloured from the head's smallest to its largest off-diagonal value${i.n > MAX_SIDE ? ` (n = ${i.n} > ${MAX_SIDE}: each pixel shows the largest value of its block)` : ''}. Click a head to enlarge it with the token labels; hover for S_ij.`;
     $('dp-hist-caption').textContent = 'Per layer, the histogram of |i − j| over the high-similarity pairs of all heads (select, quantile, threshold), each ridge scaled to its own peak: mass near 0 is short-range similarity, a flat ridge long-range (Halevi et al. 2025). The variant is the one chosen above the grid.';
     $('dp-same-caption').textContent = `The share of high-similarity pairs whose two tokens lie in the same sentence, per layer and variant; dashed: chance Σ_s n_s(n_s − 1)/(n(n − 1)) = ${fmt(i.chance_level)}${i.chance_level >= 0.999 ? ' (one sentence: use input=text or sentences= to compare)' : ''}.`;

@@ -6,12 +6,12 @@
 // last good run kept. Nothing read from a file reaches innerHTML or eval (text nodes only).
 
 import { canvasPng, readPngState } from './png.js';
-import { configJson, framesJson, metricsCsv, trajectoryCsv } from './files.js';
+import { configJson, framesJson, metricsCsv, trajectoryCsv } from '../particles/files.js';
 import { CanvasRecorder } from './recorder.js';
 import { download, lastDownload, slug } from './download.js';
-import { runHistory } from './history.js';
-import { splitConfig } from '../state/hash.js';
-import { showRefusal } from '../ui/config_error.js';
+import { runHistory } from '../particles/history.js';
+import { splitConfig } from '../lab/pairs.js';
+import { showRefusal } from '../lab/config_page.js';
 
 const $ = (id) => document.getElementById(id);
 

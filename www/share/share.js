@@ -13,7 +13,7 @@
 // user to copy. Page-level view keys (theme, panels, embed, controls) are applied here.
 
 import { setTheme } from '../render/palette.js';
-import { encodeValue } from '../state/hash.js';
+import { encodeValue } from '../lab/pairs.js';
 import { pageUrl, writeLink } from '../lab/address_bar.js';
 import { enterEmbed, pauseWhenHidden, showPanels, LAB_DOM } from './embed.js';
 

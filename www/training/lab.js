@@ -1,29 +1,28 @@
 // The training lab (science.md §5, scan and snap): wires the wasm TrainingLab (crates/web) to
 // its panels. Loaded by main.js (dynamic import) only when the lab is first shown.
 //
-// Data flow, as in the particle lab: URL hash / controls -> Draft -> check_lab_config ->
-// TrainingLab -> views (c_n heatmap, chart). The run advances in requestAnimationFrame within a
-// per-frame time budget while the lab is visible. The sweep runs in a Web Worker (sweep.js).
+// Data flow, as in the particle lab: link / fields -> Draft -> check_lab_config (lab/config_page.js)
+// -> TrainingLab -> views (c_n heatmap, chart). The run advances in animation frames within a
+// per-frame time budget while the lab is visible (lab/run_loop.js). The sweep runs in a Web
+// Worker (sweep.js).
 
-import { Draft } from '../state/draft.js';
+import { ConfigPage, decodedValues } from '../lab/config_page.js';
+import { Draft } from '../lab/draft.js';
+import { RunLoop } from '../lab/run_loop.js';
 import { writeLink } from '../lab/address_bar.js';
-import { decodedValues, draftValues, editConfig } from '../state/lab_config.js';
 import { Summary } from '../ui/summary.js';
-import { RateMeter } from '../ui/rate.js';
-import { chunkFor, updateCost } from '../ui/budget.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
-import { showRefusal } from '../ui/config_error.js';
 import { onThemeChange } from '../render/palette.js';
 import { SPEEDS, TrainingControls } from './controls.js';
 import { CnHeatmap } from './heatmap.js';
 import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
 
-const FRAME_BUDGET_MS = 10; // time spent training per animation frame (of ~16 ms)
 const CHART_INTERVAL_MS = 150; // chart redraws while playing
 /** The training lab's default configuration. */
 export const DEFAULT_TRAINING = 'lab=training&preset=scan-snap';
+const KEPT = 'The last valid run keeps going.';
 const $ = (id) => document.getElementById(id);
 
 /** The core's [key, value] pairs as a Map for the controls (its `text` value is percent-encoded). */
@@ -39,15 +38,6 @@ class TrainingLabPage {
     this.wasm = wasm;
     this.lab = null;
     this.canonical = '';
-    this.draft = new Draft();
-    this.playing = false;
-    this.userPaused = false; // configuration changes keep a paused run paused
-    this.pastEnd = false; // the user asked to continue after `iterations`
-    this.perFrame = 1;
-    this.cost = NaN; // measured ms per iteration
-    this.ips = new RateMeter(); // iterations per second over the last second
-    this.visible = false;
-    this.raf = 0;
     this.needs = { heat: true, chart: true };
     this.lastChartAt = -Infinity;
     this.heatHover = null;
@@ -55,31 +45,60 @@ class TrainingLabPage {
 
     this.controls = new TrainingControls({
       presets: wasm.training_presets(),
-      onPreset: (name) => {
-        const res = wasm.check_lab_config(`lab=training&preset=${name}`);
-        if (res.ok) {
-          this.apply(res);
-          this.suggestSpeed();
-        }
-      },
-      onEdit: (key, value, commit) => this.edit(key, value, commit),
-      onPlay: () => this.togglePlay(),
-      onStep: () => this.step(),
+      onPreset: (name) => this.pickPreset(name),
+      onEdit: (key, value, commit) => this.config.edit(key, value, commit),
+      onPlay: () => this.loop.togglePlay(),
+      onStep: () => this.loop.step(),
       onReset: () => this.reset(),
       onNewSeed: () => this.newSeed(),
-      onSpeed: (k) => {
-        this.perFrame = k;
-      },
+      onSpeed: (k) => this.loop.setSpeed(k),
       onHalveEta: () => this.halveEta(),
     });
-    this.controls.showSpeed(this.perFrame);
+    this.loop = new RunLoop({
+      run: () => this.lab,
+      count: (lab) => lab.iteration(),
+      advance: (lab, k, pastEnd) => (pastEnd ? lab.advance_past_end(k) : lab.advance(k)),
+      restart: () => this.startRun(this.canonical),
+      changed: () => this.markAll(),
+      render: (now, force) => this.render(now, force),
+      diverged: (message) => this.showDivergence(message),
+      playing: (on) => this.controls.setPlaying(on),
+      showSpeed: (k) => this.controls.showSpeed(k),
+      speeds: SPEEDS,
+      framesToEnd: 180, // a preset reaches its `iterations` in about 3 s
+      renderOnPause: true,
+      renderOnStep: true,
+      seekProgress: () => this.markAll(),
+    });
+    this.config = new ConfigPage({
+      check: (text) => wasm.check_lab_config(text),
+      presetPairs: (name) => wasm.training_preset_pairs(name),
+      defaultPreset: 'scan-snap',
+      defaultLink: DEFAULT_TRAINING,
+      fallbackLink: (draft) => `lab=training&preset=${draft.get('preset') ?? 'scan-snap'}`,
+      valuesOf,
+      controls: this.controls,
+      errorBox: $('tr-config-error'),
+      current: () => this.canonical,
+      apply: (res, note, how) => this.apply(res, note, how),
+      startFallback: (res) => {
+        this.startRun(res.canonical);
+        this.suggestSpeed();
+      },
+      keptTail: KEPT,
+      adjust: (draft) => {
+        draft.set('lab', 'training');
+        return '';
+      },
+    });
+    this.controls.showSpeed(this.loop.perFrame);
     this.heatmap = new CnHeatmap($('tr-heatmap'), (cell) => this.onHeatHover(cell));
     this.chart = new TrainingChart($('tr-chart'), (h) => this.onChartHover(h));
     this.sweep = new SweepPanel(wasm);
     this.summary = new Summary($('tr-summary'));
 
     const redraw = () => {
-      if (!this.visible) return;
+      if (!this.loop.visible) return;
       this.needs.heat = true;
       this.needs.chart = true;
       this.sweep.draw();
@@ -92,7 +111,7 @@ class TrainingLabPage {
       iteration: () => this.lab?.iteration() ?? -1,
       iterations: () => this.lab?.iterations() ?? -1,
       status: () => this.lab?.status() ?? 'none',
-      playing: () => this.playing,
+      playing: () => this.loop.playing,
       configString: () => this.lab?.config_string() ?? '',
       snap: () => this.lab?.snap() ?? -1,
       sweep: () => this.sweep.status(),
@@ -108,53 +127,33 @@ class TrainingLabPage {
    * slices, and shows the run paused there.
    */
   show(text) {
-    this.visible = true;
+    this.loop.show();
     const link = this.wasm.check_link(text || DEFAULT_TRAINING);
     const config = link.ok && link.lab === 'training' ? link.canonical : text;
-    if (!this.lab || config !== this.canonical) this.load(config || DEFAULT_TRAINING);
-    else writeLink(this.canonical, 'replace');
+    if (!this.lab || config !== this.canonical) {
+      if (this.config.load(config || DEFAULT_TRAINING)) this.suggestSpeed();
+    } else {
+      this.linkChanged('replace');
+    }
     if (link.ok && link.lab === 'training') {
       if (link.view.speed !== null) {
-        this.perFrame = link.view.speed;
+        this.loop.setSpeed(link.view.speed);
         this.controls.showSpeed(link.view.speed);
       }
-      if (link.open_step !== null) this.seekIteration(link.open_step);
+      if (link.open_step !== null) this.loop.seekTo(link.open_step);
     }
     this.markAll();
     this.sweep.draw();
-    if (!this.raf) this.raf = requestAnimationFrame((t) => this.frame(t));
-  }
-
-  /** Trains the current run to iteration `target` in slices of ~12 ms (the page keeps
-   * responding) and leaves it paused there; stops when another run or Play takes over. */
-  async seekIteration(target) {
-    const lab = this.lab;
-    this.userPaused = true;
-    this.setPlaying(false);
-    if (target < lab.iteration()) this.startRun(this.canonical);
-    const run = this.lab;
-    while (run === this.lab && !this.playing && run.iteration() < target && run.status() !== 'diverged') {
-      const t0 = performance.now();
-      while (run.iteration() < target && performance.now() - t0 < 12) {
-        if (run.advance(Math.min(4, target - run.iteration())) === 0) break;
-      }
-      this.markAll();
-      await new Promise((resolve) => {
-        setTimeout(resolve, 0);
-      });
-    }
-    if (run === this.lab) {
-      if (run.status() === 'diverged') this.showDivergence(run.message());
-      this.markAll();
-      this.render(performance.now(), true);
-    }
   }
 
   /** Stops drawing and training (the run and any sweep are kept). */
   hide() {
-    this.visible = false;
-    if (this.raf) cancelAnimationFrame(this.raf);
-    this.raf = 0;
+    this.loop.hide();
+  }
+
+  /** The address bar follows the run (while the lab is shown). */
+  linkChanged() {
+    if (this.loop.visible) writeLink(this.canonical, 'replace');
   }
 
   // ---- the run -------------------------------------------------------------------------
@@ -164,13 +163,10 @@ class TrainingLabPage {
     if (this.lab) this.lab.free();
     this.lab = lab;
     this.canonical = lab.config_string();
-    this.pastEnd = false;
-    this.cost = NaN;
-    this.ips.clear();
     this.labels = lab.labels();
     this.heatmap.configure(lab.heatmap_layout(), this.labels);
     this.hideDivergence();
-    this.setPlaying(!this.userPaused && lab.status() === 'running');
+    this.loop.started();
     this.refreshText();
     this.sweep.setBase(this.canonical);
     this.markAll();
@@ -182,85 +178,12 @@ class TrainingLabPage {
     this.needs.chart = true;
   }
 
-  frame(now) {
-    this.raf = requestAnimationFrame((t) => this.frame(t));
-    if (!this.lab || !this.visible) return;
-    if (this.playing && this.runIterations(now) > 0) this.markAll();
-    this.render(now, false);
-  }
-
-  /** Trains while playing, within the frame budget; returns the iterations taken. */
-  runIterations(now) {
-    const lab = this.lab;
-    const target = this.perFrame;
-    const t0 = performance.now();
-    let taken = 0;
-    while (taken < target) {
-      const elapsed = performance.now() - t0;
-      if (taken > 0 && elapsed >= FRAME_BUDGET_MS) break;
-      const left = FRAME_BUDGET_MS - elapsed;
-      const chunk = chunkFor(target - taken, left, this.cost);
-      const c0 = performance.now();
-      const got = this.pastEnd ? lab.advance_past_end(chunk) : lab.advance(chunk);
-      if (got > 0) this.cost = updateCost(this.cost, (performance.now() - c0) / got);
-      taken += got;
-      if (got < chunk) break;
-    }
-    this.ips.record(now, taken);
-    this.afterIterations();
-    return taken;
-  }
-
-  /** Pauses at `iterations` or on divergence. */
-  afterIterations() {
-    const status = this.lab.status();
-    if (status === 'diverged') {
-      this.setPlaying(false);
-      this.showDivergence(this.lab.message());
-    } else if (status === 'finished' && !this.pastEnd) {
-      this.setPlaying(false);
-    }
-  }
-
-  setPlaying(on) {
-    this.playing = on;
-    this.controls.setPlaying(on);
-    if (!on) this.ips.clear();
-  }
-
   togglePlay() {
-    const lab = this.lab;
-    if (!lab) return;
-    if (this.playing) {
-      this.userPaused = true;
-      this.setPlaying(false);
-      this.render(performance.now(), true);
-      return;
-    }
-    if (lab.status() === 'diverged') {
-      this.showDivergence(lab.message());
-      return;
-    }
-    if (lab.status() === 'finished') this.pastEnd = true;
-    this.userPaused = false;
-    this.setPlaying(true);
+    this.loop.togglePlay();
   }
 
   step() {
-    const lab = this.lab;
-    if (!lab) return;
-    if (this.playing) {
-      this.userPaused = true;
-      this.setPlaying(false);
-    }
-    if (lab.status() === 'diverged') {
-      this.showDivergence(lab.message());
-      return;
-    }
-    const got = lab.status() === 'finished' ? lab.advance_past_end(1) : lab.advance(1);
-    if (lab.status() === 'diverged') this.showDivergence(lab.message());
-    if (got > 0) this.markAll();
-    this.render(performance.now(), true);
+    this.loop.step();
   }
 
   reset() {
@@ -269,17 +192,32 @@ class TrainingLabPage {
 
   /** A speed at which the run reaches `iterations` in about 3 s (set when a preset is opened). */
   suggestSpeed() {
-    const target = Math.max(1, this.lab.iterations() / 180);
-    const k = SPEEDS.filter((v) => v <= target).at(-1) ?? 1;
-    this.perFrame = k;
-    this.controls.showSpeed(k);
+    this.loop.suggestSpeed(this.lab.iterations());
+  }
+
+  // ---- configuration -------------------------------------------------------------------
+
+  /** Applies a valid check result: new run, the address bar, the fields. */
+  apply(res, note = '', how = 'push') {
+    this.startRun(res.canonical);
+    if (how) this.linkChanged(how);
+    this.config.show(res);
+    $('tr-config-note').textContent = note;
+  }
+
+  pickPreset(name) {
+    const res = this.wasm.check_lab_config(`lab=training&preset=${name}`);
+    if (res.ok) {
+      this.apply(res);
+      this.suggestSpeed();
+    }
   }
 
   newSeed() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
     const res = this.wasm.check_lab_config(Draft.fromText(this.canonical).set('seed', String(seed)).text());
     if (res.ok) {
-      this.userPaused = false;
+      this.loop.userPaused = false;
       this.apply(res);
     }
   }
@@ -288,64 +226,11 @@ class TrainingLabPage {
     const eta = this.lab.eta_z() / 2;
     const res = this.wasm.check_lab_config(Draft.fromText(this.canonical).set('eta_z', String(eta)).text());
     if (res.ok) {
-      this.userPaused = false;
+      this.loop.userPaused = false;
       this.apply(res, `eta_z halved to ${eta}.`);
     } else {
-      this.showConfigError(res, 'The last valid run is kept.');
+      this.config.refuse(res, KEPT);
     }
-  }
-
-  // ---- configuration -------------------------------------------------------------------
-
-  /** Every key's value to show for a draft that the core refused (preset values + the draft's). */
-  effectiveValues(draft) {
-    return draftValues(draft, (name) => this.wasm.training_preset_pairs(name), 'scan-snap', valuesOf);
-  }
-
-  /** Applies a valid check result: new run, canonical hash, controls. */
-  apply(res, note = '') {
-    this.startRun(res.canonical);
-    if (this.visible) writeLink(res.canonical, 'replace');
-    this.draft = Draft.fromText(res.canonical);
-    this.clearConfigError();
-    this.controls.showValues(valuesOf(res.pairs), null);
-    $('tr-config-note').textContent = note;
-  }
-
-  /** Starts from a configuration string (the hash); falls back to its preset when refused. */
-  load(text) {
-    const res = this.wasm.check_lab_config(text);
-    if (res.ok && res.lab === 'training') {
-      this.apply(res);
-      this.suggestSpeed();
-      return;
-    }
-    const draft = Draft.fromText(text);
-    this.draft = draft;
-    const hadRun = Boolean(this.lab);
-    if (!hadRun) {
-      let fallback = this.wasm.check_lab_config(`lab=training&preset=${draft.get('preset') ?? 'scan-snap'}`);
-      if (!fallback.ok) fallback = this.wasm.check_lab_config(DEFAULT_TRAINING);
-      this.startRun(fallback.canonical);
-      this.suggestSpeed();
-    }
-    this.showConfigError(res, hadRun
-      ? 'The last valid run keeps going.'
-      : `This link's configuration was refused; showing the ${this.lab.preset()} preset instead. Fix the value to apply it.`);
-    this.controls.showValues(this.effectiveValues(draft), res.key);
-  }
-
-  /** A control changed `key`: validate the draft; apply it when committed and valid. */
-  edit(key, value, commit) {
-    editConfig(this, 'training', key, value, commit, 'The last valid run keeps going.', valuesOf);
-  }
-
-  showConfigError(res, tail) {
-    showRefusal($('tr-config-error'), res, tail);
-  }
-
-  clearConfigError() {
-    $('tr-config-error').replaceChildren();
   }
 
   showDivergence(message) {
@@ -364,8 +249,8 @@ class TrainingLabPage {
 
   render(now, force) {
     const lab = this.lab;
-    if (!lab || !this.visible) return;
-    const settled = force || !this.playing;
+    if (!lab || !this.loop.visible) return;
+    const settled = force || !this.loop.playing;
     if (this.needs.heat) {
       this.heatmap.update(lab);
       $('tr-heat-max').textContent = `max c = ${fmt(lab.heatmap_scale())}`;
@@ -394,10 +279,10 @@ class TrainingLabPage {
     const snap = lab.snap();
     const snapText = snap < 0 ? '–' : `iteration ${snap}${lab.snap_is_final() ? '' : ' (so far)'}`;
     $('tr-snap').textContent = snapText;
-    $('tr-ips').textContent = String(Math.round(this.ips.perSecond(now, this.playing)));
+    $('tr-ips').textContent = String(Math.round(this.loop.rate.perSecond(now, this.loop.playing)));
     const status = lab.status();
     const state = status === 'diverged' ? 'diverged (paused)'
-      : this.playing ? (this.pastEnd ? 'playing past the last iteration' : 'playing')
+      : this.loop.playing ? (this.loop.pastEnd ? 'playing past the last iteration' : 'playing')
       : status === 'finished' ? 'finished'
       : 'paused';
     $('tr-state').textContent = state;

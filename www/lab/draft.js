@@ -2,7 +2,7 @@
 // hash or the controls). It may be invalid; the core's check_config decides, and only a valid
 // draft replaces the running configuration.
 
-import { joinConfig, splitConfig } from './hash.js';
+import { joinConfig, splitConfig } from './pairs.js';
 
 export class Draft {
   /** @param {Array<[string, string|undefined]>} pairs */

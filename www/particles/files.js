@@ -1,4 +1,4 @@
-// The text files of the Export menu, built from the particle run's record (export/history.js) and
+// The text files of the Export menu, built from the particle run's record (history.js) and
 // a configuration check result. The trajectory CSV is `attn run --format csv` (header
 // `step,t,i,coord_0,...`, one row per token per recorded state, numbers formatted by the core,
 // crates/web/src/export.rs), so its rows equal the CLI's rows at the same steps; the frames JSON
