@@ -7,8 +7,8 @@
 // each reply (result JSON + similarity tiles) is kept and every chart is redrawn, so the curves
 // appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
 
-import { writeLink } from '../lab/address_bar.js';
 import { ConfigPage, decodedValues } from '../lab/config_page.js';
+import { presetOf } from '../lab/pairs.js';
 import { Summary } from '../ui/summary.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
@@ -16,8 +16,6 @@ import { fitCanvas, isDark, onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
 import { SimilarityGrid } from './grid.js';
 
-/** The depth lab's default configuration. */
-export const DEFAULT_DEPTH = 'lab=depth&preset=collapse-small';
 const MAX_SIDE = 128; // pixels per similarity tile side (larger n is downsampled, block maximum)
 // The path decomposition costs about as much as the forward pass again (more for SAN): it is
 // computed in the page only up to this n * d_model * layers (bert-init is 1.2e6: use the CLI).
@@ -29,17 +27,58 @@ const $ = (id) => document.getElementById(id);
 const valuesOf = (pairs) => decodedValues(pairs, ['text', 'particle']);
 
 /**
- * @param {object} wasm the attn_web module, initialised
- * @param {{ particleConfig: () => string }} links what the page knows of the other labs
+ * The depth lab (lab/labs.js says what each member does). It does not step: play, pause and step
+ * do nothing, reset (R) computes every variant again, seekTo resolves at once.
  */
-export function createDepthLab(wasm, links) {
-  return new DepthLabPage(wasm, links);
+export function createLab(ctx) {
+  let page = null;
+  const lab = {
+    id: ctx.id,
+    title: ctx.title,
+    defaultLink: ctx.defaultLink,
+    root: null,
+    panels: {
+      residual: '#dp-res-heading', similarity: '#dp-grid-heading', histogram: '#dp-hist-heading',
+      same_sentence: '#dp-same-heading', paths: '#dp-paths-heading', spectrum: '#dp-sv-heading',
+    },
+    controls: {
+      preset: '#dp-preset', recompute: '#dp-run', seed: '#dp-new-seed',
+      layers: '#dp-layers', heads: '#dp-heads', tokens: '#dp-tokens', variants: '#dp-variants',
+    },
+    pageViewInLink: false,
+    pausesOffscreen: false,
+    mount(root) {
+      lab.root = root;
+      page = new DepthLabPage(ctx);
+    },
+    show: (text) => page.show(text),
+    hide: () => page.hide(),
+    canonical: () => page.canonical,
+    viewPairs: () => [],
+    play() {},
+    pause() {},
+    togglePlay() {},
+    step() {},
+    reset: () => page.compute(),
+    seekTo: async () => 0,
+    check: (text) => ctx.wasm.check_lab_config(text),
+    refuse: (res, tail) => page.config.refuse(res, tail),
+    state: () => null,
+    exports: () => {
+      const config = page.canonical || ctx.defaultLink;
+      return { config, step: null, stem: `${ctx.id}-${presetOf(config)}` };
+    },
+  };
+  return lab;
 }
 
 class DepthLabPage {
-  constructor(wasm, links) {
+  /** @param {{ wasm: object, defaultLink: string, linkChanged: (how: string|null) => void,
+   *   canonicalOf: (lab: string) => string }} ctx */
+  constructor(ctx) {
+    const { wasm } = ctx;
+    this.ctx = ctx;
     this.wasm = wasm;
-    this.links = links;
     this.canonical = '';
     this.info = null;
     this.results = []; // run_variant objects, in arrival order
@@ -71,7 +110,7 @@ class DepthLabPage {
       check: (text) => wasm.check_lab_config(text),
       presetPairs: (name) => wasm.depth_preset_pairs(name),
       defaultPreset: 'collapse-small',
-      defaultLink: DEFAULT_DEPTH,
+      defaultLink: ctx.defaultLink,
       fallbackLink: (draft) => `lab=depth&preset=${draft.get('preset') ?? 'collapse-small'}`,
       valuesOf,
       controls: this.controls,
@@ -144,7 +183,7 @@ class DepthLabPage {
 
   show(text) {
     this.visible = true;
-    if (!this.info || text !== this.canonical) this.config.load(text || DEFAULT_DEPTH);
+    if (!this.info || text !== this.canonical) this.config.load(text || this.ctx.defaultLink);
     else this.linkChanged('replace');
     this.drawAll();
   }
@@ -153,19 +192,11 @@ class DepthLabPage {
     this.visible = false;
   }
 
-  /** The address bar follows the configuration (while the lab is shown). */
-  linkChanged() {
-    if (this.visible) writeLink(this.canonical, 'replace');
+  /** The address bar follows the configuration (the page writes it while the lab is shown; as
+   * before the lab table, in place). */
+  linkChanged(how) {
+    if (how) this.ctx.linkChanged('replace');
   }
-
-  // Keyboard shortcuts of the page (main.js): R recomputes; Space and → do nothing here.
-  reset() {
-    this.compute();
-  }
-
-  togglePlay() {}
-
-  step() {}
 
   // ---- configuration -------------------------------------------------------------------
 
@@ -192,7 +223,7 @@ class DepthLabPage {
 
   /** input=particle with the particle lab's configuration (and its Q, K, V when they fit). */
   useParticle() {
-    const particle = this.links.particleConfig() || 'preset=polytope';
+    const particle = this.ctx.canonicalOf('particles') || 'preset=polytope';
     const check = this.wasm.check_lab_config(particle);
     const pairs = check.ok ? new Map(check.pairs) : new Map();
     const n = pairs.get('n');

@@ -46,3 +46,8 @@ export function joinConfig(pairs) {
     .map(([k, v]) => (v === undefined ? encodeValue(k) : `${encodeValue(k)}=${encodeValue(v)}`))
     .join('&');
 }
+
+/** The preset a configuration string names (for file names), or 'run'. */
+export function presetOf(text) {
+  return splitConfig(text).find(([k]) => k === 'preset')?.[1] ?? 'run';
+}

@@ -43,12 +43,6 @@ export class Controls {
       value: fieldValue,
       isCommit: (e) => e.key === 'Enter' && !e.shiftKey,
     });
-    // A button clicked with the pointer gives focus back to the page, so the keyboard shortcuts
-    // (Space play/pause) work next; keyboard activation (detail 0) keeps the focus where it is.
-    document.addEventListener('click', (e) => {
-      const b = e.target instanceof Element ? e.target.closest('button') : null;
-      if (b && e.detail > 0) b.blur();
-    });
     for (const b of document.querySelectorAll('[data-set]')) {
       b.addEventListener('click', () => {
         const value = b.dataset.value === 'paper-2d' ? h.paperV : b.dataset.value;

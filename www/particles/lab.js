@@ -8,10 +8,11 @@
 // -> views. The run advances in animation frames within a time budget (lab/run_loop.js).
 
 import * as wasm from '../pkg/attn_web.js';
+import { setupShareBar } from '../share/share_bar.js';
 import { refreshText } from './captions.js';
-import { showRun } from './config.js';
-import { reset } from './config.js';
+import { reset, showRun } from './config.js';
 import { checkPage } from './device_cap.js';
+import { exportsOf } from './exports.js';
 import { installHooks, runState } from './hooks.js';
 import { renderNow } from './render.js';
 import { setupView } from './run.js';
@@ -56,41 +57,54 @@ function show(text) {
   }
 }
 
-// ---- transitional: the object main.js used before the lab table -------------------------
+/** The particle lab (lab/labs.js says what each member does). */
+export function createLab(ctx) {
+  ui.ctx = ctx;
+  const lab = {
+    id: ctx.id,
+    title: ctx.title,
+    defaultLink: ctx.defaultLink,
+    root: null,
+    panels: { tokens: '.tokens-panel', heatmap: '.heatmap-panel', chart: '.chart-panel' },
+    controls: {
+      play: '#play', step: '#step', reset: '#reset', seed: '#new-seed',
+      speed: '#speed', preset: '#preset',
+      n: '#cfg-n', d: '#cfg-d', beta: '#cfg-beta', dt: '#cfg-dt', until: '#cfg-until',
+      model: '#cfg-model', integrator: '#cfg-integrator',
+    },
+    pageViewInLink: true,
+    pausesOffscreen: true,
+    mount(root) {
+      lab.root = root;
+      wire(ctx.defaultLink);
+      setupShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged, redraw });
+      installHooks();
+    },
+    show(text) {
+      ui.loop.show();
+      redraw();
+      show(text);
+    },
+    hide: () => ui.loop.hide(),
+    canonical: () => app.canonical,
+    viewPairs,
+    play: () => ui.loop.play(),
+    pause: () => ui.loop.pause(),
+    togglePlay: () => ui.loop.togglePlay(),
+    step: () => ui.loop.step(),
+    reset,
+    seekTo,
+    /** Checks a configuration as a link is checked (the core's parser, then the page's device cap). */
+    check: (text) => checkPage(text),
+    refuse: (res, tail) => ui.config.refuse(res, tail),
+    state: runState,
+    exports: exportsOf,
+  };
+  return lab;
+}
 
-let onLink = () => {};
-
-/** What main.js uses of the particle lab. */
-export const particles = Object.freeze({
-  setup() {
-    ui.ctx = { linkChanged: (how) => how && onLink(how) };
-    wire('');
-    installHooks();
-    ui.loop.show();
-  },
-  start() {},
-  frame() {},
-  canonical: () => app.canonical,
-  show,
-  viewPairs,
-  onLinkChange(fn) {
-    onLink = fn;
-  },
-  setHidden(hidden) {
-    if (hidden) ui.loop.hide();
-    else ui.loop.show();
-  },
-  redraw() {
-    markAll();
-    ui.heatmap.draw();
-  },
-  togglePlay: () => ui.loop.togglePlay(),
-  step: () => ui.loop.step(),
-  reset,
-  play: () => ui.loop.play(),
-  pause: () => ui.loop.pause(),
-  seekStep: seekTo,
-  state: runState,
-  check: (text) => checkPage(text),
-  refuse: (res, tail) => ui.config.refuse(res, tail),
-});
+/** Shown again (or a panel toggled): redraw everything. */
+function redraw() {
+  markAll();
+  ui.heatmap.draw();
+}

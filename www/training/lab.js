@@ -8,8 +8,8 @@
 
 import { ConfigPage, decodedValues } from '../lab/config_page.js';
 import { Draft } from '../lab/draft.js';
+import { presetOf } from '../lab/pairs.js';
 import { RunLoop } from '../lab/run_loop.js';
-import { writeLink } from '../lab/address_bar.js';
 import { Summary } from '../ui/summary.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
@@ -20,21 +20,58 @@ import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
 
 const CHART_INTERVAL_MS = 150; // chart redraws while playing
-/** The training lab's default configuration. */
-export const DEFAULT_TRAINING = 'lab=training&preset=scan-snap';
 const KEPT = 'The last valid run keeps going.';
 const $ = (id) => document.getElementById(id);
 
 /** The core's [key, value] pairs as a Map for the controls (its `text` value is percent-encoded). */
 const valuesOf = (pairs) => decodedValues(pairs, ['text']);
 
-/** @param {object} wasm the attn_web module, initialised */
-export function createTrainingLab(wasm) {
-  return new TrainingLabPage(wasm);
+/** The training lab (lab/labs.js says what each member does). */
+export function createLab(ctx) {
+  let page = null;
+  const lab = {
+    id: ctx.id,
+    title: ctx.title,
+    defaultLink: ctx.defaultLink,
+    root: null,
+    panels: { heatmap: '.cn-panel', chart: '.tchart-panel', sweep: '.sweep-panel' },
+    controls: {
+      play: '#tr-play', step: '#tr-step', reset: '#tr-reset', seed: '#tr-new-seed',
+      speed: '#tr-speed', preset: '#tr-preset',
+      eta_z: '#tr-eta_z', ratio: '#tr-ratio', momentum: '#tr-momentum', iterations: '#tr-iterations',
+    },
+    pageViewInLink: false,
+    pausesOffscreen: false,
+    mount(root) {
+      lab.root = root;
+      page = new TrainingLabPage(ctx);
+    },
+    show: (text) => page.show(text),
+    hide: () => page.hide(),
+    canonical: () => page.canonical,
+    viewPairs: () => [],
+    play: () => page.loop.play(),
+    pause: () => page.loop.pause(),
+    togglePlay: () => page.loop.togglePlay(),
+    step: () => page.loop.step(),
+    reset: () => page.reset(),
+    seekTo: (step) => page.loop.seekTo(step),
+    check: (text) => ctx.wasm.check_lab_config(text),
+    refuse: (res, tail) => page.config.refuse(res, tail),
+    state: () => null,
+    exports: () => {
+      const config = page.canonical || ctx.defaultLink;
+      return { config, step: null, stem: `${ctx.id}-${presetOf(config)}` };
+    },
+  };
+  return lab;
 }
 
 class TrainingLabPage {
-  constructor(wasm) {
+  /** @param {{ wasm: object, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
+  constructor(ctx) {
+    const { wasm } = ctx;
+    this.ctx = ctx;
     this.wasm = wasm;
     this.lab = null;
     this.canonical = '';
@@ -74,7 +111,7 @@ class TrainingLabPage {
       check: (text) => wasm.check_lab_config(text),
       presetPairs: (name) => wasm.training_preset_pairs(name),
       defaultPreset: 'scan-snap',
-      defaultLink: DEFAULT_TRAINING,
+      defaultLink: ctx.defaultLink,
       fallbackLink: (draft) => `lab=training&preset=${draft.get('preset') ?? 'scan-snap'}`,
       valuesOf,
       controls: this.controls,
@@ -128,10 +165,10 @@ class TrainingLabPage {
    */
   show(text) {
     this.loop.show();
-    const link = this.wasm.check_link(text || DEFAULT_TRAINING);
+    const link = this.wasm.check_link(text || this.ctx.defaultLink);
     const config = link.ok && link.lab === 'training' ? link.canonical : text;
     if (!this.lab || config !== this.canonical) {
-      if (this.config.load(config || DEFAULT_TRAINING)) this.suggestSpeed();
+      if (this.config.load(config || this.ctx.defaultLink)) this.suggestSpeed();
     } else {
       this.linkChanged('replace');
     }
@@ -151,9 +188,10 @@ class TrainingLabPage {
     this.loop.hide();
   }
 
-  /** The address bar follows the run (while the lab is shown). */
-  linkChanged() {
-    if (this.loop.visible) writeLink(this.canonical, 'replace');
+  /** The address bar follows the run (the page writes it while the lab is shown; as before the
+   * lab table, in place). */
+  linkChanged(how) {
+    if (how) this.ctx.linkChanged('replace');
   }
 
   // ---- the run -------------------------------------------------------------------------
@@ -176,14 +214,6 @@ class TrainingLabPage {
   markAll() {
     this.needs.heat = true;
     this.needs.chart = true;
-  }
-
-  togglePlay() {
-    this.loop.togglePlay();
-  }
-
-  step() {
-    this.loop.step();
   }
 
   reset() {

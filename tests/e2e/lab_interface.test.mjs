@@ -1,0 +1,97 @@
+// Browser tests of what the labs' shared interface (www/lab/) made the same in every lab: an
+// embedded view's fields, the depth lab's view key, the history entries of committed changes, of
+// embedded pages and of the postMessage API, and the one writer of the address bar.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { assertNoErrors, launch, openPage } from './helpers.mjs';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const EMBED = { viewport: { width: 640, height: 420 } };
+const WWW = new URL('../../www/', import.meta.url);
+
+/** The page's own modules (www/ but its build output, pkg/). */
+async function sources(dir = WWW) {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) {
+      if (e.name !== 'pkg' && e.name !== 'node_modules') out.push(...await sources(new URL(`${e.name}/`, dir)));
+    } else if (/\.(js|mjs|html)$/.test(e.name)) {
+      out.push(new URL(e.name, dir));
+    }
+  }
+  return out;
+}
+
+/** Types `value` into field `#id` and presses Enter. */
+async function enter(page, id, value) {
+  await page.fill(id, value);
+  await page.press(id, 'Enter');
+}
+
+/** Waits until the depth lab has computed every variant of `config`. */
+async function depthSettled(page, config) {
+  await page.waitForFunction((c) => {
+    const d = window.__attnDepth;
+    return d && !d.busy() && d.total() > 0 && d.done() === d.total() && d.configString() === c;
+  }, config, { timeout: 60_000 });
+}
+
+describe('one lab interface', () => {
+  test('lab/address_bar.js is the only module that writes the address bar', async () => {
+    const writes = /history\.(pushState|replaceState)|location\.hash\s*=(?!=)|location\.(replace|assign)\b|location\.href\s*=(?!=)|(?<![\w.])location\s*=(?!=)/;
+    const found = [];
+    for (const url of await sources()) {
+      const path = url.pathname.slice(WWW.pathname.length);
+      if (path === 'lab/address_bar.js') continue;
+      (await readFile(url, 'utf8')).split('\n').forEach((line, i) => {
+        if (writes.test(line)) found.push(`${path}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(found, []);
+    assert.match(await readFile(new URL('lab/address_bar.js', WWW), 'utf8'), /history\.pushState/);
+  });
+
+  test('embedded training and depth fields show the current values and Enter applies them', async () => {
+    const tr = await openPage(browser, 'version=2&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,reset,eta_z,ratio,iterations,preset', EMBED);
+    try {
+      await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=2&lab=training&preset=scan-snap');
+      for (const [id, value] of [['#tr-eta_z', '1'], ['#tr-ratio', '1'], ['#tr-iterations', '100'], ['#tr-preset', 'scan-snap']]) {
+        assert.equal(await tr.locator(`.embed-bar ${id}`).isVisible(), true, `${id} is in the embed's bar`);
+        assert.equal(await tr.inputValue(id), value, `${id} shows the current value`);
+      }
+      await enter(tr, '#tr-eta_z', '2');
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=2&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await tr.inputValue('#tr-eta_z'), '2');
+      assertNoErrors(tr);
+    } finally {
+      await tr.close();
+    }
+
+    const dp = await openPage(browser, 'version=2&lab=depth&preset=collapse-small&embed=1&panels=residual&controls=preset,layers,heads,variants', EMBED);
+    try {
+      await depthSettled(dp, 'version=2&lab=depth&preset=collapse-small');
+      for (const [id, value] of [['#dp-layers', '12'], ['#dp-heads', '4'], ['#dp-variants', 'san,san-mlp,san-skip,transformer'], ['#dp-preset', 'collapse-small']]) {
+        assert.equal(await dp.locator(`.embed-bar ${id}`).isVisible(), true, `${id} is in the embed's bar`);
+        assert.equal(await dp.inputValue(id), value, `${id} shows the current value`);
+      }
+      await enter(dp, '#dp-layers', '6');
+      await depthSettled(dp, 'version=2&lab=depth&preset=collapse-small&layers=6');
+      assert.equal(await dp.inputValue('#dp-layers'), '6');
+      assertNoErrors(dp);
+    } finally {
+      await dp.close();
+    }
+  });
+});
