@@ -102,7 +102,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  const box = $('config-error');
+  // In the first lab's error box when it exists, else at the top of the page.
+  const box = $('config-error') ?? document.body.insertBefore(document.createElement('p'), document.body.firstChild);
   box.textContent = `The playground could not start: ${err && err.message ? err.message : err}`;
   console.error(err);
 });

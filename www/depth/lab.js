@@ -15,6 +15,7 @@ import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
 import { SimilarityGrid } from './grid.js';
+import { buildMarkup, citation, subtitle } from './markup.js';
 
 const MAX_SIDE = 128; // pixels per similarity tile side (larger n is downsampled, block maximum)
 // The path decomposition costs about as much as the forward pass again (more for SAN): it is
@@ -47,8 +48,11 @@ export function createLab(ctx) {
     },
     pageViewInLink: false,
     pausesOffscreen: false,
+    subtitle,
+    citation,
     mount(root) {
       lab.root = root;
+      buildMarkup(root);
       page = new DepthLabPage(ctx);
     },
     show: (text) => page.show(text),

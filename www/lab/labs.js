@@ -13,6 +13,7 @@
 //   pageViewInLink           its link carries the page's view keys (theme, panels, embed,
 //                            controls, a moment); else the link is its configuration and viewPairs
 //   pausesOffscreen          embedded, it pauses while out of sight (share/embed.js)
+//   root                     its <main> (set by mount)
 //   mount(root)              builds and wires its markup in `root` (once, before the first show)
 //   subtitle(), citation()   its header line and footer citation (nodes, or null)
 //   show(link)               shows a link of this lab (valid or refused: the lab says which)
@@ -72,11 +73,24 @@ export class Labs {
       this.loading.set(id, entry.load().then((m) => {
         const lab = m.createLab({ ...this.ctxOf(id), id, title: entry.title, defaultLink: entry.defaultLink });
         lab.mount(this.root(id));
+        this.texts(id, lab);
         this.mounted.set(id, lab);
         return lab;
       }));
     }
     return this.loading.get(id);
+  }
+
+  /** The header line and footer citation of lab `id` (shown with the lab: `data-for-lab`). */
+  texts(id, lab) {
+    const place = (el, where) => {
+      if (!el) return;
+      el.dataset.forLab = id;
+      el.hidden = this.activeId !== id;
+      where.append(el);
+    };
+    place(lab.subtitle(), document.querySelector('header.top'));
+    place(lab.citation(), document.getElementById('citations'));
   }
 
   /** Lab `id` if it is mounted, else null. */

@@ -14,6 +14,7 @@ import { reset, showRun } from './config.js';
 import { checkPage } from './device_cap.js';
 import { exportsOf } from './exports.js';
 import { installHooks, runState } from './hooks.js';
+import { buildMarkup, citation, subtitle } from './markup.js';
 import { renderNow } from './render.js';
 import { setupView } from './run.js';
 import { showSeek } from './seek_note.js';
@@ -74,8 +75,11 @@ export function createLab(ctx) {
     },
     pageViewInLink: true,
     pausesOffscreen: true,
+    subtitle,
+    citation,
     mount(root) {
       lab.root = root;
+      buildMarkup(root);
       wire(ctx.defaultLink);
       setupShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged, redraw });
       installHooks();

@@ -16,6 +16,7 @@ import { placeTip, tipLines } from '../ui/tip.js';
 import { onThemeChange } from '../render/palette.js';
 import { SPEEDS, TrainingControls } from './controls.js';
 import { CnHeatmap } from './heatmap.js';
+import { buildMarkup, citation, subtitle } from './markup.js';
 import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
 
@@ -42,8 +43,11 @@ export function createLab(ctx) {
     },
     pageViewInLink: false,
     pausesOffscreen: false,
+    subtitle,
+    citation,
     mount(root) {
       lab.root = root;
+      buildMarkup(root);
       page = new TrainingLabPage(ctx);
     },
     show: (text) => page.show(text),
