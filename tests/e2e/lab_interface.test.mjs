@@ -94,4 +94,42 @@ describe('one lab interface', () => {
       await dp.close();
     }
   });
+
+  test('a committed edit in the training and depth labs is a history entry: Back restores the previous value', async () => {
+    const tr = await openPage(browser, 'lab=training&preset=scan-snap');
+    try {
+      await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=2&lab=training&preset=scan-snap');
+      const start = await tr.evaluate(() => history.length);
+      await enter(tr, '#tr-eta_z', '2');
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=2&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await tr.evaluate(() => location.hash), '#version=2&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await tr.evaluate(() => history.length), start + 1, 'one history entry');
+      await tr.goBack();
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=2&lab=training&preset=scan-snap');
+      assert.equal(await tr.inputValue('#tr-eta_z'), '1', 'Back restores the previous value');
+      assert.equal(await tr.evaluate(() => location.hash), '#version=2&lab=training&preset=scan-snap');
+      await tr.goForward();
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=2&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await tr.inputValue('#tr-eta_z'), '2');
+      assertNoErrors(tr);
+    } finally {
+      await tr.close();
+    }
+
+    const dp = await openPage(browser, 'lab=depth&preset=collapse-small');
+    try {
+      await depthSettled(dp, 'version=2&lab=depth&preset=collapse-small');
+      const start = await dp.evaluate(() => history.length);
+      await enter(dp, '#dp-layers', '6');
+      await depthSettled(dp, 'version=2&lab=depth&preset=collapse-small&layers=6');
+      assert.equal(await dp.evaluate(() => location.hash), '#version=2&lab=depth&preset=collapse-small&layers=6');
+      assert.equal(await dp.evaluate(() => history.length), start + 1, 'one history entry');
+      await dp.goBack();
+      await depthSettled(dp, 'version=2&lab=depth&preset=collapse-small');
+      assert.equal(await dp.inputValue('#dp-layers'), '12', 'Back restores the previous value');
+      assertNoErrors(dp);
+    } finally {
+      await dp.close();
+    }
+  });
 });

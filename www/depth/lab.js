@@ -196,10 +196,10 @@ class DepthLabPage {
     this.visible = false;
   }
 
-  /** The address bar follows the configuration (the page writes it while the lab is shown; as
-   * before the lab table, in place). */
+  /** The address bar follows the configuration (the page writes it while the lab is shown): a
+   * committed change is a history entry ('push'), loading a link replaces it. */
   linkChanged(how) {
-    if (how) this.ctx.linkChanged('replace');
+    this.ctx.linkChanged(how);
   }
 
   // ---- configuration -------------------------------------------------------------------
