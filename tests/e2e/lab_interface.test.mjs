@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { ATTN_URL, assertNoErrors, launch, openPage } from './helpers.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -130,6 +130,47 @@ describe('one lab interface', () => {
       assertNoErrors(dp);
     } finally {
       await dp.close();
+    }
+  });
+
+  test('an embedded page and the postMessage API replace the history entry, never push', async () => {
+    // Changes inside a page with embed=1: a particle field, a training field.
+    for (const [link, id, value, done] of [
+      ['version=2&preset=hyperplanes&embed=1&panels=tokens&controls=play,beta', '#cfg-beta', '3', () => window.__attn.configString().includes('beta=3')],
+      ['version=2&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,eta_z', '#tr-eta_z', '2', () => window.__attnTraining?.configString().includes('eta_z=2')],
+    ]) {
+      const page = await openPage(browser, link, EMBED);
+      try {
+        await page.waitForSelector(`.embed-bar ${id}`);
+        const start = await page.evaluate(() => history.length);
+        await enter(page, id, value);
+        await page.waitForFunction(done);
+        await page.waitForFunction((v) => location.hash.includes(v), `=${value}`);
+        assert.equal(await page.evaluate(() => history.length), start, `${link}: no history entry`);
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
+    }
+
+    // A host page sends setConfig several times, to an embedded view and to a full page.
+    for (const link of ['preset=polytope&embed=1', 'preset=polytope']) {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+      try {
+        await page.goto(`${ATTN_URL}host.html#${link}`);
+        await page.waitForFunction(() => window.__hostEvents?.some((e) => e.type === 'ready'), null, { timeout: 30_000 });
+        const frame = page.frames().find((f) => f.url().includes('index.html'));
+        const start = await page.evaluate(() => history.length);
+        for (const n of [21, 22, 23]) {
+          const id = await page.evaluate((config) => window.__hostSend('setConfig', { config }), `preset=polytope&n=${n}`);
+          await page.waitForFunction((i) => window.__hostEvents.some((e) => e.replyTo === i), id, { timeout: 30_000 });
+          assert.equal(await frame.evaluate(() => window.__attn.n()), n);
+        }
+        assert.match(await frame.evaluate(() => location.hash), /n=23/);
+        assert.equal(await page.evaluate(() => history.length), start, `${link}: no history entry`);
+      } finally {
+        await page.close();
+      }
     }
   });
 });

@@ -68,7 +68,8 @@ export function setupApi(h) {
         lab().refuse(res, 'Sent by the host page; the last valid run keeps going.');
         return { field: 'config', key: res.key, message: `\`${res.key}\`: ${res.message}` };
       }
-      await h.openLink(link.link, 'push');
+      // A host's command replaces the frame's history entry (the host's history is not ours).
+      await h.openLink(link.link, 'replace');
       return null;
     }
     if (shown() !== LAB) {

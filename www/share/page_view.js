@@ -8,7 +8,7 @@
 
 import { setTheme } from '../render/palette.js';
 import { encodeValue } from '../lab/pairs.js';
-import { pageUrl } from '../lab/address_bar.js';
+import { neverPush, pageUrl } from '../lab/address_bar.js';
 import { enterEmbed, pauseWhenHidden, showPanels } from './embed.js';
 
 /** The view keys that only make sense embedded (dropped from the "full playground" link). */
@@ -105,6 +105,7 @@ export class PageView {
     this.onChange();
     if (v.embed && !this.embedded) {
       this.embed = true;
+      neverPush();
       this.embedded = enterEmbed(lab, v.controls);
       this.embedded.setHref(`${pageUrl()}#${stripKeys(res.link, EMBED_KEYS)}`);
       if (lab.pausesOffscreen) {
