@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import { ATTN_URL, assertNoErrors, launch, openPage } from './helpers.mjs';
+import { ATTN_URL, assertNoErrors, canvasSnapshot, launch, openPage } from './helpers.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -171,6 +171,38 @@ describe('one lab interface', () => {
       } finally {
         await page.close();
       }
+    }
+  });
+
+  test('depth: residual_axis=linear opens the rank-collapse chart on a linear axis; switching the axis writes the key', async () => {
+    const base = 'version=2&lab=depth&preset=collapse-small';
+    const linked = await openPage(browser, `${base}&residual_axis=linear`);
+    const switched = await openPage(browser, base);
+    try {
+      await depthSettled(linked, base);
+      assert.equal(await linked.isChecked('input[name="dp-scale"][value="linear"]'), true, 'the linear axis is chosen');
+      assert.equal(await linked.evaluate(() => location.hash), `#${base}&residual_axis=linear`);
+      const linear = await canvasSnapshot(linked, '#dp-residual');
+
+      await depthSettled(switched, base);
+      const log = await canvasSnapshot(switched, '#dp-residual');
+      const start = await switched.evaluate(() => history.length);
+      await switched.check('input[name="dp-scale"][value="linear"]');
+      await switched.waitForFunction((h) => location.hash === h, `#${base}&residual_axis=linear`);
+      assert.equal(await switched.evaluate(() => history.length), start + 1, 'a view switch is a history entry');
+      assert.equal((await canvasSnapshot(switched, '#dp-residual')).hash, linear.hash, 'the link drew the linear chart');
+      assert.notEqual(linear.hash, log.hash);
+      // Back: the log axis again (the key's default), without computing again.
+      await switched.goBack();
+      await switched.waitForFunction(() => document.querySelector('input[name="dp-scale"][value="log"]').checked);
+      assert.equal(await switched.evaluate(() => location.hash), `#${base}`);
+      assert.equal(await switched.evaluate(() => window.__attnDepth.busy()), false);
+      assert.equal((await canvasSnapshot(switched, '#dp-residual')).hash, log.hash);
+      assertNoErrors(linked);
+      assertNoErrors(switched);
+    } finally {
+      await linked.close();
+      await switched.close();
     }
   });
 });

@@ -58,7 +58,7 @@ export function createLab(ctx) {
     show: (text) => page.show(text),
     hide: () => page.hide(),
     canonical: () => page.canonical,
-    viewPairs: () => [],
+    viewPairs: () => page.viewPairs(),
     play() {},
     pause() {},
     togglePlay() {},
@@ -142,6 +142,7 @@ class DepthLabPage {
       r.addEventListener('change', () => {
         this.log = document.querySelector('input[name="dp-scale"]:checked').value === 'log';
         this.drawResidual();
+        this.linkChanged('push'); // the view key residual_axis
       });
     }
     $('dp-grid-variant').addEventListener('change', () => this.drawSimilarity());
@@ -185,11 +186,30 @@ class DepthLabPage {
 
   // ---- showing -------------------------------------------------------------------------
 
+  /**
+   * Shows link `text`: its configuration (computed again when it differs from the one shown)
+   * and its view key `residual_axis` (absent: the default, log).
+   */
   show(text) {
     this.visible = true;
-    if (!this.info || text !== this.canonical) this.config.load(text || this.ctx.defaultLink);
+    const link = this.wasm.check_link(text || this.ctx.defaultLink);
+    const ok = link.ok && link.lab === 'depth';
+    if (ok) this.setAxis(link.view.residual_axis);
+    const config = ok ? link.canonical : text;
+    if (!this.info || config !== this.canonical) this.config.load(config || this.ctx.defaultLink);
     else this.linkChanged('replace');
     this.drawAll();
+  }
+
+  /** The rank-collapse chart's y axis: 'log' or 'linear' (the radio buttons follow). */
+  setAxis(axis) {
+    this.log = axis !== 'linear';
+    for (const r of document.querySelectorAll('input[name="dp-scale"]')) r.checked = r.value === axis;
+  }
+
+  /** The depth lab's view keys that differ from their defaults. */
+  viewPairs() {
+    return this.log ? [] : [['residual_axis', 'linear']];
   }
 
   hide() {
