@@ -27,7 +27,7 @@ async function sources(dir = WWW) {
   for (const e of await readdir(dir, { withFileTypes: true })) {
     if (e.isDirectory()) {
       if (e.name !== 'pkg' && e.name !== 'node_modules') out.push(...await sources(new URL(`${e.name}/`, dir)));
-    } else if (/\.(js|mjs|html)$/.test(e.name)) {
+    } else if (/\.(js|mjs|html|css)$/.test(e.name)) {
       out.push(new URL(e.name, dir));
     }
   }
@@ -61,6 +61,20 @@ describe('one lab interface', () => {
     }
     assert.deepEqual(found, []);
     assert.match(await readFile(new URL('lab/address_bar.js', WWW), 'utf8'), /history\.pushState/);
+  });
+
+  test('every page file is at most 500 lines and every module starts with a comment saying what it is for', async () => {
+    const long = [];
+    const silent = [];
+    for (const url of await sources()) {
+      const path = url.pathname.slice(WWW.pathname.length);
+      const text = await readFile(url, 'utf8');
+      const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+      if (lines > 500) long.push(`${path}: ${lines} lines`);
+      if (path.endsWith('.js') && !text.startsWith('// ')) silent.push(path);
+    }
+    assert.deepEqual(long, []);
+    assert.deepEqual(silent, []);
   });
 
   test('embedded training and depth fields show the current values and Enter applies them', async () => {

@@ -1,8 +1,9 @@
 // The particle lab (science.md §1-2): tokens moving as particles under self-attention, with the
 // attention matrix and metrics over time. This module is the lab's interface to the page (the
-// object main.js's table loads; lab/ says what each member does); the lab's concerns live in its
-// other modules: run.js (the Stepper and the run loop's hooks), render.js, config.js,
-// device_cap.js, view_keys.js, captions.js, hover.js, divergence.js, hooks.js, wiring.js.
+// object main.js's table loads; lab/labs.js says what each member does); the lab's concerns live
+// in its other modules: markup.js, wiring.js, run.js (the Stepper and the run loop's hooks),
+// render.js, config.js, device_cap.js, view_keys.js, captions.js, hover.js, divergence.js,
+// exports.js, hooks.js, state.js.
 //
 // Data flow: link / fields -> Draft (lab/) -> check_config and the page's device cap -> Stepper
 // -> views. The run advances in animation frames within a time budget (lab/run_loop.js).

@@ -23,7 +23,6 @@ export class LabTabs {
       return tab;
     });
     document.querySelector('.lab-tabs').replaceChildren(...this.tabs);
-    this.current = this.tabs[0]?.dataset.lab;
     for (const tab of this.tabs) {
       tab.addEventListener('click', () => onSelect(tab.dataset.lab));
       tab.addEventListener('keydown', (e) => {
@@ -44,7 +43,6 @@ export class LabTabs {
 
   /** Shows `lab`'s panel, subtitle and citation; hides the other labs'. */
   show(lab) {
-    this.current = lab;
     for (const tab of this.tabs) {
       const on = tab.dataset.lab === lab;
       tab.setAttribute('aria-selected', String(on));
