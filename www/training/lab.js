@@ -221,7 +221,7 @@ class TrainingLabPage {
   }
 
   reset() {
-    if (this.lab) this.startRun(this.canonical);
+    this.loop.reset();
   }
 
   /** A speed at which the run reaches `iterations` in about 3 s (set when a preset is opened). */
