@@ -1,106 +1,68 @@
-// Attention Dynamics Playground: loads the wasm module and routes between the three labs: the
-// particle lab (particles/), the training lab (training/) and the depth lab (depth/); the last
-// two are loaded on first use.
-// Labs: the hash's `lab` key picks the lab (`lab=training` the training lab, `lab=depth` the
-// depth lab, anything else the particle lab); the header's tabs put the chosen lab's last
-// configuration in the hash.
+// Attention Dynamics Playground: loads the wasm module, builds the page from the table of labs
+// below and routes each link to its lab (the `lab` key: lab/labs.js, where a lab's interface is
+// described). A lab is loaded when first shown; adding one is a folder and an entry here.
 
 import init, * as wasm from './pkg/attn_web.js';
-import { encodeValue, readHash } from './state/hash.js';
+import { onNavigate, readHash, writeLink } from './lab/address_bar.js';
+import { Labs } from './lab/labs.js';
+import { encodeValue } from './lab/pairs.js';
+import { PageView } from './share/page_view.js';
 import { bindKeys } from './ui/keyboard.js';
 import { LabTabs } from './ui/labs.js';
-import { particles } from './particles/lab.js';
 import { setupExport } from './export/menu.js';
 import { setupApi } from './embed/api.js';
-import { setupShare } from './share/share.js';
 
-const DEFAULT_TRAINING = 'lab=training&preset=scan-snap'; // the training lab's first configuration
-const DEFAULT_DEPTH = 'lab=depth&preset=collapse-small'; // the depth lab's first configuration
+/** The labs, in the tabs' order; the first is the default (a link naming no lab opens it). */
+const LABS = {
+  particles: { title: 'Particles', load: () => import('./particles/lab.js'), defaultLink: '' },
+  training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'lab=training&preset=scan-snap' },
+  depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'lab=depth&preset=collapse-small' },
+};
+
 const $ = (id) => document.getElementById(id);
 
-let labTabs;
-let share = null; // share/share.js: the link in the address bar, copy link / embed code, embed mode
-let activeLab = 'particles';
-let training = null; // the training lab, once loaded
-let trainingLoading = null;
-let depth = null; // the depth lab (depth/, loaded on first use)
-let depthLoading = null;
+const page = new PageView(wasm); // the page's view keys: theme, panels, embed mode, a moment
+let labs;
+let tabs;
+let menu = null;
+let routing = 0; // the latest route (an older one still loading its lab gives way)
 
-// ---- labs -------------------------------------------------------------------------------
-
-/** Loads the training lab's modules (once, on first use). */
-function loadTraining() {
-  if (!trainingLoading) {
-    trainingLoading = import('./training/lab.js').then((m) => {
-      training = m.createTrainingLab(wasm);
-      return training;
-    });
-  }
-  return trainingLoading;
+/** Lab `lab` says its link changed: the address bar follows while it is shown. */
+function linkChanged(lab, how) {
+  if (!how || labs.active !== lab) return;
+  page.beforeWrite(how);
+  writeLink(page.linkOf(lab), how);
+  page.written(lab);
 }
 
-/** Loads the depth lab's modules (once, on first use). */
-function loadDepth() {
-  if (!depthLoading) {
-    depthLoading = import('./depth/lab.js').then((m) => {
-      depth = m.createDepthLab(wasm, { particleConfig: () => particles.canonical() });
-      return depth;
-    });
-  }
-  return depthLoading;
-}
-
-function showLab(lab) {
-  activeLab = lab;
-  labTabs.show(lab);
-  particles.setHidden(lab !== 'particles');
-  if (lab !== 'training' && training) training.hide();
-  if (lab !== 'depth' && depth) depth.hide();
-  if (lab === 'particles') particles.redraw();
-}
-
-/** Shows the lab a configuration string asks for, with that configuration. */
+/** Shows the lab a link asks for, with that link. */
 async function route(text) {
-  share?.route(text); // page-level view keys: theme, panels, embed mode
-  if (wasm.requested_lab(text) === 'depth') {
-    showLab('depth');
-    const lab = await loadDepth();
-    if (activeLab === 'depth') lab.show(text);
-    return;
-  }
-  if (wasm.requested_lab(text) === 'training') {
-    showLab('training');
-    const lab = await loadTraining();
-    if (activeLab === 'training') lab.show(text);
-    return;
-  }
-  showLab('particles');
-  particles.show(text);
+  const mine = ++routing;
+  const id = labs.idOf(wasm.requested_lab(text));
+  const lab = await labs.get(id);
+  if (mine !== routing) return;
+  labs.show(id);
+  tabs.show(id);
+  page.route(text, lab); // page-level view keys: theme, panels, embed mode
+  lab.show(text);
+  menu?.labShown();
 }
 
-/** A tab was picked: that lab's last configuration goes into the hash (a history entry). */
-function selectLab(lab) {
-  if (lab === activeLab) return;
-  location.hash = lab === 'training'
-    ? (training?.canonical || DEFAULT_TRAINING)
-    : lab === 'depth'
-      ? (depth?.canonical || DEFAULT_DEPTH)
-      : (particles.canonical() || '');
-}
-
-/** The configuration string of `lab` (its last applied one). */
-function labConfig(lab) {
-  if (lab === 'training') return training?.canonical || DEFAULT_TRAINING;
-  if (lab === 'depth') return depth?.canonical || DEFAULT_DEPTH;
-  return particles.canonical() || '';
+/** A tab was picked: that lab's last configuration (or its first) as a new history entry. */
+function selectLab(id) {
+  if (id === labs.activeId) return;
+  const link = labs.loaded(id)?.canonical() || LABS[id].defaultLink;
+  writeLink(link, 'push');
+  route(link);
 }
 
 /**
- * Opens a configuration as a link does (a history entry; the lab it asks for), for the PNG
- * import and the postMessage API; resolves once its lab shows it. The page's view keys (embed
- * mode, panels, theme, ...) that `text` does not set are kept; a moment (`t`, `step`) is not.
+ * Opens a configuration as a link does (`how`: a history entry or in place; the lab it asks
+ * for), for the PNG import and the postMessage API; resolves once its lab shows it. The page's
+ * view keys (embed mode, panels, theme, ...) that `text` does not set are kept; a moment (`t`,
+ * `step`) is not.
  */
-async function openLink(text) {
+async function openLink(text, how) {
   let link = text;
   const now = wasm.check_link(readHash());
   const next = wasm.check_link(text);
@@ -110,45 +72,38 @@ async function openLink(text) {
     const merged = keep.length ? wasm.check_link(`${next.link}&${keep.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`) : next;
     link = merged.ok ? merged.link : next.link;
   }
-  if (readHash() !== link) history.pushState(history.state, '', `#${link}`);
+  writeLink(link, how);
   await route(link);
 }
 
-/** Keyboard shortcuts act on the lab shown. */
-function onKey(name) {
-  return () => {
-    if (activeLab === 'training') {
-      if (training) training[name]();
-    } else if (activeLab === 'depth') {
-      if (depth) depth[name]();
-    } else {
-      particles[name]();
-    }
-  };
-}
-
-// ---- start ------------------------------------------------------------------------------
-
 async function main() {
   await init();
-  particles.setup();
   $('version').textContent = `attn-web ${wasm.version()}`;
-
-  labTabs = new LabTabs(selectLab);
-  share = setupShare({ wasm, particles, activeLab: () => activeLab });
+  labs = new Labs(LABS, (id) => ({
+    wasm,
+    page,
+    linkChanged: (how) => linkChanged(labs.loaded(id), how),
+    canonicalOf: (other) => labs.loaded(other)?.canonical() ?? '',
+  }));
+  tabs = new LabTabs(LABS, selectLab);
+  // The default lab is always there (the postMessage API drives it).
+  await labs.get(labs.ids[0]);
   await route(readHash());
-  bindKeys({ togglePlay: onKey('togglePlay'), step: onKey('step'), reset: onKey('reset') });
-  window.addEventListener('hashchange', () => route(readHash()));
-  particles.start();
-  setupExport({ wasm, particles, config: labConfig, openLink });
-  setupApi({ wasm, particles, activeLab: () => activeLab, openLink });
+  bindKeys({
+    togglePlay: () => labs.active?.togglePlay(),
+    step: () => labs.active?.step(),
+    reset: () => labs.active?.reset(),
+  });
+  onNavigate(route);
+  menu = setupExport({ wasm, labs, openLink });
+  setupApi({ wasm, labs, openLink });
   performance.mark('attn-ready');
   window.__attnReady = true;
-  requestAnimationFrame(particles.frame);
 }
 
 main().catch((err) => {
-  const box = $('config-error');
+  // In the first lab's error box when it exists, else at the top of the page.
+  const box = $('config-error') ?? document.body.insertBefore(document.createElement('p'), document.body.firstChild);
   box.textContent = `The playground could not start: ${err && err.message ? err.message : err}`;
   console.error(err);
 });

@@ -1,5 +1,5 @@
 // The postMessage API: a host page (the parent of an embedded playground, or the window that
-// opened it) drives the particle lab with commands and hears its state (embed/protocol.js has
+// opened it) drives the particle lab (the page's default lab) with commands and hears its state (embed/protocol.js has
 // the schema, the README the whole protocol, www/host.html an example host).
 //
 // Every command is checked against the schema; an invalid one is answered with an `error` event
@@ -15,12 +15,17 @@ export const STATE_INTERVAL_MS = 250;
 /** Largest number of steps a seek may ask for (as `until / dt` in the configuration). */
 const MAX_STEPS = 1e8;
 
+/** The lab the API drives. */
+const LAB = 'particles';
+
 /**
  * Starts listening for commands.
- * @param {{ wasm: object, particles: object, activeLab: () => string,
- *   openLink: (text: string) => Promise<void> }} h
+ * @param {{ wasm: object, labs: import('../lab/labs.js').Labs,
+ *   openLink: (text: string, how: string) => Promise<void> }} h
  */
 export function setupApi(h) {
+  const lab = () => h.labs.loaded(LAB);
+  const shown = () => h.labs.activeId;
   const parent = window.parent !== window ? window.parent : null;
   let lastSent = 0; // when the last state event left (ms)
   let lastStep = -1;
@@ -31,7 +36,7 @@ export function setupApi(h) {
   line.setAttribute('role', 'status');
   line.hidden = true;
   // In the particle lab's status area: the one row embed mode keeps.
-  (document.querySelector('#lab-particles .status-area') || document.body).append(line);
+  (lab()?.root.querySelector('.status-area') || document.body).append(line);
 
   /** Sends an unrequested event to the host (the parent frame, else the opener). */
   const broadcast = (msg) => {
@@ -39,7 +44,7 @@ export function setupApi(h) {
     if (to) to.postMessage(msg, '*'); // the events hold nothing private: the page's own state
   };
 
-  const state = () => h.particles.state();
+  const state = () => lab()?.state() ?? null;
 
   const reply = (e, msg) => {
     if (!e.source) return;
@@ -54,30 +59,31 @@ export function setupApi(h) {
   async function run(cmd) {
     if (cmd.type === 'getState') return null;
     if (cmd.type === 'setConfig') {
-      const lab = h.wasm.requested_lab(cmd.config);
-      if (lab !== 'particles') return { field: 'config', message: `this configuration is for the ${lab} lab; the API drives the particle lab` };
+      const asked = h.wasm.requested_lab(cmd.config);
+      if (asked !== LAB) return { field: 'config', message: `this configuration is for the ${asked} lab; the API drives the particle lab` };
       // Checked as a link is: its view keys (t, panels, ...) too, then the page's per-step limit.
       const link = h.wasm.check_link(cmd.config);
-      const res = link.ok ? h.particles.check(link.canonical) : link;
+      const res = link.ok ? lab().check(link.canonical) : link;
       if (!res.ok) {
-        h.particles.refuse(res, 'Sent by the host page; the last valid run keeps going.');
+        lab().refuse(res, 'Sent by the host page; the last valid run keeps going.');
         return { field: 'config', key: res.key, message: `\`${res.key}\`: ${res.message}` };
       }
-      await h.openLink(link.link);
+      // A host's command replaces the frame's history entry (the host's history is not ours).
+      await h.openLink(link.link, 'replace');
       return null;
     }
-    if (h.activeLab() !== 'particles') {
-      return { field: 'type', message: `${cmd.type} drives the particle lab, but the page shows the ${h.activeLab()} lab` };
+    if (shown() !== LAB) {
+      return { field: 'type', message: `${cmd.type} drives the particle lab, but the page shows the ${shown()} lab` };
     }
-    if (cmd.type === 'play') h.particles.play();
-    else if (cmd.type === 'pause') h.particles.pause();
+    if (cmd.type === 'play') lab().play();
+    else if (cmd.type === 'pause') lab().pause();
     else if (cmd.type === 'seek') {
       // A moment of the run: up to its `until` (or up to where it has already played past it).
       const { dt, until, t } = state();
       const end = Math.max(until, t);
       const steps = Math.round(cmd.t / dt);
       if (cmd.t > end + dt / 2 || steps > MAX_STEPS) return { field: 't', message: `${cmd.t} is out of range; allowed: 0 <= t <= ${end} (the run's until)` };
-      await h.particles.seekStep(steps);
+      await lab().seekTo(steps);
     }
     return null;
   }
@@ -111,7 +117,7 @@ export function setupApi(h) {
 
   // Unrequested state events while the run moves; one more when it stops moving.
   setInterval(() => {
-    if (h.activeLab() !== 'particles') return;
+    if (shown() !== LAB) return;
     const s = state();
     if (!s) return;
     const moving = s.status === 'playing' || s.status === 'seeking';
@@ -138,6 +144,6 @@ export function setupApi(h) {
   };
   new ResizeObserver(measure).observe(document.documentElement);
 
-  broadcast(event('ready', { commands: COMMAND_NAMES, lab: h.activeLab(), state: state() }));
+  broadcast(event('ready', { commands: COMMAND_NAMES, lab: shown(), state: state() }));
   measure();
 }

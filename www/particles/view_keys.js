@@ -6,7 +6,7 @@
 // projection (pca2 | pca3 | a,b; only for d > 3), camera (yaw,pitch in radians; the 3-D view),
 // colour (clusters | index | plain). `coords` is a configuration key and travels with it.
 
-const $ = (id) => document.getElementById(id);
+import { $, app, ui } from './state.js';
 
 /** The 3-D view's starting angles (the core's DEFAULT_CAMERA). */
 export const DEFAULT_CAMERA = { yaw: -0.65, pitch: 0.5 };
@@ -19,12 +19,13 @@ function angle(a) {
 
 /**
  * The view keys whose value differs from the default, as [key, value] pairs.
- * @param {{ app: object, tokenView: object, heatmapView: object, d: number }} p
  * @returns {[string, string][]}
  */
-export function viewPairs({ app, tokenView, heatmapView, d }) {
+export function viewPairs() {
+  const { tokens: tokenView, heatmap: heatmapView, loop } = ui;
+  const d = app.stepper ? app.stepper.d() : 0;
   const out = [];
-  if (app.speedChosen) out.push(['speed', String(app.stepsPerFrame)]);
+  if (loop.speedChosen) out.push(['speed', String(loop.perFrame)]);
   if (heatmapView.scale === 'max') out.push(['heatmap', 'max']);
   if (!tokenView.showTrails) out.push(['trails', '0']);
   const pr = app.projection;
@@ -42,7 +43,8 @@ export function viewPairs({ app, tokenView, heatmapView, d }) {
 }
 
 /** The heatmap's scale: the view, its select and its legend. */
-export function showHeatScale(heatmapView, scale) {
+export function showHeatScale(scale) {
+  const heatmapView = ui.heatmap;
   heatmapView.scale = scale === 'max' ? 'max' : 'one';
   $('heat-scale').value = heatmapView.scale;
   $('heatmap-top').textContent = heatmapView.scale === 'one' ? '1' : 'max P';
@@ -50,16 +52,15 @@ export function showHeatScale(heatmapView, scale) {
 
 /**
  * Applies a link's view (the core's View object) to the particle lab's panels and controls.
- * @param {{ app: object, tokenView: object, heatmapView: object, controls: object }} p
  * @param {object} view `{ speed, heatmap, trails, projection: {mode, a, b}, camera: {yaw, pitch}, colour }`
  */
-export function applyView({ app, tokenView, heatmapView, controls }, view) {
+export function applyView(view) {
+  const { tokens: tokenView } = ui;
   if (view.speed !== null && view.speed !== undefined) {
-    app.stepsPerFrame = view.speed;
-    app.speedChosen = true;
-    controls.showSpeed(view.speed);
+    ui.loop.setSpeed(view.speed);
+    ui.controls.showSpeed(view.speed);
   }
-  showHeatScale(heatmapView, view.heatmap);
+  showHeatScale(view.heatmap);
   tokenView.showTrails = view.trails;
   $('trails').checked = view.trails;
   const pr = view.projection;

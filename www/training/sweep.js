@@ -2,7 +2,7 @@
 // Worker (workers/sweep.js, its own wasm instance) one cell per message, with a progress bar,
 // cancel, a table that fills cell by cell, and the plot (drawn by the web crate with plotters).
 
-import { Draft } from '../state/draft.js';
+import { Draft } from '../lab/draft.js';
 import { fitCanvas, isDark } from '../render/palette.js';
 
 const $ = (id) => document.getElementById(id);

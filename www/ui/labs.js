@@ -1,13 +1,28 @@
-// The lab switcher in the header (Particles | Training): a tab list (WAI-ARIA tabs pattern:
-// click, or Left/Right/Home/End to move and activate). Each tab names its lab (`data-lab`) and
-// its panel (`aria-controls`); texts for one lab carry `data-for-lab`. It only shows the chosen
-// lab's panel and texts and reports the choice; main.js decides what runs.
+// The lab switcher in the header (Particles | Training | Depth): a tab list built from main.js's
+// table (WAI-ARIA tabs pattern: click, or Left/Right/Home/End to move and activate). Each tab
+// names its lab (`data-lab`) and its panel (`aria-controls`); texts for one lab carry
+// `data-for-lab`. It only shows the chosen lab's panel and texts and reports the choice; main.js
+// decides what runs.
 
 export class LabTabs {
-  /** @param {(lab: string) => void} onSelect called when the user picks a lab */
-  constructor(onSelect) {
-    this.tabs = [...document.querySelectorAll('.lab-tabs [role="tab"]')];
-    this.current = 'particles';
+  /**
+   * @param {Record<string, { title: string }>} table the labs, in order (the first is selected)
+   * @param {(lab: string) => void} onSelect called when the user picks a lab
+   */
+  constructor(table, onSelect) {
+    this.tabs = Object.entries(table).map(([id, { title }], i) => {
+      const tab = document.createElement('button');
+      tab.type = 'button';
+      tab.setAttribute('role', 'tab');
+      tab.id = `tab-${id}`;
+      tab.dataset.lab = id;
+      tab.setAttribute('aria-controls', `lab-${id}`);
+      tab.setAttribute('aria-selected', String(i === 0));
+      if (i > 0) tab.tabIndex = -1;
+      tab.textContent = title;
+      return tab;
+    });
+    document.querySelector('.lab-tabs').replaceChildren(...this.tabs);
     for (const tab of this.tabs) {
       tab.addEventListener('click', () => onSelect(tab.dataset.lab));
       tab.addEventListener('keydown', (e) => {
@@ -26,9 +41,8 @@ export class LabTabs {
     }
   }
 
-  /** Shows `lab`'s panel, subtitle and citation; hides the other lab's. */
+  /** Shows `lab`'s panel, subtitle and citation; hides the other labs'. */
   show(lab) {
-    this.current = lab;
     for (const tab of this.tabs) {
       const on = tab.dataset.lab === lab;
       tab.setAttribute('aria-selected', String(on));

@@ -1,8 +1,8 @@
-// The configuration being edited: ordered [key, value] pairs as the user wrote them (from the
-// hash or the controls). It may be invalid; the core's check_config decides, and only a valid
+// The configuration being edited: ordered [key, value] pairs as the user wrote them (from a link
+// or the fields). It may be invalid; the core's check decides (config_page.js), and only a valid
 // draft replaces the running configuration.
 
-import { joinConfig, splitConfig } from './hash.js';
+import { joinConfig, splitConfig } from './pairs.js';
 
 export class Draft {
   /** @param {Array<[string, string|undefined]>} pairs */
@@ -40,11 +40,6 @@ export class Draft {
   delete(key) {
     this.pairs = this.pairs.filter(([k]) => k !== key);
     return this;
-  }
-
-  /** The preset named in the draft (default `polytope`). */
-  preset() {
-    return this.get('preset') ?? 'polytope';
   }
 
   clone() {

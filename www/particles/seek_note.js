@@ -1,5 +1,5 @@
 // The progress of a link's `t=` / `step=`: the run is computed to that step on load (in slices,
-// particles/seek.js, so the page never freezes); this note shows how far it got.
+// lab/run_loop.js, so the page never freezes); this note shows how far it got.
 
 const $ = (id) => document.getElementById(id);
 let generation = 0; // the seek shown (a newer one takes the note over)

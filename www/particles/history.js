@@ -1,6 +1,6 @@
 // The particle run's recorded states, for the CSV and JSON exports: at every step where the page
 // computed the metrics (the chart's history samples and the frames it drew), a copy of the tokens
-// in the configuration's `coords` and the metrics. particles/lab.js calls `record` after each
+// in the configuration's `coords` and the metrics. run.js calls `record` after each
 // metrics evaluation and `reset` when a run starts. Steps are whatever the page sampled: the
 // export says which.
 //
@@ -86,5 +86,5 @@ function plainMetrics(m) {
   };
 }
 
-/** The particle lab's record: particles/lab.js writes it, export/menu.js reads it. */
+/** The particle lab's record: run.js writes it, particles/exports.js reads it. */
 export const runHistory = new RunHistory();

@@ -1,10 +1,10 @@
-// The controls: real DOM elements with labels. This module only reads and writes the DOM and
-// reports what the user did; particles/lab.js decides what happens.
+// The particle lab's controls: real DOM elements with labels. This module only reads and writes the
+// DOM and reports what the user did; particles/lab.js decides what happens.
 
 /** Steps per frame offered by the speed slider (each frame is also capped by a time budget). */
 export const SPEEDS = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
 
-import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from './fields.js';
+import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from '../ui/fields.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,12 +42,6 @@ export class Controls {
     this.fields = bindFields($('config-form'), h.onEdit, {
       value: fieldValue,
       isCommit: (e) => e.key === 'Enter' && !e.shiftKey,
-    });
-    // A button clicked with the pointer gives focus back to the page, so the keyboard shortcuts
-    // (Space play/pause) work next; keyboard activation (detail 0) keeps the focus where it is.
-    document.addEventListener('click', (e) => {
-      const b = e.target instanceof Element ? e.target.closest('button') : null;
-      if (b && e.detail > 0) b.blur();
     });
     for (const b of document.querySelectorAll('[data-set]')) {
       b.addEventListener('click', () => {

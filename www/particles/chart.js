@@ -2,7 +2,7 @@
 // PlotChart sizes the canvas for the screen's pixel ratio and turns the pointer into a time for
 // the hover readout.
 
-import { PlotChart } from './plot_chart.js';
+import { PlotChart } from '../render/plot_chart.js';
 
 export class ChartView extends PlotChart {
   /**

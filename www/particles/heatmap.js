@@ -1,7 +1,7 @@
 // The attention heatmap: the RGBA pixels computed in Rust (Stepper.heatmap_rgba) put into an
 // ImageData, scaled up without smoothing; hovering reports the entry (i, j) under the pointer.
 
-import { fitCanvas, theme } from './palette.js';
+import { fitCanvas, theme } from '../render/palette.js';
 
 /** Largest heatmap image side in pixels (larger P are downsampled in Rust). */
 export const HEATMAP_MAX_SIDE = 512;

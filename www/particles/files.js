@@ -1,8 +1,8 @@
-// The text files of the Export menu, built from the particle run's record (export/history.js) and
-// a configuration check result. The trajectory CSV is `attn run --format csv` (header
-// `step,t,i,coord_0,...`, one row per token per recorded state, numbers formatted by the core,
-// crates/web/src/export.rs), so its rows equal the CLI's rows at the same steps; the frames JSON
-// has the schema of `attn run --format json` ({ config, frames: [{ step, t, tokens, metrics }] }).
+// The particle run's data files for the Export menu, built from its record (history.js). The
+// trajectory CSV is `attn run --format csv` (header `step,t,i,coord_0,...`, one row per token per
+// recorded state, numbers formatted by the core, crates/web/src/export.rs), so its rows equal the
+// CLI's rows at the same steps; the frames JSON has the schema of `attn run --format json`
+// ({ config, frames: [{ step, t, tokens, metrics }] }).
 
 /**
  * The trajectory CSV of `history` (a RunHistory).
@@ -39,16 +39,4 @@ export function framesJson(history) {
     return { step: s.step, t: s.t, tokens, metrics: s.metrics };
   });
   return `${JSON.stringify({ config: history.canonical, frames })}\n`;
-}
-
-/**
- * The configuration as JSON: `{ lab, config, keys: { key: value, ... } }` from a successful
- * check_lab_config result (`keys`: `version`, then every key of the resolved configuration, as
- * text; the version decides the particle lab's arithmetic, so a string rebuilt from `keys` must
- * carry it).
- */
-export function configJson(res) {
-  const keys = { version: /^version=(\d+)/.exec(res.canonical)?.[1] };
-  for (const [k, v] of res.pairs) keys[k] = v;
-  return `${JSON.stringify({ lab: res.lab, config: res.canonical, keys }, null, 2)}\n`;
 }

@@ -1,9 +1,7 @@
-// The configuration <-> the URL hash.
-//
-// The hash holds the same `key=value&...` string as the CLI's --config. Reading splits it into
-// ordered [key, value] pairs with percent escapes decoded (a malformed escape is kept as written,
-// so the core's parser reports it against its key). Writing uses history.replaceState so that
-// configuration changes do not flood the history.
+// Configuration strings as [key, value] pairs: the `key=value&...` string of the hash and the
+// CLI's --config split into ordered pairs with percent escapes decoded (a malformed escape is
+// kept as written, so the core's parser reports it against its key), and pairs joined back.
+// lab/address_bar.js reads and writes the hash itself.
 
 /** Decodes `%XX` escapes; returns the text unchanged when they are malformed. */
 function decode(text) {
@@ -49,15 +47,7 @@ export function joinConfig(pairs) {
     .join('&');
 }
 
-/** The configuration text in the address bar's hash (without '#'). */
-export function readHash() {
-  return location.hash.replace(/^#/, '');
-}
-
-/** Puts `text` in the hash without adding a history entry (no-op when already there). */
-export function writeHash(text) {
-  if (readHash() === text) return;
-  const url = new URL(location.href);
-  url.hash = text;
-  history.replaceState(history.state, '', url.href);
+/** The preset a configuration string names (for file names), or 'run'. */
+export function presetOf(text) {
+  return splitConfig(text).find(([k]) => k === 'preset')?.[1] ?? 'run';
 }

@@ -1,0 +1,140 @@
+// The address bar's text, pinned: every preset link (as a link, picked from each lab's preset
+// menu, and each lab's tab from a fresh page), every link in the README and every link of the
+// hostile corpus (hostile_links.mjs) is opened in Chromium from a fresh load, and the hash the
+// page leaves in the address bar is compared with address_bar.json: what the page wrote before
+// the labs shared one interface (www/lab/). Long values are pinned by length and SHA-256.
+//
+// ATTN_WRITE_FIXTURE=1 writes address_bar.json from the page served instead of comparing (that
+// is how the file was made, against the page of the commit before www/lab/ existed).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { ATTN_URL, launch, watchCsp } from './helpers.mjs';
+import { HOSTILE_LINKS } from './hostile_links.mjs';
+
+const FIXTURE = new URL('./address_bar.json', import.meta.url);
+const README = new URL('../../README.md', import.meta.url);
+const WRITE = process.env.ATTN_WRITE_FIXTURE === '1';
+/** Values longer than this are pinned by length and SHA-256 (the corpus has 100 kB links). */
+const LONG = 600;
+
+/** The links the README names (configuration strings, in code spans, URLs and commands). */
+export async function readmeLinks() {
+  const text = await readFile(README, 'utf8');
+  const found = text.match(/(?<![\w=&%-])(?:version|lab|preset)=[A-Za-z0-9_.,;&=%-]*/g) ?? [];
+  return [...new Set(found)];
+}
+
+/** What the fixture keeps of an address bar's hash. */
+function pin(hash) {
+  if (hash.length <= LONG) return hash;
+  return { length: hash.length, sha256: createHash('sha256').update(hash).digest('hex') };
+}
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+/** @type {import('playwright-core').Page} */
+let page;
+let fixture = {};
+const seen = {};
+
+before(async () => {
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(watchCsp);
+  if (!WRITE) fixture = JSON.parse(await readFile(FIXTURE, 'utf8'));
+});
+
+after(async () => {
+  if (WRITE) await writeFile(FIXTURE, `${JSON.stringify(seen, null, 1)}\n`);
+  await browser?.close();
+});
+
+/** Opens `#hash` from a fresh load; resolves once the lab it asks for has shown it. */
+async function open(hash) {
+  await page.goto('about:blank');
+  await page.goto(`${ATTN_URL}#${hash}`);
+  await page.waitForFunction(() => window.__attnReady === true, null, { timeout: 30_000 });
+  await settle();
+}
+
+/** Waits until the lab shown has its configuration (and a little longer for late writes). */
+async function settle() {
+  await page.waitForFunction(() => {
+    const shown = (id) => !document.getElementById(id).hidden;
+    if (shown('lab-training')) return Boolean(window.__attnTraining?.configString());
+    if (shown('lab-depth')) return Boolean(window.__attnDepth?.configString());
+    return Boolean(window.__attn?.configString());
+  }, null, { timeout: 30_000 });
+  await page.waitForTimeout(150);
+}
+
+/** The address bar's hash (without '#'). */
+const hash = () => page.evaluate(() => location.hash.replace(/^#/, ''));
+
+/** Compares (or records) the address bar of case `name`. */
+async function check(name) {
+  const got = pin(await hash());
+  seen[name] = got;
+  if (WRITE) return;
+  assert.ok(Object.hasOwn(fixture, name), `${name} is not in address_bar.json (ATTN_WRITE_FIXTURE=1 records it)`);
+  assert.deepEqual(got, fixture[name], `the address bar of ${name}`);
+}
+
+describe('the address bar is what the page wrote before one lab interface', () => {
+  test('preset links, preset menus and tabs', async () => {
+    await open('');
+    await check('link: (empty)');
+    const names = await page.evaluate(() => {
+      const w = window.__attn.wasm;
+      return {
+        particles: w.presets().map((p) => p.name),
+        training: w.training_presets().map((p) => p.name),
+        depth: w.depth_presets().map((p) => p.name),
+      };
+    });
+    assert.ok(names.particles.length >= 11 && names.training.length >= 2 && names.depth.length >= 4);
+    const links = [
+      ...names.particles.flatMap((n) => [`preset=${n}`, `version=2&preset=${n}`, `version=1&preset=${n}`]),
+      ...names.training.map((n) => `lab=training&preset=${n}`),
+      ...names.depth.map((n) => `lab=depth&preset=${n}`),
+    ];
+    for (const link of links) {
+      await open(link);
+      await check(`link: ${link}`);
+    }
+    const menus = { particles: ['', '#preset'], training: ['lab=training', '#tr-preset'], depth: ['lab=depth', '#dp-preset'] };
+    for (const [lab, [start, select]] of Object.entries(menus)) {
+      for (const name of names[lab]) {
+        await open(start);
+        await page.selectOption(select, name);
+        await settle();
+        await check(`menu: ${lab} ${name}`);
+      }
+    }
+    await open('');
+    for (const [i, tab] of ['training', 'depth', 'particles', 'depth', 'training'].entries()) {
+      await page.click(`#tab-${tab}`);
+      await settle();
+      await check(`tab ${i + 1} from (empty): ${tab}`);
+    }
+  });
+
+  test('the README\'s links', async () => {
+    const links = await readmeLinks();
+    assert.ok(links.length >= 15, `${links.length} links found in the README`);
+    for (const link of links) {
+      await open(link);
+      await check(`readme: ${link}`);
+    }
+  });
+
+  test('the hostile links', async () => {
+    for (const link of HOSTILE_LINKS) {
+      await open(link.hash);
+      await check(`hostile: ${link.lab}: ${link.name}`);
+    }
+  });
+});

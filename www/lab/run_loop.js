@@ -1,0 +1,299 @@
+// The run loop every stepping lab shares (Rust owns the run's state and its step; JS owns the
+// loop and the drawing): play, pause, one step, reset, the speed (steps per animation frame),
+// stepping within a per-frame time budget, and seeking to a step in short slices that never
+// freeze the page. A lab hands it hooks into its wasm run (the particle Stepper, the TrainingLab) and its
+// views; the loop never draws itself.
+
+import { RateMeter } from '../ui/rate.js';
+
+/** Time spent stepping per animation frame (ms, of ~16). */
+export const FRAME_BUDGET_MS = 10;
+
+/** Time spent stepping per slice of a seek before yielding to the browser (ms). */
+export const SLICE_MS = 12;
+
+/** Items that fit in `left` ms at `cost` ms each: 1 to `remaining`; 1 while the cost is unknown. */
+export function chunkFor(remaining, left, cost) {
+  return Number.isFinite(cost) ? Math.max(1, Math.min(remaining, Math.floor(left / Math.max(cost, 1e-4)))) : 1;
+}
+
+/** The cost estimate updated with a measured `per` ms per item (exponential average). */
+export function updateCost(cost, per) {
+  return Number.isFinite(cost) ? 0.7 * cost + 0.3 * per : per;
+}
+
+/** Resolves after the browser has had a turn (a macrotask: hidden frames throttle animation frames). */
+function yieldToBrowser() {
+  return new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
+}
+
+/**
+ * Advances `run` to step `target` (at least its current step) in slices of about SLICE_MS,
+ * calling `onProgress()` after each; the steps are the run's own (past its end, stopping only at
+ * a divergence), so the state reached is bit for bit the one stepping there by hand gives. Stops
+ * early when `alive()` turns false (another command took over). With `pool` (`(k, budgetMs) =>
+ * Promise<steps taken>`, stepping elsewhere) the slices are the pool's.
+ * @param {{ count(): number, advancePast(k: number): number }} run
+ * @returns {Promise<number>} the step reached
+ */
+export async function advanceTo(run, target, { alive = () => true, onProgress = () => {}, pool = null } = {}) {
+  // After every await, `alive()` is asked before the run is touched: another command may have
+  // replaced (and freed) it meanwhile.
+  let step = run.count();
+  if (pool) {
+    while (step < target) {
+      const got = await pool(target - step, 4 * SLICE_MS);
+      if (!alive()) return step;
+      step = run.count();
+      onProgress(step);
+      if (got === 0) break; // diverged, or another command took over
+    }
+    return step;
+  }
+  let chunk = 1;
+  for (;;) {
+    const t0 = performance.now();
+    let diverged = false;
+    while (run.count() < target && performance.now() - t0 < SLICE_MS) {
+      const k = Math.min(chunk, target - run.count());
+      const c0 = performance.now();
+      const got = run.advancePast(k);
+      if (got < k) {
+        diverged = true;
+        break;
+      }
+      // Grow the chunk while a chunk costs well under the slice (fewer calls into wasm).
+      if (performance.now() - c0 < SLICE_MS / 4) chunk = Math.min(chunk * 2, 1 << 20);
+      else chunk = Math.max(1, chunk >> 1);
+    }
+    step = run.count();
+    onProgress(step);
+    if (diverged || step >= target) return step;
+    await yieldToBrowser();
+    if (!alive()) return step;
+  }
+}
+
+export class RunLoop {
+  /**
+   * @param {{
+   *   run: () => object | null, the run shown (with status() and message()), null before one
+   *   count: (run: object) => number, its step (iteration)
+   *   advance: (run: object, k: number, pastEnd: boolean) => number, up to k steps; the steps taken
+   *   restart: () => void, starts the run shown again from its start (a new run object)
+   *   changed: () => void, steps were taken: the views need redrawing
+   *   render: (now: number, force: boolean) => void,
+   *   diverged: (message: string) => void, shows a divergence
+   *   playing: (on: boolean) => void, shows playing or paused
+   *   showSpeed: (k: number) => void, shows the speed
+   *   speeds: number[], the speeds offered
+   *   framesToEnd: number, frames in which the suggested speed plays a run to its end
+   *   renderOnPause?: boolean, renderOnStep?: boolean, render at once (forced) then
+   *   frame?: (now: number) => void, a playing frame's stepping when not `runFrame` (the pool)
+   *   stepElsewhere?: (run: object, done: (got: number) => void) => boolean, one step taken off
+   *     this thread (true: handled, `done` called when it lands)
+   *   sampleEvery?: () => number, steps between samples taken inside a frame (0: none)
+   *   sample?: () => void, takes a sample at the current step
+   *   idle?: (alive: () => boolean) => Promise<void>, resolves once no step is in flight
+   *   seekPool?: (run: object, alive: () => boolean) => ((k: number, budgetMs: number) => Promise<number>) | null
+   *   seekProgress?: () => void, a slice of a seek was computed
+   * }} h
+   */
+  constructor(h) {
+    this.h = h;
+    this.playing = false;
+    this.userPaused = false; // the user paused: a new run keeps the page paused
+    this.pastEnd = false; // the user asked to continue after the run's end
+    this.perFrame = 1; // steps per frame (the speed)
+    this.speedChosen = false; // the speed was chosen (slider or link) rather than suggested
+    this.cost = NaN; // measured ms per step of the current run
+    this.rate = new RateMeter(); // steps per second over the last second
+    this.seeking = null; // the seek in progress (a token), if any
+    this.visible = false;
+    this.raf = 0;
+  }
+
+  /** A new run was started: forget the last one's timing; it plays unless the user paused. */
+  started() {
+    this.pastEnd = false;
+    this.seeking = null;
+    this.cost = NaN;
+    this.rate.clear();
+    this.setPlaying(!this.userPaused && this.h.run().status() === 'running');
+  }
+
+  setPlaying(on) {
+    this.playing = on;
+    this.h.playing(on);
+    if (!on) this.rate.clear();
+  }
+
+  /** Play / Pause (the button, Space). A diverged run stays paused with its message. */
+  togglePlay() {
+    const run = this.h.run();
+    if (!run) return;
+    if (this.playing) {
+      this.userPaused = true;
+      this.setPlaying(false);
+      if (this.h.renderOnPause) this.h.render(performance.now(), true);
+      return;
+    }
+    if (run.status() === 'diverged') {
+      this.h.diverged(run.message());
+      return;
+    }
+    if (run.status() === 'finished') this.pastEnd = true;
+    this.userPaused = false;
+    this.setPlaying(true);
+  }
+
+  /** Plays (as the Play button: past the end it plays on). */
+  play() {
+    if (this.h.run() && !this.playing) this.togglePlay();
+  }
+
+  /** Pauses (as the Pause button) and stops a seek in progress. */
+  pause() {
+    this.seeking = null;
+    if (this.playing) this.togglePlay();
+    else this.userPaused = true;
+  }
+
+  /** The run shown, from its start (Reset, R): a paused run stays paused. */
+  reset() {
+    if (this.h.run()) this.h.restart();
+  }
+
+  /** One step (the Step button, →): pauses first; past the end it steps on. */
+  step() {
+    const run = this.h.run();
+    if (!run) return;
+    this.seeking = null;
+    if (this.playing) {
+      this.userPaused = true;
+      this.setPlaying(false);
+    }
+    if (run.status() === 'diverged') {
+      this.h.diverged(run.message());
+      return;
+    }
+    const done = (got) => {
+      if (run.status() === 'diverged') this.h.diverged(run.message());
+      if (got > 0) this.h.changed();
+      this.h.render(performance.now(), Boolean(this.h.renderOnStep));
+    };
+    if (this.h.stepElsewhere?.(run, done)) return;
+    done(this.h.advance(run, 1, run.status() === 'finished'));
+  }
+
+  /** The speed chosen (slider or link): `k` steps per frame. */
+  setSpeed(k) {
+    this.perFrame = k;
+    this.speedChosen = true;
+  }
+
+  /** A speed at which a run of `total` steps plays to its end in about `framesToEnd` frames. */
+  suggestSpeed(total) {
+    const target = Math.max(1, total / this.h.framesToEnd);
+    const k = this.h.speeds.filter((v) => v <= target).at(-1) ?? 1;
+    this.perFrame = k;
+    this.speedChosen = false;
+    this.h.showSpeed(k);
+  }
+
+  // ---- animation frames ----------------------------------------------------------------
+
+  /** The lab is shown: frames step and draw. */
+  show() {
+    this.visible = true;
+    if (!this.raf) this.raf = requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /** Another lab is shown: no frames (the run is kept). */
+  hide() {
+    this.visible = false;
+    if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
+  }
+
+  frame(now) {
+    this.raf = requestAnimationFrame((t) => this.frame(t));
+    if (!this.h.run() || !this.visible) return;
+    if (this.playing) {
+      if (this.h.frame) this.h.frame(now);
+      else if (this.runFrame(now) > 0) this.h.changed();
+    }
+    this.h.render(now, false);
+  }
+
+  /** Steps while playing, within the frame budget; returns the steps taken. */
+  runFrame(now) {
+    const run = this.h.run();
+    const target = this.perFrame;
+    const t0 = performance.now();
+    // In-frame samples only when the lab asks for them and a frame covers more than one.
+    const every = this.h.sampleEvery?.() ?? 0;
+    const sampling = every > 0 && target > every;
+    let taken = 0;
+    while (taken < target) {
+      const elapsed = performance.now() - t0;
+      if (taken > 0 && elapsed >= FRAME_BUDGET_MS) break;
+      let chunk = chunkFor(target - taken, FRAME_BUDGET_MS - elapsed, this.cost);
+      if (sampling) chunk = Math.min(chunk, every - (this.h.count(run) % every));
+      const c0 = performance.now();
+      const got = this.h.advance(run, chunk, this.pastEnd);
+      if (got > 0) this.cost = updateCost(this.cost, (performance.now() - c0) / got);
+      taken += got;
+      if (got < chunk) break;
+      if (sampling && this.h.count(run) % every === 0 && taken < target) this.h.sample();
+    }
+    this.rate.record(now, taken);
+    this.afterSteps();
+    return taken;
+  }
+
+  /** Pauses at the run's end (unless playing past it) or on a divergence. */
+  afterSteps() {
+    const run = this.h.run();
+    const status = run.status();
+    if (status === 'diverged') {
+      this.setPlaying(false);
+      this.h.diverged(run.message());
+    } else if (status === 'finished' && !this.pastEnd) {
+      this.setPlaying(false);
+    }
+  }
+
+  // ---- seeking -------------------------------------------------------------------------
+
+  /**
+   * Shows the run paused at step `target` (a whole number >= 0), computed from the start (or from
+   * the current step when it lies before) in slices. Resolves to the step reached: less than
+   * `target` when the run diverged on the way or another command (play, a new run, another
+   * seek) took over.
+   */
+  async seekTo(target) {
+    this.pause();
+    let run = this.h.run();
+    if (!run) return 0;
+    if (target < this.h.count(run) || run.status() === 'diverged') {
+      this.h.restart();
+      run = this.h.run();
+    }
+    const token = {};
+    this.seeking = token;
+    const alive = () => this.seeking === token && this.h.run() === run && !this.playing;
+    if (this.h.idle) await this.h.idle(alive);
+    const steps = { count: () => this.h.count(run), advancePast: (k) => this.h.advance(run, k, true) };
+    const pool = this.h.seekPool?.(run, alive) ?? null;
+    const reached = await advanceTo(steps, target, { alive, onProgress: () => this.h.seekProgress?.(), pool });
+    if (this.seeking === token) this.seeking = null;
+    if (this.h.run() !== run) return reached;
+    this.h.changed();
+    if (run.status() === 'diverged') this.h.diverged(run.message());
+    this.h.render(performance.now(), true);
+    return this.h.count(run);
+  }
+}

@@ -1,0 +1,55 @@
+// The particle lab's state as others read it: the run's state the postMessage API reports, and
+// the hooks the browser tests and the console use (window.__attn).
+
+import * as wasm from '../pkg/attn_web.js';
+import { poolBusy, setWorkers, usesPool, workerCount } from './pool_run.js';
+import { app, ui } from './state.js';
+
+/** The run's state for the API: t, step, status (playing, paused, seeking, finished, diverged),
+ * the configuration and the last metrics computed ({ step, t, clusters, boolean_distance,
+ * effective_rank, energy } or null); null before a run. */
+export function runState() {
+  const s = app.stepper;
+  if (!s) return null;
+  const run = s.status();
+  const loop = ui.loop;
+  const status = run === 'diverged' ? 'diverged' : loop.seeking ? 'seeking' : loop.playing ? 'playing' : run === 'finished' ? 'finished' : 'paused';
+  const m = app.metrics;
+  return {
+    t: s.t(),
+    step: s.step_count(),
+    dt: s.dt(),
+    until: s.until(),
+    n: s.n(),
+    d: s.d(),
+    status,
+    config: app.canonical,
+    metrics: m ? { step: m.step, t: m.t, clusters: m.clusters, boolean_distance: m.boolean_distance, effective_rank: m.effective_rank, energy: m.energy ?? null } : null,
+  };
+}
+
+/** window.__attn: read-only hooks into the run for the browser tests and the console. */
+export function installHooks() {
+  window.__attn = Object.freeze({
+    t: () => app.stepper.t(),
+    step: () => app.stepper.step_count(),
+    n: () => app.stepper.n(),
+    d: () => app.stepper.d(),
+    dt: () => app.stepper.dt(),
+    configString: () => app.stepper.config_string(),
+    /** The tokens in the configuration's coords (n x d, row-major Float64Array). */
+    tokens: () => app.stepper.tokens(app.stepper.coords()),
+    seeking: () => ui.loop.seeking !== null,
+    status: () => app.stepper.status(),
+    playing: () => ui.loop.playing,
+    metrics: () => app.metrics ?? null,
+    historyLen: () => app.stepper.history_len(),
+    historyNear: (t) => app.stepper.history_near(t),
+    /** Worker pool: force `k` workers (0 = step on the main thread, null = automatic). */
+    setWorkers,
+    workers: () => (usesPool(app.stepper) ? workerCount() : 0),
+    /** Whether a step is in flight in the worker pool. */
+    stepping: () => poolBusy() || app.poolPending === true,
+    wasm,
+  });
+}

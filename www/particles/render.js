@@ -1,0 +1,134 @@
+// Drawing the particle lab's panels at a cadence that fits their cost: the tokens every frame;
+// the metrics (O(n² d): the chart's samples, cluster colours, leaders) and the heatmap every
+// frame when cheap, else at most every ~8 times their cost and never both in one frame; the
+// metrics chart a few times a second while playing; and the status line.
+
+import { FRAME_BUDGET_MS } from '../lab/run_loop.js';
+import { fmtT, fmtValue } from './format.js';
+import { showChartTip, showHeatTip } from './hover.js';
+import { recordState, viewTokens } from './run.js';
+import { $, app, setText, ui } from './state.js';
+
+const CHART_INTERVAL_MS = 200; // chart redraws while playing
+
+/** Renders everything now (first frame, reset, single steps, pauses). */
+export function renderNow() {
+  render(performance.now(), true);
+}
+
+/** Cheap metrics are taken every frame; costly ones (O(n^2 d)) at most every ~8 times their cost. */
+function metricsInterval() {
+  return app.metricsCost < 3 ? 0 : Math.max(150, 8 * app.metricsCost);
+}
+
+/** Computes the metrics when due; returns whether they were computed. */
+export function updateMetrics(now, force) {
+  const s = app.stepper;
+  if (!force && now - app.lastMetricsAt < metricsInterval()) return false;
+  const t0 = performance.now();
+  try {
+    app.metrics = s.metrics();
+    recordState(app.metrics);
+    ui.tokens.setStyle(s.labels(), s.leaders());
+  } catch {
+    app.metrics = null; // P cannot be computed at this state (the divergence message says why)
+  }
+  app.metricsCost = performance.now() - t0;
+  app.lastMetricsAt = now;
+  app.needs.metrics = false;
+  app.needs.chart = true;
+  app.needs.draw = true;
+  return true;
+}
+
+/** The heatmap follows every frame when cheap, else at most every ~8 times its cost. */
+function heatInterval() {
+  return app.heatCost < 2 ? 0 : Math.max(150, 8 * app.heatCost);
+}
+
+/** Whether costly analyses are due this frame (then the frame does not also step). */
+export function heavyAnalysesDue(now) {
+  if (app.metricsCost + app.heatCost <= FRAME_BUDGET_MS) return false;
+  return (app.needs.metrics && now - app.lastMetricsAt >= metricsInterval())
+    || (app.needs.heat && now - app.lastHeatAt >= heatInterval());
+}
+
+function updateHeatmap(now, force) {
+  if (!force && now - app.lastHeatAt < heatInterval()) return;
+  const t0 = performance.now();
+  try {
+    ui.heatmap.update(app.stepper);
+    $('heatmap-max').textContent = `(max P = ${fmtValue(app.stepper.p_max())})`;
+  } catch {
+    // keep the last picture
+  }
+  app.heatCost = performance.now() - t0;
+  app.lastHeatAt = now;
+  app.needs.heat = false;
+  if (app.heatHover) showHeatTip(app.heatHover);
+}
+
+export function render(now, force, tokensOnly = false) {
+  const s = app.stepper;
+  if (!s) return;
+  const settled = force || !ui.loop.playing;
+  if (tokensOnly) {
+    ui.tokens.push(s.step_count(), s.t(), viewTokens());
+    ui.tokens.draw();
+    ui.heatmap.clear();
+    app.needs.data = false;
+    updateStatus(now);
+    return;
+  }
+  if (app.needs.data) {
+    ui.tokens.push(s.step_count(), s.t(), viewTokens());
+    app.needs.data = false;
+    app.needs.draw = true;
+  }
+  // At most one costly analysis per frame (unless forced): a costly metrics pass defers the
+  // heatmap to the next frame, so no frame does both.
+  const metricsRan = app.needs.metrics && updateMetrics(now, settled);
+  const deferHeat = !force && metricsRan && app.metricsCost > FRAME_BUDGET_MS / 2;
+  if (app.needs.heat && !deferHeat) updateHeatmap(now, settled);
+  if (app.needs.chart && (settled || now - app.lastChartAt >= CHART_INTERVAL_MS)) {
+    try {
+      ui.chart.draw(s);
+    } catch (e) {
+      console.warn(e);
+    }
+    app.lastChartAt = now;
+    app.needs.chart = false;
+    if (app.chartHover) showChartTip(app.chartHover);
+  }
+  if (app.needs.draw) {
+    ui.tokens.draw();
+    app.needs.draw = false;
+  }
+  updateStatus(now);
+}
+
+/** The status line (t, step, steps per second, state) and the screen-reader summary. */
+function updateStatus(now) {
+  const s = app.stepper;
+  const dt = s.dt();
+  const t = fmtT(s.t(), dt);
+  const step = s.step_count();
+  const until = s.until_steps();
+  // Written only when changed: the status is refreshed every frame, and rewriting the same text
+  // still costs the page a style, layout and paint pass (a third of the main thread at n = 4096).
+  setText('status-t', t);
+  setText('status-step', `${step} / ${until}`);
+  setText('status-sps', String(Math.round(ui.loop.rate.perSecond(now, ui.loop.playing))));
+  const status = s.status();
+  const state = status === 'diverged' ? 'diverged (paused)'
+    : ui.loop.seeking ? 'computing to the moment asked'
+    : ui.loop.playing ? (ui.loop.pastEnd ? 'playing past until' : 'playing')
+    : step > until && until > 0 ? 'paused (past until)'
+    : status === 'finished' ? 'finished at until'
+    : 'paused';
+  setText('status-state', state);
+  const m = app.metrics;
+  const parts = [`${s.preset()}: t = ${t}, step ${step} of ${until}, ${state}.`];
+  if (m) parts.push(`${m.clusters} clusters, Boolean distance ${fmtValue(m.boolean_distance)}, effective rank ${fmtValue(m.effective_rank)}${m.energy === null ? '' : `, energy ${fmtValue(m.energy)}`}.`);
+  ui.summary.offer(parts.join(' '));
+}

@@ -1,0 +1,202 @@
+// The particle run: a new wasm Stepper for a valid configuration, the view it is drawn in (the
+// projection of d > 3 tokens, fixed at reset), the states recorded for the chart, trails and
+// exports, and the run loop's hooks into it (lab/run_loop.js): in-frame samples, and the worker
+// pool that steps runs of n >= 512 off the main thread (pool_run.js).
+
+import * as wasm from '../pkg/attn_web.js';
+import { FRAME_BUDGET_MS, RunLoop } from '../lab/run_loop.js';
+import { SPEEDS } from './controls.js';
+import { hideDivergence, showDivergence } from './divergence.js';
+import { refreshText } from './captions.js';
+import { runHistory } from './history.js';
+import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
+import { heavyAnalysesDue, render } from './render.js';
+import { $, app, markAll, markTokens, ui } from './state.js';
+
+/** Replaces the run by a new Stepper for a valid canonical configuration. */
+export function startRun(canonical) {
+  const s = new wasm.Stepper(canonical);
+  if (app.stepper) app.stepper.free();
+  app.stepper = s;
+  app.canonical = s.config_string();
+  runHistory.reset(app.canonical, s.n(), s.d(), s.coords());
+  app.lastMetricsAt = -Infinity;
+  app.lastHeatAt = -Infinity;
+  app.lastChartAt = -Infinity;
+  // Large runs: the O(n^2 d) analyses count as costly until measured, so the first frames
+  // compute them one per frame instead of stepping too.
+  const heavy = s.n() * s.n() * s.d() > 2e6;
+  app.metricsCost = heavy ? 2 * FRAME_BUDGET_MS : 0;
+  app.heatCost = heavy ? 2 * FRAME_BUDGET_MS : 0;
+  setupView();
+  hideDivergence();
+  ui.loop.started();
+  refreshText();
+  // First paint at once; for large runs the O(n^2 d) analyses follow in the next frames.
+  render(performance.now(), true, heavy);
+}
+
+/** Projection and token view for the current run (PCA axes are fixed here, at reset). */
+export function setupView() {
+  const s = app.stepper;
+  const d = s.d();
+  const coords = s.coords();
+  const sub = ['₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+  const name = (i) => `${coords}${i < 9 ? sub[i] : `_${i + 1}`}`;
+  let k;
+  let names;
+  app.axes = null;
+  if (d <= 3) {
+    k = d;
+    names = [0, 1, 2].map(name);
+  } else if (app.projection.mode === 'axes') {
+    k = 2;
+    const a = Math.min(d, Math.max(1, Math.round(app.projection.a) || 1)) - 1;
+    const b = Math.min(d, Math.max(1, Math.round(app.projection.b) || 2)) - 1;
+    app.axes = new Float64Array(2 * d);
+    app.axes[a] = 1;
+    app.axes[d + b] = 1;
+    names = [name(a), name(b)];
+  } else {
+    k = app.projection.mode === 'pca3' ? 3 : 2;
+    app.axes = s.pca_axes(k);
+    names = ['PC1', 'PC2', 'PC3'];
+  }
+  app.k = k;
+  const until = s.until();
+  ui.tokens.configure({
+    n: s.n(),
+    k,
+    sphere: s.model() !== 'euclidean',
+    tMax: until > 0 ? until : 10 * s.dt(),
+    names,
+  });
+  ui.controls.setDimension(d);
+  markAll();
+}
+
+/** Tokens as drawn: n x k (k = d for d <= 3, else projected on the fixed axes). */
+export function viewTokens() {
+  const s = app.stepper;
+  const coords = s.coords();
+  if (!app.axes) return s.tokens(coords);
+  return s.project(coords, app.axes, app.k);
+}
+
+/**
+ * Steps between history samples (chart and trails) taken inside a frame: about 300 samples over
+ * [0, until], whatever the speed, so fast runs are not drawn as one chord per frame; none while
+ * the metrics are costly (each sample costs one metrics evaluation, counted in the frame's
+ * budget: when samples are dense the run advances fewer steps per frame rather than skipping them).
+ */
+function sampleEvery() {
+  if (app.metricsCost >= FRAME_BUDGET_MS / 2) return 0;
+  const u = app.stepper.until_steps();
+  return u > 0 ? Math.max(1, Math.floor(u / 300)) : 10;
+}
+
+/** Records a history sample (metrics for the chart, positions for the trails) at this step. */
+function recordSample() {
+  const s = app.stepper;
+  const c0 = performance.now();
+  try {
+    recordState(s.metrics()); // pushes the sample into the chart's history
+  } catch {
+    return;
+  }
+  ui.tokens.push(s.step_count(), s.t(), viewTokens());
+  app.metricsCost = 0.7 * app.metricsCost + 0.3 * (performance.now() - c0);
+}
+
+/** Keeps the state whose metrics `m` were just computed for the exports (history.js). */
+export function recordState(m) {
+  const s = app.stepper;
+  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m);
+}
+
+/**
+ * Large runs step in the worker pool: up to the frame's steps within the frame budget, while the
+ * main thread keeps drawing; the frame after the batch shows it.
+ */
+function poolSteps() {
+  if (poolBusy() || app.poolPending) return;
+  const s = app.stepper;
+  const loop = ui.loop;
+  app.poolPending = true;
+  const alive = () => app.stepper === s;
+  poolAdvance(s, loop.perFrame, { budgetMs: FRAME_BUDGET_MS, pastEnd: loop.pastEnd, alive })
+    .then((taken) => {
+      if (!alive()) return;
+      loop.rate.record(performance.now(), taken);
+      if (taken > 0) markAll();
+      loop.afterSteps();
+    })
+    .catch((e) => console.warn(e))
+    .finally(() => {
+      app.poolPending = false;
+      // The next batch starts at once, not at the next frame: the workers never wait for a
+      // frame (or an analysis on this thread) to be handed the state they just computed.
+      if (alive() && loop.playing && loop.visible) poolSteps();
+    });
+}
+
+/** A Step click on a pooled run: queued while a pool step is in flight, never dropped. */
+function poolStep(s, done) {
+  if (!usesPool(s)) return false;
+  app.queuedSteps += 1;
+  if (poolBusy() || app.poolPending) return true;
+  app.poolPending = true;
+  const alive = () => app.stepper === s;
+  const next = () => {
+    const k = app.queuedSteps;
+    app.queuedSteps = 0;
+    return poolAdvance(s, k, { pastEnd: true, alive }).then((got) => {
+      if (!alive()) return undefined;
+      done(got);
+      return app.queuedSteps > 0 && got === k ? next() : undefined;
+    });
+  };
+  next()
+    .catch((e) => console.warn(e))
+    .finally(() => {
+      app.poolPending = false;
+      app.queuedSteps = 0;
+    });
+  return true;
+}
+
+/** The particle lab's run loop (lab/run_loop.js) with its hooks into the Stepper. */
+export function createLoop(controls) {
+  return new RunLoop({
+    run: () => app.stepper,
+    count: (s) => s.step_count(),
+    advance: (s, k, pastEnd) => (pastEnd ? s.advance_past_until(k) : s.advance(k)),
+    restart: () => startRun(app.canonical),
+    changed: markAll,
+    render,
+    diverged: showDivergence,
+    playing: (on) => {
+      if (on) $('motion-note').hidden = true;
+      controls.setPlaying(on);
+    },
+    showSpeed: (k) => controls.showSpeed(k),
+    speeds: SPEEDS,
+    framesToEnd: 480, // a preset plays to its `until` in about 8 s
+    // Large runs: a frame either steps or refreshes the O(n^2 d) analyses, not both. The pool
+    // steps while this thread draws and analyses (the state only changes when a step lands,
+    // between frames), so it is started whatever the analyses cost.
+    frame: (now) => {
+      if (usesPool(app.stepper)) poolSteps();
+      else if (!heavyAnalysesDue(now) && ui.loop.runFrame(now) > 0) markAll();
+    },
+    stepElsewhere: poolStep,
+    sampleEvery,
+    sample: recordSample,
+    idle: async (alive) => {
+      // Once a frame's pool step in flight has landed.
+      while (app.poolPending && alive()) await new Promise((r) => { setTimeout(r, 5); });
+    },
+    seekPool: (s, alive) => (usesPool(s) ? (k, budgetMs) => poolAdvance(s, k, { budgetMs, pastEnd: true, alive }) : null),
+    seekProgress: markTokens,
+  });
+}

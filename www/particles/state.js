@@ -1,0 +1,49 @@
+// The particle lab's state, shared by its modules: the run shown (the wasm Stepper and its
+// canonical configuration), how it is viewed (projection axes), what needs redrawing and the
+// analyses' timing; and the lab's objects (panels, controls, run loop, configuration page), set
+// once when the lab mounts (lab.js).
+
+export const app = {
+  stepper: null,
+  canonical: '',
+  projection: { mode: 'pca2', a: 1, b: 2 },
+  axes: null, // k x d projection axes for d > 3 (fixed at reset)
+  k: 2,
+  needs: { data: true, metrics: true, heat: true, chart: true, draw: true },
+  metrics: null, // the last metrics computed
+  metricsCost: 0,
+  lastMetricsAt: -Infinity,
+  heatCost: 0,
+  lastHeatAt: -Infinity,
+  lastChartAt: -Infinity,
+  heatHover: null,
+  chartHover: null,
+  /** A worker-pool step is in flight (pool_run.js). */
+  poolPending: false,
+  /** Step clicks waiting for the pool (large runs). */
+  queuedSteps: 0,
+};
+
+/**
+ * The lab's objects: tokens, heatmap, chart (views), controls, summary, loop (lab/run_loop.js),
+ * config (lab/config_page.js) and ctx (what main.js gave the lab: linkChanged, ...).
+ */
+export const ui = {};
+
+export const $ = (id) => document.getElementById(id);
+
+/** Sets element `id`'s text when it differs (no DOM write, so no relayout, otherwise). */
+export function setText(id, text) {
+  const el = $(id);
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** Every view needs redrawing. */
+export function markAll() {
+  Object.assign(app.needs, { data: true, metrics: true, heat: true, chart: true, draw: true });
+}
+
+/** The tokens need redrawing at the current step (not the analyses). */
+export function markTokens() {
+  Object.assign(app.needs, { data: true, draw: true });
+}

@@ -1,0 +1,171 @@
+// The token canvas's state: the tokens given (k coordinates each), trails, cluster colours,
+// leaders, the autoscale that follows growing tokens and the 3-D drag; tokens_draw.js draws it
+// in 1-D (x against time), 2-D or 3-D. It computes no science.
+
+import { clearCanvas, tokenColours } from '../render/palette.js';
+import { draw2d, draw3d, drawTime } from './tokens_draw.js';
+
+const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
+const TRAIL_SEGMENTS = 20000; // upper bound on n * trail length
+const HISTORY_MAX = 1200; // 1-D samples kept (decimated beyond)
+const SHRINK = 0.12; // per-frame smoothing when the view zooms in (zooming out is immediate)
+const MOVE = 0.3; // per-frame smoothing of the view centre
+
+export class TokenView {
+  /** @param {HTMLCanvasElement} canvas */
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.yaw = -0.65;
+    this.pitch = 0.5;
+    this.showTrails = true;
+    this.colour = 'clusters'; // token colours: 'clusters', 'index' or 'plain' (the `colour` view key)
+    this.highlight = null; // [i, j] from the heatmap hover
+    this.labels = null;
+    this.leaders = null;
+    this.onChange = () => {};
+    this.onCameraEnd = () => {}; // a drag that rotated the 3-D view ended (yaw, pitch are final)
+    this.configure({ n: 0, k: 2, sphere: false, tMax: 1, names: ['x₁', 'x₂', 'x₃'] });
+    this.bindDrag();
+  }
+
+  /**
+   * Starts a new run's picture.
+   * @param {{ n: number, k: 1|2|3, sphere: boolean, tMax: number, names: string[] }} o
+   *   k: coordinates per token given to push (1: drawn against time); sphere: fixed unit view.
+   */
+  configure(o) {
+    Object.assign(this, { n: o.n, k: o.k, sphere: o.sphere, tMax: o.tMax, names: o.names });
+    this.trail = [];
+    this.hist = [];
+    this.lastStep = -1;
+    this.pts = null;
+    this.t = 0;
+    this.view = null;
+    this.labels = null;
+    this.leaders = null;
+    this.highlight = null;
+  }
+
+  /**
+   * The tokens of step `step` at time `t`: `pts` is n x k row-major (a fresh array, kept).
+   */
+  push(step, t, pts) {
+    this.pts = pts;
+    this.t = t;
+    if (step === this.lastStep) return;
+    this.lastStep = step;
+    if (this.k === 1) {
+      this.hist.push({ t, x: pts });
+      if (this.hist.length > HISTORY_MAX) {
+        const last = this.hist.length - 1;
+        this.hist = this.hist.filter((_, i) => i % 2 === 0 || i === last);
+      }
+    } else {
+      this.trail.push(pts);
+      const max = Math.max(0, Math.min(TRAIL_FRAMES, Math.floor(TRAIL_SEGMENTS / Math.max(1, this.n))));
+      while (this.trail.length > max + 1) this.trail.shift();
+    }
+    this.updateView();
+  }
+
+  /** Starts the trails afresh at the current tokens (after a jump, e.g. a link's `t=`). */
+  restartTrail() {
+    this.trail = this.pts ? [this.pts] : [];
+    this.onChange();
+  }
+
+  /** Cluster labels (Uint32Array n) and leaders (Uint32Array) from the latest metrics. */
+  setStyle(labels, leaders) {
+    this.labels = labels;
+    this.leaders = leaders;
+  }
+
+  // ---- autoscale -------------------------------------------------------------------------
+
+  /** Follows the data: centre moves smoothly, the half-extent grows at once and shrinks slowly. */
+  updateView() {
+    const k = this.k;
+    if (this.sphere && k > 1) {
+      this.view = { c: new Array(k).fill(0), h: 1.12 };
+      return;
+    }
+    let lo = new Array(k).fill(Infinity);
+    let hi = new Array(k).fill(-Infinity);
+    const sources = k === 1 ? this.hist.map((s) => s.x) : [this.pts];
+    for (const p of sources) {
+      for (let i = 0; i < p.length; i += k) {
+        let finite = true;
+        for (let a = 0; a < k; a++) if (!Number.isFinite(p[i + a])) finite = false;
+        if (!finite) continue;
+        for (let a = 0; a < k; a++) {
+          if (p[i + a] < lo[a]) lo[a] = p[i + a];
+          if (p[i + a] > hi[a]) hi[a] = p[i + a];
+        }
+      }
+    }
+    if (!Number.isFinite(lo[0])) return;
+    const target = lo.map((l, a) => (l + hi[a]) / 2);
+    const first = !this.view;
+    const c = first ? target : this.view.c.map((v, a) => v + (target[a] - v) * MOVE);
+    let need = 0;
+    if (k === 3) {
+      for (let i = 0; i < this.pts.length; i += 3) {
+        const dx = this.pts[i] - c[0];
+        const dy = this.pts[i + 1] - c[1];
+        const dz = this.pts[i + 2] - c[2];
+        const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (Number.isFinite(r) && r > need) need = r;
+      }
+    } else {
+      for (let a = 0; a < k; a++) need = Math.max(need, hi[a] - c[a], c[a] - lo[a]);
+    }
+    need *= 1.08;
+    const floor = Math.max(1e-12, 1e-9 * Math.max(...c.map(Math.abs)));
+    need = Math.max(need, floor);
+    let h = first ? need : Math.max(need, Math.exp(Math.log(this.view.h) + (Math.log(need) - Math.log(this.view.h)) * SHRINK));
+    if (!Number.isFinite(h)) h = need;
+    this.view = { c, h };
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------
+
+  draw() {
+    const ctx = this.ctx;
+    const { w, h, th } = clearCanvas(this.canvas, ctx);
+    if (!this.pts || !this.view) return;
+    const colours = tokenColours(this.colour, this.labels, this.n);
+    if (this.k === 1) drawTime(this, ctx, w, h, th, colours);
+    else if (this.k === 2) draw2d(this, ctx, w, h, th, colours);
+    else draw3d(this, ctx, w, h, th, colours);
+  }
+
+  // ---- interaction -----------------------------------------------------------------------
+
+  bindDrag() {
+    let last = null;
+    const canvas = this.canvas;
+    canvas.addEventListener('pointerdown', (e) => {
+      if (this.k !== 3) return;
+      last = [e.clientX, e.clientY];
+      canvas.setPointerCapture(e.pointerId);
+      canvas.classList.add('dragging');
+    });
+    canvas.addEventListener('pointermove', (e) => {
+      if (!last) return;
+      const dx = e.clientX - last[0];
+      const dy = e.clientY - last[1];
+      last = [e.clientX, e.clientY];
+      this.yaw += dx * 0.01;
+      this.pitch = Math.max(-1.55, Math.min(1.55, this.pitch + dy * 0.01));
+      this.onChange();
+    });
+    const end = () => {
+      if (last) this.onCameraEnd();
+      last = null;
+      canvas.classList.remove('dragging');
+    };
+    canvas.addEventListener('pointerup', end);
+    canvas.addEventListener('pointercancel', end);
+  }
+}

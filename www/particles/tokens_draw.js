@@ -1,0 +1,356 @@
+// Drawing the token view (tokens.js holds its state): tokens as points in 2-D (equal
+// scales, ticks), 3-D (rotated by the view's yaw and pitch, sorted by depth) or 1-D against time,
+// with trails, leader rings and the heatmap hover's pair. Reads the view `tv`; computes no science.
+
+import { niceTicks, tickLabel, tickLabels } from '../render/palette.js';
+
+function radius(tv) {
+  return Math.max(1.6, Math.min(6, 22 / Math.sqrt(Math.max(1, tv.n)) + 1.5));
+}
+
+function dot(ctx, x, y, r, colour, th) {
+  if (r <= 2.5) {
+    // Small dots (thousands of tokens): a square of the same size looks the same and costs a
+    // fraction of a filled arc to rasterise.
+    ctx.fillStyle = colour;
+    ctx.fillRect(x - r, y - r, 2 * r, 2 * r);
+    return;
+  }
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  ctx.fillStyle = colour;
+  ctx.fill();
+  if (r > 2.5) {
+    ctx.lineWidth = 0.8;
+    ctx.strokeStyle = th.outline;
+    ctx.stroke();
+  }
+}
+
+function rings(tv, ctx, pos, r, th) {
+  // Leaders: a ring in the foreground colour.
+  if (tv.leaders) {
+    ctx.lineWidth = 1.6;
+    ctx.strokeStyle = th.fg;
+    for (const j of tv.leaders) {
+      const p = pos(j);
+      if (!p) continue;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], r + 3.5, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+  }
+  // Heatmap hover: token i (solid ring) attends to token j (dashed ring), joined by a line.
+  if (tv.highlight) {
+    const [i, j] = tv.highlight;
+    const a = pos(i);
+    const b = pos(j);
+    ctx.strokeStyle = th.accent;
+    ctx.lineWidth = 2;
+    if (a && b) {
+      ctx.beginPath();
+      ctx.moveTo(a[0], a[1]);
+      ctx.lineTo(b[0], b[1]);
+      ctx.stroke();
+    }
+    if (a) {
+      ctx.beginPath();
+      ctx.arc(a[0], a[1], r + 6, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    if (b) {
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.arc(b[0], b[1], r + 6, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+  }
+}
+
+/** Square plot area with room for tick labels; equal scale on both axes. */
+function frame2d(w, h, left = 46) {
+  const bottom = 30;
+  const size = Math.max(10, Math.min(w - left - 12, h - bottom - 12));
+  const x0 = left + (w - left - 12 - size) / 2;
+  const y0 = 12 + (h - bottom - 12 - size) / 2;
+  return { x0, y0, size };
+}
+
+export function draw2d(tv, ctx, w, h, th, colours) {
+  const { c, h: half } = tv.view;
+  // Room on the left for the widest y tick label (huge coordinates have long labels).
+  ctx.font = '11px system-ui, sans-serif';
+  const xTicks = niceTicks(c[0] - half, c[0] + half, 5);
+  const yTicks = niceTicks(c[1] - half, c[1] + half, 5);
+  const xLabels = tickLabels(xTicks);
+  const yLabels = tickLabels(yTicks);
+  const widest = Math.max(0, ...yLabels.map((l) => ctx.measureText(l).width));
+  const { x0, y0, size } = frame2d(w, h, Math.max(46, Math.ceil(widest) + 24));
+  const s = size / (2 * half);
+  const X = (v) => x0 + (v - (c[0] - half)) * s;
+  const Y = (v) => y0 + size - (v - (c[1] - half)) * s;
+
+  // Grid, ticks, axis names.
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = th.border;
+  ctx.fillStyle = th.muted;
+  ctx.strokeRect(x0, y0, size, size);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  xTicks.forEach((v, i) => {
+    const x = X(v);
+    ctx.beginPath();
+    ctx.moveTo(x, y0);
+    ctx.lineTo(x, y0 + size);
+    ctx.stroke();
+    ctx.fillText(xLabels[i], x, y0 + size + 4);
+  });
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  yTicks.forEach((v, i) => {
+    const y = Y(v);
+    ctx.beginPath();
+    ctx.moveTo(x0, y);
+    ctx.lineTo(x0 + size, y);
+    ctx.stroke();
+    ctx.fillText(yLabels[i], x0 - 5, y);
+  });
+  ctx.fillStyle = th.fg;
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(tv.names[0], x0 + size - 4, y0 + size - 4);
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(tv.names[1], x0 + 5, y0 + 4);
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x0, y0, size, size);
+  ctx.clip();
+  if (tv.sphere) {
+    ctx.strokeStyle = th.muted;
+    ctx.setLineDash([4, 4]);
+    ctx.beginPath();
+    ctx.arc(X(0), Y(0), s, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  drawTrails(tv, ctx, th, (p, i) => [X(p[2 * i]), Y(p[2 * i + 1])]);
+  const r = radius(tv);
+  const pts = tv.pts;
+  const pos = (i) => (i < tv.n && Number.isFinite(pts[2 * i]) && Number.isFinite(pts[2 * i + 1]) ? [X(pts[2 * i]), Y(pts[2 * i + 1])] : null);
+  for (let i = 0; i < tv.n; i++) {
+    const p = pos(i);
+    if (p) dot(ctx, p[0], p[1], r, colours[i], th);
+  }
+  rings(tv, ctx, pos, r, th);
+  ctx.restore();
+}
+
+function drawTrails(tv, ctx, th, project) {
+  if (!tv.showTrails || tv.trail.length < 2) return;
+  const n = tv.n;
+  ctx.strokeStyle = th.muted;
+  ctx.lineWidth = 1.2;
+  const L = tv.trail.length;
+  for (let a = 1; a < L; a++) {
+    const p = tv.trail[a - 1];
+    const q = tv.trail[a];
+    ctx.globalAlpha = 0.08 + 0.5 * (a / L);
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) {
+      const u = project(p, i);
+      const v = project(q, i);
+      if (!u || !v || !Number.isFinite(u[0] + u[1] + v[0] + v[1])) continue;
+      ctx.moveTo(u[0], u[1]);
+      ctx.lineTo(v[0], v[1]);
+    }
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+}
+
+/** Rotation of data coordinates to screen: returns [X (right), Y (up), depth (towards viewer)]. */
+function rotate(tv, a, b, c) {
+  const cy = Math.cos(tv.yaw);
+  const sy = Math.sin(tv.yaw);
+  const cp = Math.cos(tv.pitch);
+  const sp = Math.sin(tv.pitch);
+  const a1 = a * cy - b * sy;
+  const b1 = a * sy + b * cy;
+  return [a1, -b1 * sp + c * cp, b1 * cp + c * sp];
+}
+
+export function draw3d(tv, ctx, w, h, th, colours) {
+  const { c, h: half } = tv.view;
+  const size = Math.min(w, h);
+  const s = (size / 2 - 18) / half;
+  const cx = w / 2;
+  const cy = h / 2;
+  const proj = (p, i) => {
+    const a = p[3 * i] - c[0];
+    const b = p[3 * i + 1] - c[1];
+    const z = p[3 * i + 2] - c[2];
+    if (!Number.isFinite(a + b + z)) return null;
+    const [X, Y, D] = rotate(tv, a, b, z);
+    return [cx + X * s, cy - Y * s, D / half];
+  };
+
+  // Axes through the view centre, parallel to the data axes, labelled at their + ends.
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const axisLen = half * 0.95;
+  for (let a = 0; a < 3; a++) {
+    const e = [0, 0, 0];
+    e[a] = axisLen;
+    const [X, Y] = rotate(tv, e[0], e[1], e[2]);
+    ctx.strokeStyle = th.border;
+    ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    ctx.moveTo(cx - X * s, cy + Y * s);
+    ctx.lineTo(cx + X * s, cy - Y * s);
+    ctx.stroke();
+    ctx.fillStyle = th.muted;
+    ctx.fillText(tv.names[a], cx + X * s * 1.06, cy - Y * s * 1.06);
+  }
+  if (tv.sphere) {
+    ctx.strokeStyle = th.muted;
+    ctx.setLineDash([4, 4]);
+    ctx.beginPath();
+    ctx.arc(cx, cy, s, 0, 2 * Math.PI);
+    ctx.stroke();
+    // The equator (the circle in the plane of the first two axes).
+    ctx.beginPath();
+    for (let k = 0; k <= 72; k++) {
+      const u = (k / 72) * 2 * Math.PI;
+      const [X, Y] = rotate(tv, Math.cos(u), Math.sin(u), 0);
+      if (k === 0) ctx.moveTo(cx + X * s, cy - Y * s);
+      else ctx.lineTo(cx + X * s, cy - Y * s);
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  drawTrails(tv, ctx, th, proj);
+  const pts = tv.pts;
+  const projected = new Array(tv.n);
+  const order = [];
+  for (let i = 0; i < tv.n; i++) {
+    projected[i] = proj(pts, i);
+    if (projected[i]) order.push(i);
+  }
+  order.sort((i, j) => projected[i][2] - projected[j][2]);
+  const r = radius(tv);
+  for (const i of order) {
+    const [X, Y, D] = projected[i];
+    const depth = Math.max(-1, Math.min(1, D));
+    ctx.globalAlpha = 0.55 + 0.45 * (depth + 1) / 2;
+    dot(ctx, X, Y, r * (0.85 + 0.3 * (depth + 1) / 2), colours[i], th);
+  }
+  ctx.globalAlpha = 1;
+  rings(tv, ctx, (i) => (i < tv.n && projected[i] ? projected[i] : null), r, th);
+  ctx.fillStyle = th.muted;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(tv.sphere ? 'unit sphere (dashed); drag to rotate' : `axis half-length ${tickLabel(axisLen)}; drag to rotate`, 8, h - 6);
+}
+
+export function drawTime(tv, ctx, w, h, th, colours) {
+  const { c, h: half } = tv.view;
+  ctx.font = '11px system-ui, sans-serif';
+  const yTicks = niceTicks(c[0] - half, c[0] + half, 6);
+  const yLabels = tickLabels(yTicks);
+  const tTicks = niceTicks(0, Math.max(tv.tMax, tv.t), 6);
+  const tLabels = tickLabels(tTicks);
+  const left = Math.max(50, Math.ceil(Math.max(0, ...yLabels.map((l) => ctx.measureText(l).width))) + 26);
+  const bottom = 32;
+  const top = 12;
+  const right = 14;
+  const pw = w - left - right;
+  const ph = h - top - bottom;
+  const tMax = Math.max(tv.tMax, tv.t);
+  const X = (t) => left + (t / tMax) * (pw - 8); // a little room for the dots at t = tMax
+  const Y = (v) => top + ph - (v - (c[0] - half)) / (2 * half) * ph;
+
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.strokeStyle = th.border;
+  ctx.fillStyle = th.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(left, top, pw, ph);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  tTicks.forEach((v, i) => {
+    ctx.beginPath();
+    ctx.moveTo(X(v), top);
+    ctx.lineTo(X(v), top + ph);
+    ctx.stroke();
+    ctx.fillText(tLabels[i], X(v), top + ph + 4);
+  });
+  ctx.fillText('t', left + pw / 2, top + ph + 17);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  yTicks.forEach((v, i) => {
+    ctx.beginPath();
+    ctx.moveTo(left, Y(v));
+    ctx.lineTo(left + pw, Y(v));
+    ctx.stroke();
+    ctx.fillText(yLabels[i], left - 5, Y(v));
+  });
+  ctx.save();
+  ctx.translate(12, top + ph / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textAlign = 'center';
+  ctx.fillStyle = th.fg;
+  ctx.fillText(tv.names[0], 0, 0);
+  ctx.restore();
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, pw, ph);
+  ctx.clip();
+  const n = tv.n;
+  const hist = tv.hist;
+  if (tv.showTrails && hist.length > 1) {
+    ctx.lineWidth = 1.3;
+    ctx.globalAlpha = 0.75;
+    // One path per colour keeps the canvas calls few for large n.
+    const byColour = new Map();
+    for (let i = 0; i < n; i++) {
+      const list = byColour.get(colours[i]) || [];
+      list.push(i);
+      byColour.set(colours[i], list);
+    }
+    for (const [colour, list] of byColour) {
+      ctx.strokeStyle = colour;
+      ctx.beginPath();
+      for (const i of list) {
+        let pen = false;
+        for (const s of hist) {
+          const v = s.x[i];
+          if (!Number.isFinite(v)) {
+            pen = false;
+            continue;
+          }
+          if (pen) ctx.lineTo(X(s.t), Y(v));
+          else ctx.moveTo(X(s.t), Y(v));
+          pen = true;
+        }
+      }
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+  }
+  const r = radius(tv);
+  const pts = tv.pts;
+  const pos = (i) => (i < n && Number.isFinite(pts[i]) ? [X(tv.t), Y(pts[i])] : null);
+  for (let i = 0; i < n; i++) {
+    const p = pos(i);
+    if (p) dot(ctx, p[0], p[1], r, colours[i], th);
+  }
+  rings(tv, ctx, pos, r, th);
+  ctx.restore();
+}

@@ -1,0 +1,106 @@
+// The share bar of a lab whose link carries the page's view keys (the particle lab's status
+// area): Copy link (the page's URL with the lab's link, optionally `step=` of the moment shown),
+// Copy embed code (an `<iframe>` snippet of the same link with `embed=1` and the panels shown),
+// the panels shown and the theme. The clipboard API is used when allowed; otherwise the
+// read-only field is selected for the user to copy.
+
+import { pageUrl } from '../lab/address_bar.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** Size of the iframe in the embed snippet (CSS px). */
+export const EMBED_SIZE = { width: 640, height: 420 };
+
+/**
+ * Wires the share bar in `lab`'s markup.
+ * @param {import('./page_view.js').PageView} page
+ * @param {object} lab the lab (lab/labs.js)
+ * @param {{ linkChanged: (how: string) => void, redraw: () => void }} h what a change does
+ */
+export function setupShareBar(page, lab, h) {
+  // ---- panels and theme -------------------------------------------------------------------
+
+  const names = Object.keys(lab.panels);
+  const toggles = [...lab.root.querySelectorAll('[data-panel-toggle]')];
+  const shownPanels = () => toggles.filter((t) => t.checked).map((t) => t.dataset.panelToggle);
+  for (const t of toggles) {
+    t.addEventListener('change', () => {
+      if (shownPanels().length === 0) t.checked = true; // at least one panel
+      const shown = shownPanels();
+      page.setPanels(lab, shown.length === names.length ? null : shown);
+      h.redraw();
+      h.linkChanged('push');
+    });
+  }
+  const themeSelect = $('theme');
+  themeSelect.addEventListener('change', () => {
+    page.setTheme(themeSelect.value);
+    h.linkChanged('push');
+  });
+  // A link's theme and panels (page_view.js route) show here.
+  page.onChange = () => {
+    themeSelect.value = page.theme;
+    for (const t of toggles) t.checked = page.panels === null || page.panels.includes(t.dataset.panelToggle);
+  };
+
+  // ---- copying ----------------------------------------------------------------------------
+
+  const out = $('share-out');
+  const field = $('share-text');
+  const status = $('share-status');
+
+  /** The moment to put in a copied link: the current step when "at this moment" is ticked. */
+  function copiedMoment() {
+    if (!$('share-moment').checked) return null;
+    const st = lab.state();
+    if (!st) return null;
+    const last = Math.round(st.until / st.dt);
+    if (st.step > last) {
+      status.textContent = `Step ${st.step} is past until (step ${last}): the link opens at the start.`;
+      return null;
+    }
+    return ['step', String(st.step)];
+  }
+
+  /** Shows `text` in the read-only field and copies it (clipboard API, else selection). */
+  async function copy(label, text, what) {
+    $('share-text-label').textContent = label;
+    field.value = text;
+    out.hidden = false;
+    // A note written while the link was made (e.g. "past until") stays in front of the result.
+    const note = status.textContent ? `${status.textContent} ` : '';
+    status.textContent = '';
+    try {
+      if (!navigator.clipboard || !window.isSecureContext) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+      status.textContent = `${note}${what} copied to the clipboard.`;
+    } catch {
+      field.focus();
+      field.select();
+      let done = false;
+      try {
+        done = document.execCommand('copy');
+      } catch {
+        done = false;
+      }
+      status.textContent = note + (done
+        ? `${what} copied (selected above).`
+        : `Press Ctrl+C (⌘C) to copy the selected ${what.toLowerCase()}.`);
+    }
+  }
+
+  $('copy-link').addEventListener('click', () => {
+    status.textContent = '';
+    const moment = copiedMoment();
+    copy('Link', `${pageUrl()}#${page.linkOf(lab, { moment })}`, 'Link');
+  });
+  $('copy-embed').addEventListener('click', () => {
+    status.textContent = '';
+    const moment = copiedMoment();
+    const link = page.linkOf(lab, { moment, extra: [['embed', '1']], drop: ['controls'] });
+    const src = `${pageUrl()}#${link}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    const snippet = `<iframe src="${src}" width="${EMBED_SIZE.width}" height="${EMBED_SIZE.height}" style="border:0" title="Attention Dynamics Playground" loading="lazy"></iframe>`;
+    copy('Embed code', snippet, 'Embed code');
+  });
+  field.addEventListener('focus', () => field.select());
+}

@@ -1,0 +1,135 @@
+// Drawing the training lab's panels: the c_n heatmap and the loss chart (a few times a second
+// while playing), the status line and screen-reader summary, the description and captions with
+// the model's equations, the hover readouts and the divergence message. Methods of the lab's page
+// (lab.js mixes them in).
+
+import { fmt } from '../ui/format.js';
+import { placeTip, tipLines } from '../ui/tip.js';
+
+const CHART_INTERVAL_MS = 150; // chart redraws while playing
+const $ = (id) => document.getElementById(id);
+
+export const panelMethods = {
+  showDivergence(message) {
+    $('tr-divergence-message').textContent = message;
+    const eta = this.lab.eta_z();
+    $('tr-halve-eta').textContent = `Halve eta_z (${eta} → ${eta / 2}) and restart`;
+    $('tr-divergence').hidden = false;
+  },
+
+  hideDivergence() {
+    $('tr-divergence').hidden = true;
+    $('tr-divergence-message').textContent = '';
+  },
+
+  // ---- rendering -----------------------------------------------------------------------
+
+  render(now, force) {
+    const lab = this.lab;
+    if (!lab || !this.loop.visible) return;
+    const settled = force || !this.loop.playing;
+    if (this.needs.heat) {
+      this.heatmap.update(lab);
+      $('tr-heat-max').textContent = `max c = ${fmt(lab.heatmap_scale())}`;
+      this.needs.heat = false;
+      if (this.heatHover) this.showHeatTip(this.heatHover);
+    }
+    if (this.needs.chart && (settled || now - this.lastChartAt >= CHART_INTERVAL_MS)) {
+      try {
+        this.chart.draw(lab);
+      } catch (e) {
+        console.warn(e);
+      }
+      this.lastChartAt = now;
+      this.needs.chart = false;
+      if (this.chartHover) this.showChartTip(this.chartHover);
+    }
+    this.updateStatus(now);
+  },
+
+  updateStatus(now) {
+    const lab = this.lab;
+    const it = lab.iteration();
+    $('tr-iteration').textContent = `${it} / ${lab.iterations()}`;
+    $('tr-loss').textContent = fmt(lab.last_loss());
+    $('tr-entropy').textContent = `${fmt(lab.entropy())} nats`;
+    const snap = lab.snap();
+    const snapText = snap < 0 ? '–' : `iteration ${snap}${lab.snap_is_final() ? '' : ' (so far)'}`;
+    $('tr-snap').textContent = snapText;
+    $('tr-ips').textContent = String(Math.round(this.loop.rate.perSecond(now, this.loop.playing)));
+    const status = lab.status();
+    const state = status === 'diverged' ? 'diverged (paused)'
+      : this.loop.playing ? (this.loop.pastEnd ? 'playing past the last iteration' : 'playing')
+      : status === 'finished' ? 'finished'
+      : 'paused';
+    $('tr-state').textContent = state;
+    this.summary.offer(`${lab.preset()}: iteration ${it} of ${lab.iterations()}, ${state}. Loss ${fmt(lab.last_loss())} nats, distinct-token entropy ${fmt(lab.entropy())} nats (uniform attention ${fmt(lab.uniform_entropy())}), snap ${snapText}.`);
+  },
+
+  /** Description and the captions with the equations the panels show. */
+  refreshText() {
+    const lab = this.lab;
+    let desc = lab.description();
+    if (lab.is_text()) desc += ` Training on your text: M = ${lab.m()} tokens, K = ${lab.k()} classes (distinct query, next-word pairs).`;
+    $('tr-description').textContent = desc;
+    const layout = lab.heatmap_layout();
+    const q = this.labels[lab.query_token()] ?? String(lab.query_token());
+    const shown = layout.classes.length < layout.total_classes
+      ? ` (the first ${layout.classes.length} of its ${layout.total_classes} classes)`
+      : layout.classes.length > 1 ? ` (its ${layout.classes.length} classes side by side)` : '';
+    $('tr-heat-caption').textContent = `c_{l|n} ∝ p(l|n) e^{Z[m,l]} over the tokens l of class n, normalised: the attention query m = ${q} pays to token l in a context of class n (large-context limit). Rows: iterations (the state after i SGD steps), newest at the bottom; the view scrolls once there are more rows than fit. Columns: the tokens of each class of query ${q}${shown}, its common tokens, then its distinct tokens ordered by co-occurrence weight p(l|n), largest first. Colour: viridis from 0 to the largest c so far. Dashed: the snap iteration. Hover for values.`;
+    const tol = lab.snap_tol();
+    $('tr-chart-caption').textContent = `The model: the query token m attends to the context tokens x_t with b_t = softmax_t(Z[m, x_t]); f = Σ_t b_t onehot(x_t), f~ = f/||f||, logits Y f~, cross-entropy against the next token; Y and Z trained by SGD with momentum, η_Y = r η_Z. Loss: batch mean (nats); ln M is the loss of Y = Z = 0. Entropy: of c_n restricted to the class's distinct tokens (renormalised), averaged over classes; dashed: its value under uniform attention (Z = 0). Snap: the first iteration s from which max_{n,l} |Δc_{l|n}| per iteration stays below snap_tol = ${fmt(tol)} to the end of the run (the core's snap criterion, after the attention has moved); while the run goes on, "so far" marks the first s followed by ${lab.snap_window()} quiet iterations in a row. Hover for values.`;
+  },
+
+  // ---- hover ---------------------------------------------------------------------------
+
+  showHeatTip(cell) {
+    const tip = $('tr-heat-tip');
+    if (!cell || !this.lab) {
+      tip.hidden = true;
+      return;
+    }
+    const c = this.lab.c_at(cell.iteration, cell.column);
+    tipLines(tip, [
+      `iteration ${cell.iteration}`,
+      `token ${cell.label} (${cell.kind}, class ${cell.classLabel})`,
+      `p(l|n) = ${fmt(cell.p)}`,
+      `c = ${String(c)}`,
+    ]);
+    placeTip(tip, cell.x, cell.y, cell.w);
+  },
+
+  onHeatHover(cell) {
+    this.heatHover = cell;
+    this.showHeatTip(cell);
+  },
+
+  showChartTip(h) {
+    const tip = $('tr-chart-tip');
+    const cursor = $('tr-chart-cursor');
+    if (!h || !this.lab) {
+      tip.hidden = true;
+      cursor.hidden = true;
+      return;
+    }
+    const s = this.lab.sample(h.iteration);
+    const x = this.chart.xOf(s.iteration);
+    if (x !== null) {
+      cursor.style.left = `${x}px`;
+      cursor.hidden = false;
+    }
+    tipLines(tip, [
+      `iteration ${s.iteration}`,
+      `loss: ${s.loss === null ? 'not yet' : fmt(s.loss)}`,
+      `entropy: ${s.entropy === null ? 'not yet' : fmt(s.entropy)}`,
+      `max |Δc|: ${s.max_dc === null ? 'not yet' : fmt(s.max_dc)}`,
+    ]);
+    placeTip(tip, h.x, h.y, h.w);
+  },
+
+  onChartHover(h) {
+    this.chartHover = h;
+    this.showChartTip(h);
+  },
+};
