@@ -2,7 +2,7 @@
 //! residual, the composite norm and the singular values; optionally the context similarity
 //! statistics per layer and head, and the path-length decomposition.
 
-use attn_core::depth::{self, DepthRun, InputSource, LayerSimilarity, PathLengths, VariantResult};
+use attn_core::depth::{self, DepthRun, LayerSimilarity, PathLengths, VariantResult};
 use attn_core::link::format_f64;
 use clap::ValueEnum;
 use serde::Serialize;
@@ -102,7 +102,7 @@ pub fn run(args: &DepthArgs, out: &mut dyn Write) -> Result<(), String> {
                 heads: config.heads,
                 residual_def: config.residual_def,
                 precision: config.precision,
-                labels: (config.input == InputSource::Text).then_some(&input.labels[..]),
+                labels: config.uses_text().then_some(&input.labels[..]),
                 sentence: &input.sentence,
                 separator: &input.separator,
                 chance_level: run.chance_level(),

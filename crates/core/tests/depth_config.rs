@@ -16,7 +16,7 @@ fn every_preset_round_trips_and_is_canonical() {
         let c = p.config();
         c.validate().unwrap_or_else(|e| panic!("{}: {}", p.name(), e));
         let s = c.to_canonical_string();
-        assert_eq!(s, format!("version=2&lab=depth&preset={}", p.name()));
+        assert_eq!(s, format!("version=3&lab=depth&preset={}", p.name()));
         assert_eq!(parse(&s).unwrap(), c);
         assert_eq!(parse_lab(&s).unwrap(), LabConfig::Depth(c.clone()));
         assert_eq!(DepthPreset::from_name(p.name()), Some(p));
@@ -37,7 +37,7 @@ fn bert_init_is_bert_base_at_initialisation() {
         (c.layernorm, c.activation, c.skip, c.mlp, c.mlp_residual),
         (LayerNorm::Post, Activation::Gelu, true, true, true)
     );
-    assert_eq!((c.weights, c.input, c.shared), (WeightsSource::Random, InputSource::Gaussian, false));
+    assert_eq!((c.weights, c.input, c.shared), (WeightsSource::Random, InputSource::BertEmbeddings, false));
     assert_eq!(c.variants, vec![Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer]);
     assert_eq!((c.residual_def, c.precision), (ResidualDef::Mean, Precision::F32));
     assert_eq!(c.n(), 128);
@@ -58,7 +58,7 @@ fn keys_override_the_preset_in_any_order() {
     assert_eq!(c.variants, vec![Variant::SanSkip, Variant::San]);
     assert_eq!(
         c.to_canonical_string(),
-        "version=2&lab=depth&preset=collapse-small&layers=3&heads=2&qk_scale=0.5&variants=san-skip,san"
+        "version=3&lab=depth&preset=collapse-small&layers=3&heads=2&qk_scale=0.5&variants=san-skip,san"
     );
     let d = parse("#lab=depth&layernorm=pre&activation=relu&similarity_norm=max-abs&select=threshold&threshold=-0.5&residual_def=argmin&precision=f64&seed=7&skip=off&mlp_residual=off&shared=on&bias_scale=0.01&tokens=64&sentences=32,32&separators=off").unwrap();
     assert_eq!(
@@ -70,12 +70,12 @@ fn keys_override_the_preset_in_any_order() {
     assert_eq!(d.sentences, vec![32, 32]);
     let s = d.to_canonical_string();
     assert_eq!(parse(&s).unwrap(), d);
-    assert!(s.starts_with("version=2&lab=depth&preset=bert-init&tokens=64&skip=off"), "{}", s);
+    assert!(s.starts_with("version=3&lab=depth&preset=bert-init&tokens=64&skip=off"), "{}", s);
     assert_eq!(d.differences_from_preset()[0], ("tokens", "128".to_string(), "64".to_string()));
     // Variant labels are accepted too; the canonical form uses the names.
     assert_eq!(
         parse("variants=SAN,transformer").unwrap().to_canonical_string(),
-        "version=2&lab=depth&preset=bert-init&variants=san,transformer"
+        "version=3&lab=depth&preset=bert-init&input=gaussian&variants=san,transformer"
     );
 }
 
@@ -86,12 +86,12 @@ fn text_and_particle_round_trip_percent_encoded() {
     let c = DepthConfig { text: text.to_string(), input: InputSource::Text, ..DepthPreset::ContextText.config() };
     c.validate().unwrap();
     let s = c.to_canonical_string();
-    assert!(s.starts_with("version=2&lab=depth&preset=context-text&text=Hello%2C%20world%20%26"), "{}", s);
+    assert!(s.starts_with("version=3&lab=depth&preset=context-text&text=Hello%2C%20world%20%26"), "{}", s);
     assert_eq!(parse(&s).unwrap(), c);
     assert_eq!(parse_lab(&s).unwrap(), LabConfig::Depth(c));
     let p = parse("preset=particle-euler&particle=preset%3Dpolytope%26n%3D7%26seed%3D3&tokens=7").unwrap();
     assert_eq!(p.particle, "version=1&preset=polytope&n=7&seed=3");
-    assert_eq!(p.to_canonical_string(), "version=2&lab=depth&preset=particle-euler&tokens=7&particle=version%3D1%26preset%3Dpolytope%26n%3D7%26seed%3D3");
+    assert_eq!(p.to_canonical_string(), "version=3&lab=depth&preset=particle-euler&tokens=7&particle=version%3D1%26preset%3Dpolytope%26n%3D7%26seed%3D3");
     assert_eq!(parse(&p.to_canonical_string()).unwrap(), p);
     // The particle configuration is kept in its canonical form.
     assert_eq!(parse("particle=n%3D20%26preset%3Dpolytope").unwrap().particle, "version=1&preset=polytope");
@@ -159,7 +159,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=depth&tokens=512&heads=16&layers=12&d_model=64&d_head=4&mlp_width=64", "tokens"),
     ("lab=depth&layers=48&tokens=512&d_model=1024&mlp_width=4096&heads=2", "layers"),
     ("lab=depth&layers=1&layers=2", "layers"),
-    ("lab=depth&version=3", "version"),
+    ("lab=depth&version=4", "version"),
     ("lab=depth&nokey", "nokey"),
     ("lab=depth&=3", "(empty key)"),
     ("lab=depth&layers=%zz", "layers"),
@@ -194,7 +194,7 @@ fn malformed_strings_name_the_key() {
 fn parse_lab_dispatches_by_the_lab_key() {
     let d = parse_lab("?lab=depth&preset=collapse-small&seed=3").unwrap();
     assert_eq!(d.lab(), "depth");
-    assert_eq!(d.to_canonical_string(), "version=2&lab=depth&preset=collapse-small&seed=3");
+    assert_eq!(d.to_canonical_string(), "version=3&lab=depth&preset=collapse-small&seed=3");
     assert_eq!(d, LabConfig::Depth(parse("lab=depth&preset=collapse-small&seed=3").unwrap()));
     assert_eq!(d.differences_from_preset(), vec![("seed", "1".to_string(), "3".to_string())]);
     assert_eq!(d.pairs()[0], ("lab", "depth".to_string()));

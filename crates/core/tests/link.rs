@@ -15,10 +15,10 @@ fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Every canonical string of every lab made today starts with `version=2`.
+/// Every canonical string of every lab made today starts with `version=3`.
 #[test]
 fn canonical_strings_start_with_the_version() {
-    assert_eq!(VERSION, 2);
+    assert_eq!(VERSION, 3);
     let all: Vec<String> = PRESETS
         .iter()
         .map(|p| p.config().to_canonical_string())
@@ -26,7 +26,7 @@ fn canonical_strings_start_with_the_version() {
         .chain(DEPTH_PRESETS.iter().map(|p| p.config().to_canonical_string()))
         .collect();
     for s in &all {
-        assert!(s.starts_with("version=2&"), "{}", s);
+        assert!(s.starts_with("version=3&"), "{}", s);
         assert_eq!(s.matches("version=").count(), 1, "{}", s);
         assert_eq!(parse_lab(s).unwrap().to_canonical_string(), *s);
     }
@@ -37,10 +37,11 @@ fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
     assert_eq!(read_version(&owned(&[("preset", "polytope")])), Ok(0));
     assert_eq!(read_version(&owned(&[("n", "3"), ("version", "1")])), Ok(1));
     assert_eq!(read_version(&owned(&[("version", "2"), ("n", "3")])), Ok(2));
-    for bad in ["3", "17", "0", "1.0", "", "one", "-1"] {
+    assert_eq!(read_version(&owned(&[("version", "3"), ("n", "3")])), Ok(3));
+    for bad in ["4", "17", "0", "1.0", "", "one", "-1"] {
         let e = read_version(&owned(&[("version", bad)])).unwrap_err();
         assert_eq!(e.key, "version", "{:?}", bad);
-        assert!(e.message.contains("allowed: 1, 2"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2, 3"), "{}", e);
     }
     let e = read_version(&owned(&[("version", "1"), ("version", "1")])).unwrap_err();
     assert_eq!(e.key, "version");
@@ -56,7 +57,7 @@ fn migrate_from_version_0_is_the_identity_on_every_key() {
     // keys, and version 1's arithmetic (written back as `version=1`).
     for p in PRESETS {
         let today = p.config().to_canonical_string();
-        let old = today.strip_prefix("version=2&").unwrap();
+        let old = today.strip_prefix("version=3&").unwrap();
         let mut want = p.config();
         want.version = 1;
         assert_eq!(parse(old).unwrap(), want, "{}", old);
@@ -84,15 +85,15 @@ fn migrate_from_version_1_drops_only_the_version_pair() {
     assert_eq!(migrate(1, pairs.clone()).unwrap(), pairs[1..].to_vec());
 }
 
-/// Version 3 and later do not exist yet: refused with a message naming `version`.
+/// Version 4 and later do not exist yet: refused with a message naming `version`.
 #[test]
 fn versions_newer_than_this_code_are_refused() {
-    for v in [3u32, 4, 1000] {
+    for v in [4u32, 5, 1000] {
         let e = migrate(v, Vec::new()).unwrap_err();
         assert_eq!(e.key, "version");
-        assert!(e.message.contains("allowed: 1, 2"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2, 3"), "{}", e);
     }
-    for text in ["version=3", "version=3&lab=training", "lab=depth&version=3", "version=4&t=1"] {
+    for text in ["version=4", "version=4&lab=training", "lab=depth&version=4", "version=5&t=1"] {
         let e = parse_link(text).unwrap_err();
         assert_eq!(e.key, "version", "{}", text);
         assert!(e.message.contains("newer"), "{}", e);
@@ -150,10 +151,13 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     let t = parse_link("lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
     assert_eq!(
         t.to_canonical_string(),
-        "version=2&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
+        "version=3&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
     );
     let d = parse_link("lab=depth&residual_axis=linear&controls=&embed=1").unwrap();
-    assert_eq!(d.to_canonical_string(), "version=2&lab=depth&preset=bert-init&embed=1&controls=&residual_axis=linear");
+    assert_eq!(
+        d.to_canonical_string(),
+        "version=3&lab=depth&preset=bert-init&input=gaussian&embed=1&controls=&residual_axis=linear"
+    );
     assert!(d.view.controls.is_empty());
 }
 
@@ -324,7 +328,7 @@ fn every_valid_link_round_trips() {
         let s = l.to_canonical_string();
         // Particle links without `version` keep version 1's arithmetic; the other labs' numbers
         // do not depend on the version, which they write as today's.
-        assert!(s.starts_with(if text.starts_with("lab=") { "version=2&" } else { "version=1&" }), "{}", s);
+        assert!(s.starts_with(if text.starts_with("lab=") { "version=3&" } else { "version=1&" }), "{}", s);
         assert_eq!(parse_link(&s).as_ref(), Ok(&l), "{}", text);
         assert_eq!(parse_link(&s).unwrap().to_canonical_string(), s);
     }

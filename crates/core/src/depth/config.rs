@@ -72,6 +72,9 @@ crate::named_enum! {
         Particle = "particle",
         /// The `text`, embedded deterministically (see [`super::input`]).
         Text = "text",
+        /// BERT's input embeddings at initialisation ([`super::embeddings`]): random token ids, or
+        /// those of `text` when it is not empty.
+        BertEmbeddings = "bert-embeddings",
     }
 }
 
@@ -216,7 +219,7 @@ impl DepthPreset {
             variants: VARIANTS[..4].to_vec(),
         };
         match self {
-            DepthPreset::BertInit => base,
+            DepthPreset::BertInit => DepthConfig { input: InputSource::BertEmbeddings, ..base },
             DepthPreset::CollapseSmall => DepthConfig {
                 heads: 4,
                 d_model: 64,
@@ -383,12 +386,17 @@ impl DepthConfig {
     /// The sequence length `n` of a run: the token count of the text (with markers) for
     /// `input=text`, else `tokens`. Assumes a validated configuration (0 for a text without tokens).
     pub fn n(&self) -> usize {
-        match self.input {
-            InputSource::Text => {
-                text_layout(&self.text, &self.sentences, self.separators).map(|l| l.labels.len()).unwrap_or(0)
-            }
-            _ => self.tokens,
+        if self.uses_text() {
+            text_layout(&self.text, &self.sentences, self.separators).map(|l| l.labels.len()).unwrap_or(0)
+        } else {
+            self.tokens
         }
+    }
+
+    /// Whether the input is laid out from `text`: `input=text`, or `input=bert-embeddings` with a
+    /// text (the text's tokens, sentences and separators; `tokens` is then unused).
+    pub fn uses_text(&self) -> bool {
+        self.input == InputSource::Text || (self.input == InputSource::BertEmbeddings && !self.text.is_empty())
     }
 
     /// Weights of one layer (attention always, MLP when `mlp_width` is used).
@@ -476,10 +484,10 @@ impl DepthConfig {
                 }
                 c.tokens
             }
-            InputSource::Gaussian => c.tokens,
-            InputSource::Text => text_layout(&c.text, &c.sentences, c.separators)?.labels.len(),
+            _ if c.uses_text() => text_layout(&c.text, &c.sentences, c.separators)?.labels.len(),
+            _ => c.tokens,
         };
-        if c.input != InputSource::Text && !c.sentences.is_empty() {
+        if !c.uses_text() && !c.sentences.is_empty() {
             let total: usize = c.sentences.iter().sum();
             if total != n {
                 return Err(ConfigError::new(

@@ -1,7 +1,9 @@
 //! The input tokens `X_0` (`n x d_model`, row-major, tokens as rows) of a depth run, their
 //! sentences and separator tokens (science.md §4 statistics).
 //!
-//! Three sources (key `input`):
+//! Four sources (key `input`):
+//! - `bert-embeddings`: BERT's input embeddings at initialisation ([`super::embeddings`]), for
+//!   random token ids or those of `text`.
 //! - `gaussian`: every entry i.i.d. N(0, 1) from the seed ([`crate::rng::Rng::normal`], stream
 //!   [`STREAM_INPUT`]), row by row.
 //! - `particle`: the particle configuration's initial tokens ([`crate::particles::init::tokens`]), or the
@@ -203,11 +205,7 @@ impl Input {
         let d = c.d_model;
         match c.input {
             InputSource::Text => {
-                let layout = text_layout(&c.text, &c.sentences, c.separators).unwrap_or_else(|_| TextLayout {
-                    labels: vec![CLS.into(), SEP.into()],
-                    sentence: vec![0, 0],
-                    separator: vec![true, true],
-                });
+                let layout = Self::layout_of(c);
                 let n = layout.labels.len();
                 let mut tokens = Vec::with_capacity(n * d);
                 for (p, word) in layout.labels.iter().enumerate() {
@@ -216,6 +214,24 @@ impl Input {
                     tokens.extend(e.iter().zip(&pe).map(|(a, b)| a + b));
                 }
                 Input { n, d, tokens, labels: layout.labels, sentence: layout.sentence, separator: layout.separator }
+            }
+            InputSource::BertEmbeddings if c.uses_text() => {
+                let layout = Self::layout_of(c);
+                let ids: Vec<u64> = layout.labels.iter().map(|w| super::embeddings::text_id(w)).collect();
+                let tokens = super::embeddings::embed(c.seed, &ids, d);
+                Input {
+                    n: ids.len(),
+                    d,
+                    tokens,
+                    labels: layout.labels,
+                    sentence: layout.sentence,
+                    separator: layout.separator,
+                }
+            }
+            InputSource::BertEmbeddings => {
+                let ids = super::embeddings::random_ids(c.seed, c.tokens);
+                let tokens = super::embeddings::embed(c.seed, &ids, d);
+                Input::plain(c, tokens, c.tokens, d)
             }
             InputSource::Gaussian => {
                 let n = c.tokens;
@@ -261,6 +277,15 @@ impl Input {
             return Err(ConfigError::new("tokens", "the tokens contain a non-finite number"));
         }
         Ok(Input::plain(c, tokens.to_vec(), n, d))
+    }
+
+    /// The text layout of a validated configuration that uses its text.
+    fn layout_of(c: &DepthConfig) -> TextLayout {
+        text_layout(&c.text, &c.sentences, c.separators).unwrap_or_else(|_| TextLayout {
+            labels: vec![CLS.into(), SEP.into()],
+            sentence: vec![0, 0],
+            separator: vec![true, true],
+        })
     }
 
     fn plain(c: &DepthConfig, tokens: Vec<f64>, n: usize, d: usize) -> Input {

@@ -69,7 +69,7 @@ pub const DEPTH_TABLE: &[Key<DepthConfig>] = &[
         },
     },
     Key {
-        allowed: "`gaussian` (N(0, 1)), `particle`, `text`",
+        allowed: "`gaussian` (N(0, 1)), `particle`, `text`, `bert-embeddings` (BERT's input embeddings at initialisation: random ids, or the text's)",
         ..key_choice!(input, InputSource, "input tokens")
     },
     key_text!(text, MAX_TEXT_BYTES, "the text for `input=text` (percent-encoded)"),

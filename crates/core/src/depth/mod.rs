@@ -22,6 +22,7 @@
 //! particle lab's bit-identical stepping path (toolchain.md).
 
 pub mod config;
+pub mod embeddings;
 pub mod forward;
 pub mod input;
 pub mod keys;

@@ -36,8 +36,9 @@ pub fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Re
         let value = percent_decode(raw_value).map_err(|m| ConfigError::new(&key_excerpt(&key_text), m))?;
         decoded.push((key_text, value));
     }
-    let version = super::read_version(&decoded)?;
-    let migrated = super::migrate(version, decoded)?;
+    // An empty string asks for nothing to be replayed: today's version (no migration step).
+    let version = if decoded.is_empty() { super::VERSION } else { super::read_version(&decoded)? };
+    let migrated = super::migrate_for(version, decoded, lab)?;
     let mut pairs: Vec<(&'static str, String)> = Vec::with_capacity(migrated.len());
     for (key_text, value) in migrated {
         let Some(key) = keys.iter().find(|k| **k == key_text).copied() else {

@@ -11,13 +11,14 @@
 //! |---|---|---|
 //! | 0 (no `version` key) | links made before `version` was written | `0 -> 1`: the identity (version 1 gave no key a new meaning; it added `version` and the view keys, which version 0 links do not contain) |
 //! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::particles::config::Config::version`]), so the link replays bit for bit |
-//! | 2 | every canonical string made today | (current) |
+//! | 2 | canonical strings until version 3; today, particle runs opened from a version 2 link (same arithmetic as 3) | `2 -> 3`: a depth link whose preset is `bert-init` (written or by default) and that has no `input` key gets `input=gaussian`. Version 3 made `bert-init` start from BERT's input embeddings at initialisation (`input=bert-embeddings`, Dong et al.'s figure) instead of Gaussian tokens |
+//! | 3 | every canonical string made today | (current) |
 
 use super::shorten;
 use super::ConfigError;
 
-/// The version written today, first in every canonical string (`version=2&...`).
-pub const VERSION: u32 = 2;
+/// The version written today, first in every canonical string (`version=3&...`).
+pub const VERSION: u32 = 3;
 
 /// The version of a configuration's decoded `(key, value)` pairs: `0` when there is no `version`
 /// key (a link from before versions), else its value, which must be a version this code knows
@@ -31,7 +32,10 @@ pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
     if found.next().is_some() {
         return Err(ConfigError::new("version", "appears more than once"));
     }
-    let allowed = "allowed: 1, 2 (a link without version is from before versions and is read as version 0)";
+    let allowed = format!(
+        "allowed: {} (a link without version is from before versions and is read as version 0)",
+        known_versions()
+    );
     match value.parse::<u32>() {
         Ok(v) if (1..=VERSION).contains(&v) => Ok(v),
         Ok(v) if v > VERSION => Err(ConfigError::new(
@@ -51,12 +55,25 @@ pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
 ///
 /// Errors: a `version` newer than [`VERSION`] (the error names `version` and what is allowed).
 pub fn migrate(version: u32, pairs: Vec<(String, String)>) -> Result<Vec<(String, String)>, ConfigError> {
+    let lab = pairs.iter().find(|(k, _)| k == "lab").map_or("particles", |(_, v)| v.as_str()).to_string();
+    migrate_for(version, pairs, &lab)
+}
+
+/// [`migrate`] for a string read by lab `lab`'s parser (`particles`, `training`, `depth`): a step
+/// that concerns one lab applies only when that lab reads the string.
+pub fn migrate_for(
+    version: u32,
+    pairs: Vec<(String, String)>,
+    lab: &str,
+) -> Result<Vec<(String, String)>, ConfigError> {
     if version > VERSION {
         return Err(ConfigError::new(
             "version",
             format!(
-                "version {} is newer than this playground, which knows versions up to {}; allowed: 1, 2",
-                version, VERSION
+                "version {} is newer than this playground, which knows versions up to {}; allowed: {}",
+                version,
+                VERSION,
+                known_versions()
             ),
         ));
     }
@@ -67,7 +84,15 @@ pub fn migrate(version: u32, pairs: Vec<(String, String)>) -> Result<Vec<(String
     if version < 2 {
         pairs = v1_to_v2(pairs);
     }
+    if version < 3 {
+        pairs = v2_to_v3(pairs, lab);
+    }
     Ok(pairs)
+}
+
+/// The versions a link may name: `1, 2, ..., VERSION`.
+fn known_versions() -> String {
+    (1..=VERSION).map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// Version 0 (links without `version`) to version 1: the identity. Version 1 added the `version`
@@ -81,5 +106,18 @@ fn v0_to_v1(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
 /// particle lab's attention weights, not a key; the particle parser keeps the version a link was
 /// written in ([`crate::particles::config::Config::version`]) so that its arithmetic is kept too.
 fn v1_to_v2(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    pairs
+}
+
+/// Version 2 to version 3: a depth link that opens `bert-init` (written, or the lab's default
+/// preset when `preset` is absent) without an `input` key keeps its Gaussian tokens
+/// (`input=gaussian`): version 3's `bert-init` starts from BERT's input embeddings instead.
+fn v2_to_v3(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)> {
+    let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let depth = lab == "depth";
+    let bert_init = matches!(value("preset"), None | Some("bert-init"));
+    if depth && bert_init && value("input").is_none() {
+        pairs.push(("input".to_string(), "gaussian".to_string()));
+    }
     pairs
 }
