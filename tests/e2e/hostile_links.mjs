@@ -86,7 +86,7 @@ export const HOSTILE_LINKS = [
   { name: 'a key repeated', lab: 'particles', hash: 'preset=polytope&n=20&n=30', key: 'n' },
   { name: 'the preset repeated', lab: 'particles', hash: 'preset=polytope&preset=leaders', key: 'preset' },
   { name: 'an unknown key', lab: 'particles', hash: 'preset=polytope&foo=1', key: 'foo' },
-  { name: 'a future version', lab: 'particles', hash: 'version=3&preset=polytope', key: 'version' },
+  { name: 'a future version', lab: 'particles', hash: 'version=4&preset=polytope', key: 'version' },
   { name: 'a 100 kB key of garbage', lab: 'particles', hash: big(100_000, 'x'), keyPrefix: 'xxxxxxxxxx' },
   { name: 'a 100 kB matrix', lab: 'particles', hash: `preset=polytope&v=${'1,'.repeat(50_000)}1`, key: 'v' },
   { name: 'an empty hash', lab: 'particles', hash: '', defaults: true },

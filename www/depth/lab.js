@@ -8,7 +8,7 @@
 // in order -> each reply (result JSON + similarity tiles) is kept and every chart is redrawn, so
 // the curves appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
 
-import { ConfigPage, decodedValues } from '../lab/config_page.js';
+import { ConfigPage, decodedValues, presetLinkOr } from '../lab/config_page.js';
 import { presetOf } from '../lab/pairs.js';
 import { Summary } from '../ui/summary.js';
 import { onThemeChange } from '../render/palette.js';
@@ -98,7 +98,7 @@ class DepthLabPage {
     this.controls = new DepthControls({
       presets: wasm.depth_presets(),
       onPreset: (name) => {
-        const res = wasm.check_lab_config(`lab=depth&preset=${name}`);
+        const res = wasm.check_lab_config(wasm.preset_link('depth', name));
         if (res.ok) this.apply(res);
       },
       onEdit: (key, value, commit) => this.config.edit(key, value, commit),
@@ -112,7 +112,7 @@ class DepthLabPage {
       presetPairs: (name) => wasm.depth_preset_pairs(name),
       defaultPreset: 'collapse-small',
       defaultLink: ctx.defaultLink,
-      fallbackLink: (draft) => `lab=depth&preset=${draft.get('preset') ?? 'collapse-small'}`,
+      fallbackLink: (draft) => presetLinkOr(wasm, 'depth', draft.get('preset'), 'collapse-small'),
       valuesOf,
       controls: this.controls,
       errorBox: $('dp-config-error'),

@@ -149,3 +149,12 @@ export class ConfigPage {
     return false;
   }
 }
+
+/** The link of preset `name` at today's version, or of `fallback` when `name` is not a preset. */
+export function presetLinkOr(wasm, lab, name, fallback) {
+  try {
+    return wasm.preset_link(lab, name ?? fallback);
+  } catch {
+    return wasm.preset_link(lab, fallback);
+  }
+}

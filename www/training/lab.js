@@ -8,7 +8,7 @@
 // per-frame time budget while the lab is visible (lab/run_loop.js). The sweep runs in a Web
 // Worker (sweep.js).
 
-import { ConfigPage, decodedValues } from '../lab/config_page.js';
+import { ConfigPage, decodedValues, presetLinkOr } from '../lab/config_page.js';
 import { Draft } from '../lab/draft.js';
 import { presetOf } from '../lab/pairs.js';
 import { RunLoop } from '../lab/run_loop.js';
@@ -116,7 +116,7 @@ class TrainingLabPage {
       presetPairs: (name) => wasm.training_preset_pairs(name),
       defaultPreset: 'scan-snap',
       defaultLink: ctx.defaultLink,
-      fallbackLink: (draft) => `lab=training&preset=${draft.get('preset') ?? 'scan-snap'}`,
+      fallbackLink: (draft) => presetLinkOr(wasm, 'training', draft.get('preset'), 'scan-snap'),
       valuesOf,
       controls: this.controls,
       errorBox: $('tr-config-error'),
@@ -240,7 +240,7 @@ class TrainingLabPage {
   }
 
   pickPreset(name) {
-    const res = this.wasm.check_lab_config(`lab=training&preset=${name}`);
+    const res = this.wasm.check_lab_config(this.wasm.preset_link('training', name));
     if (res.ok) {
       this.apply(res);
       this.suggestSpeed();

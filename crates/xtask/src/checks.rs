@@ -1,6 +1,6 @@
 //! Checks of the repository's shape that `cargo xtask test` runs before building: a lab's folder
-//! in the core never imports another lab's. Each check returns every violation it finds, so one
-//! run lists them all.
+//! in the core never imports another lab's, and no source file is longer than [`MAX_LINES`].
+//! Each check returns every violation it finds, so one run lists them all.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +21,7 @@ pub const ALLOWED_LAB_EDGES: [(&str, &str, &str); 1] = [(
 pub fn run(root: &Path) -> Result<()> {
     let mut problems = Vec::new();
     problems.extend(lab_imports(&root.join("crates/core/src"))?);
+    problems.extend(long_files(root)?);
     if !problems.is_empty() {
         bail!("repository checks failed:\n  {}", problems.join("\n  "));
     }
@@ -76,6 +77,57 @@ fn imports_lab(code: &str, lab: &str) -> bool {
     false
 }
 
+/// Most lines a source file may have (files small, with one purpose each).
+pub const MAX_LINES: usize = 500;
+
+/// Every file under `crates/*/src` and `www/` (not `www/pkg`, not tests) longer than
+/// [`MAX_LINES`] lines.
+pub fn long_files(root: &Path) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(root.join("crates"))? {
+        let src = entry?.path().join("src");
+        if src.is_dir() {
+            files.extend(files_under(&src, &[])?);
+        }
+    }
+    files.extend(files_under(&root.join("www"), &["pkg", "node_modules"])?);
+    let mut problems = Vec::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            problems.push(format!(
+                "{}: {} lines; at most {} (split it by purpose)",
+                file.strip_prefix(root).unwrap_or(&file).display(),
+                lines,
+                MAX_LINES
+            ));
+        }
+    }
+    Ok(problems)
+}
+
+/// Every file under `dir`, recursively, skipping folders named in `skip`, sorted.
+fn files_under(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))? {
+            let path = entry?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                if !skip.contains(&name) {
+                    stack.push(path);
+                }
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 /// The `.rs` files under `dir`, recursively, sorted.
 pub fn rust_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
@@ -112,6 +164,27 @@ mod tests {
         let core_src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src");
         let problems = lab_imports(&core_src).unwrap();
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn the_repository_has_no_file_over_the_limit() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let problems = long_files(&root).unwrap();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_named_and_pkg_is_skipped() {
+        let dir = std::env::temp_dir().join(format!("attn-long-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("crates/a/src")).unwrap();
+        std::fs::create_dir_all(dir.join("www/pkg")).unwrap();
+        std::fs::write(dir.join("crates/a/src/big.rs"), "x\n".repeat(MAX_LINES + 1)).unwrap();
+        std::fs::write(dir.join("crates/a/src/ok.rs"), "x\n".repeat(MAX_LINES)).unwrap();
+        std::fs::write(dir.join("www/pkg/gen.js"), "x\n".repeat(MAX_LINES + 10)).unwrap();
+        let problems = long_files(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(problems.len(), 1, "{:?}", problems);
+        assert!(problems[0].contains("big.rs") && problems[0].contains("501 lines"), "{}", problems[0]);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 
 use super::input::{text_layout, MAX_TOKENS};
 use super::keys::DEPTH_TABLE;
-use super::variants::{Variant, VARIANTS};
+pub use super::presets::{DepthPreset, DEFAULT_TEXT, DEPTH_PRESETS};
+use super::variants::Variant;
 use crate::link::{keys, pick_preset, ConfigError};
 use crate::text::MAX_TEXT_BYTES;
 use serde::Serialize;
@@ -117,149 +118,6 @@ crate::named_enum! {
         F32 = "f32",
         /// Double precision: residuals follow the collapse down to about 1e-15.
         F64 = "f64",
-    }
-}
-
-/// A named starting configuration of the depth lab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DepthPreset {
-    /// BERT-base at initialisation: 12 layers, 12 heads of 64, d_model 768, MLP 3072 with GELU,
-    /// post-LN, weights N(0, 0.02^2), n = 128 Gaussian tokens (science.md §3).
-    BertInit,
-    /// A small stack (d_model 64, 4 heads, 32 tokens) in f64 that shows the doubly exponential
-    /// collapse of SAN down to round-off in a fraction of a second.
-    CollapseSmall,
-    /// A user's text through a mid-sized random stack: context similarity statistics (science.md §4).
-    ContextText,
-    /// The particle model's `Q, K, V` as one head, its tokens as input: SAN+skip without
-    /// LayerNorm is forward Euler of the particle ODE, one layer per step.
-    ParticleEuler,
-}
-
-/// All depth presets, in the order the page lists them.
-pub const DEPTH_PRESETS: [DepthPreset; 4] =
-    [DepthPreset::BertInit, DepthPreset::CollapseSmall, DepthPreset::ContextText, DepthPreset::ParticleEuler];
-
-/// The text of the `context-text` preset.
-pub const DEFAULT_TEXT: &str = "The cat sat on the mat. It looked at the door and waited for a long time. \
-When the door opened, the cat ran into the garden! Birds sang in the old tree, and the cat listened. \
-Was it hungry? It walked back to the house, drank some milk, and fell asleep on the warm mat.";
-
-impl crate::link::LabPreset for DepthPreset {
-    const NOUN: &'static str = "depth preset";
-    const DEFAULT: Self = DepthPreset::BertInit;
-    fn all() -> &'static [Self] {
-        &DEPTH_PRESETS
-    }
-    fn name(self) -> &'static str {
-        DepthPreset::name(self)
-    }
-    fn description(self) -> &'static str {
-        DepthPreset::description(self)
-    }
-    fn pairs(self) -> Vec<(&'static str, String)> {
-        self.config().pairs()
-    }
-}
-
-impl DepthPreset {
-    /// The preset's name in configuration strings.
-    pub fn name(self) -> &'static str {
-        match self {
-            DepthPreset::BertInit => "bert-init",
-            DepthPreset::CollapseSmall => "collapse-small",
-            DepthPreset::ContextText => "context-text",
-            DepthPreset::ParticleEuler => "particle-euler",
-        }
-    }
-
-    /// What the preset demonstrates, in one sentence.
-    pub fn description(self) -> &'static str {
-        match self {
-            DepthPreset::BertInit => "BERT-base at initialisation (12 x 12 heads, d_model 768, post-LN, N(0, 0.02^2)): pure attention collapses to rank 1 within two layers, skip connections keep the tokens apart (Dong et al. 2021).",
-            DepthPreset::CollapseSmall => "A small f64 stack: without skip connections the residual falls doubly exponentially, to round-off within a few layers; MLPs slow it, skips stop it (Dong et al. 2021).",
-            DepthPreset::ContextText => "Context similarity S = O O^T of each head's output on a text: distance histogram, same-sentence fraction against chance, each head's most frequent token, attention on separators (Halevi et al. 2025).",
-            DepthPreset::ParticleEuler => "The particle model's Q, K, V as one attention head: SAN+skip without LayerNorm is forward Euler of the particle ODE, one layer per step; SAN is the same without the skip.",
-        }
-    }
-
-    /// The preset's full configuration.
-    pub fn config(self) -> DepthConfig {
-        let base = DepthConfig {
-            preset: self,
-            layers: 12,
-            heads: 12,
-            d_model: 768,
-            d_head: 64,
-            tokens: 128,
-            skip: true,
-            mlp: true,
-            mlp_width: 3072,
-            activation: Activation::Gelu,
-            mlp_residual: true,
-            layernorm: LayerNorm::Post,
-            weight_scale: 0.02,
-            qk_scale: 0.02,
-            bias_scale: 0.0,
-            shared: false,
-            weights: WeightsSource::Random,
-            particle: crate::particles::config::Preset::Polytope.config().to_canonical_string(),
-            input: InputSource::Gaussian,
-            text: String::new(),
-            sentences: Vec::new(),
-            separators: true,
-            similarity_norm: SimilarityNorm::Raw,
-            select: Select::Quantile,
-            quantile: 0.99,
-            threshold: 0.9,
-            residual_def: ResidualDef::Mean,
-            precision: Precision::F32,
-            seed: 1,
-            variants: VARIANTS[..4].to_vec(),
-        };
-        match self {
-            DepthPreset::BertInit => DepthConfig { input: InputSource::BertEmbeddings, ..base },
-            DepthPreset::CollapseSmall => DepthConfig {
-                heads: 4,
-                d_model: 64,
-                d_head: 16,
-                tokens: 32,
-                mlp_width: 256,
-                weight_scale: 0.08,
-                qk_scale: 0.125,
-                precision: Precision::F64,
-                ..base
-            },
-            DepthPreset::ContextText => DepthConfig {
-                layers: 12,
-                heads: 8,
-                d_model: 256,
-                d_head: 32,
-                mlp_width: 1024,
-                input: InputSource::Text,
-                text: DEFAULT_TEXT.to_string(),
-                quantile: 0.98,
-                variants: vec![Variant::Transformer, Variant::SanSkip, Variant::SanMlp, Variant::San],
-                ..base
-            },
-            DepthPreset::ParticleEuler => DepthConfig {
-                layers: 48,
-                heads: 1,
-                d_model: 2,
-                d_head: 2,
-                tokens: 20,
-                mlp: false,
-                mlp_width: 8,
-                layernorm: LayerNorm::None,
-                weights: WeightsSource::Particle,
-                input: InputSource::Particle,
-                precision: Precision::F64,
-                quantile: 0.9,
-                variants: vec![Variant::SanSkip, Variant::San],
-                ..base
-            },
-        }
     }
 }
 

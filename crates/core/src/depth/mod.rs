@@ -27,6 +27,7 @@ pub mod forward;
 pub mod input;
 pub mod keys;
 pub mod paths;
+pub mod presets;
 pub mod rank;
 pub mod similarity;
 pub mod variants;
