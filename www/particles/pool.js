@@ -10,11 +10,6 @@
  *             listen(f: (msg: object) => void): void, terminate(): void }} WorkerPort
  */
 
-/** Rows `[lo, hi)` of block `b` of `blocks` over `n` tokens (as the CLI's threads split them). */
-export function block(n, blocks, b) {
-  return [Math.floor((b * n) / blocks), Math.floor(((b + 1) * n) / blocks)];
-}
-
 export class Pool {
   /**
    * @param {number} size number of workers (>= 1)
@@ -77,11 +72,11 @@ export class Pool {
     const blocks = Math.min(this.size, n);
     const asks = [];
     for (let b = 0; b < blocks; b += 1) {
-      const [lo, hi] = block(n, blocks, b);
       // Every worker needs the whole state (keys and values of all tokens): a copy each, the
-      // last one takes the original.
+      // last one takes the original. Worker b computes block b of `blocks` (the core's row split,
+      // as the CLI's threads); its reply says where its rows start.
       const copy = b === blocks - 1 ? state : state.slice();
-      asks.push(this.ask(b, { type: 'rows', t, state: copy, lo, hi, projected }, [copy.buffer]));
+      asks.push(this.ask(b, { type: 'rows', t, state: copy, block: b, blocks, projected }, [copy.buffer]));
     }
     const replies = await Promise.all(asks);
     const out = new Float64Array(n * d);

@@ -6,7 +6,8 @@
 //
 // In:  { type: 'init', module }            a compiled WebAssembly.Module of attn_web
 //      { type: 'config', seq, config }     the run's configuration string
-//      { type: 'rows', seq, t, state, lo, hi, projected }   state: Float64Array n x d
+//      { type: 'rows', seq, t, state, block, blocks, projected }   state: Float64Array n x d;
+//                                          rows of block `block` of `blocks` (RowWorker.block_rows)
 //      { type: 'memory', seq }             the size of this worker's wasm memory
 // Out: { type: 'hello' } once listening, { type: 'ready' } after init,
 //      { type: 'configured', seq, error? }, { type: 'rows', seq, lo, velocity? , error? },
@@ -53,10 +54,11 @@ port.listen((msg) => {
       break;
     case 'rows':
       try {
-        const velocity = field.rows(msg.t, msg.state, msg.lo, msg.hi, msg.projected);
-        port.post({ type: 'rows', seq: msg.seq, lo: msg.lo, velocity }, [velocity.buffer]);
+        const [lo, hi] = field.block_rows(msg.blocks, msg.block);
+        const velocity = field.rows(msg.t, msg.state, lo, hi, msg.projected);
+        port.post({ type: 'rows', seq: msg.seq, lo, velocity }, [velocity.buffer]);
       } catch (err) {
-        port.post({ type: 'rows', seq: msg.seq, lo: msg.lo, error: errorText(err) });
+        port.post({ type: 'rows', seq: msg.seq, lo: 0, error: errorText(err) });
       }
       break;
     case 'memory':

@@ -31,6 +31,14 @@ impl RowWorker {
         Ok(RowWorker { field: Field::new(&c, &m), n: c.n, d: c.d, out: Vec::new() })
     }
 
+    /// Rows `[lo, hi)` of block `b` of `blocks` over this run's tokens (core
+    /// `field::row_block`, the split the CLI's threads use): this worker's share of one
+    /// evaluation when the pool has `blocks` workers.
+    pub fn block_rows(&self, blocks: u32, b: u32) -> Vec<u32> {
+        let (lo, hi) = attn_core::particles::field::row_block(self.n, blocks as usize, b as usize);
+        vec![lo as u32, hi as u32]
+    }
+
     /// The velocity of tokens `lo..hi` of `state` (`n x d`, row-major) at stage time `t`
     /// (projected onto the sphere's tangent space when `projected`): a new `Float64Array` of
     /// `(hi - lo) x d`. Errors when the rows are out of range or the state has the wrong length,
@@ -94,12 +102,4 @@ impl Stepper {
     pub fn abort_step(&mut self, message: &str) {
         self.sim.abort_step(message);
     }
-}
-
-/// Rows `[lo, hi)` of block `b` of `blocks` over `n` tokens (core `field::row_block`, the split
-/// the CLI's threads use): the worker pool's share of one velocity evaluation.
-#[wasm_bindgen]
-pub fn row_block(n: u32, blocks: u32, b: u32) -> Vec<u32> {
-    let (lo, hi) = attn_core::particles::field::row_block(n as usize, blocks as usize, b as usize);
-    vec![lo as u32, hi as u32]
 }
