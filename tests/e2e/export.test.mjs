@@ -128,6 +128,9 @@ describe('export', () => {
         { bytes: withText(png.bytes, [[CONFIG_KEYWORD, 'preset=polytope&n=4096&d=256']]), key: 'n' },
         { bytes: withText(png.bytes, [[STEP_KEYWORD, '-3']]), key: 'attn-step' },
         { bytes: withText(png.bytes, [[CONFIG_KEYWORD, '']]).subarray(0, 60), key: 'file' },
+        // Control characters in the chunk's text are shown escaped, as in a link.
+        { bytes: withText(png.bytes, [[CONFIG_KEYWORD, 'version=2&preset=polytope\u0000']]), key: 'preset', says: 'unknown preset "polytope\\u{0}"' },
+        { bytes: withText(png.bytes, [[CONFIG_KEYWORD, 'version=2&preset=polytope\u001b[31m']]), key: 'preset', says: 'unknown preset "polytope\\u{1b}[31m"' },
       ];
       // A PNG without the chunk (the canvas as the browser encodes it).
       const plain = await page.evaluate(async () => {
@@ -140,7 +143,9 @@ describe('export', () => {
         await dropFile(page, c.bytes, 'bad.png');
         await page.waitForFunction(() => document.querySelector('#config-error code.key') !== null);
         assert.equal(await page.locator('#config-error code.key').textContent(), c.key);
-        assert.match(await page.locator('#config-error').textContent(), /PNG was not loaded; the last good run keeps going/);
+        const said = await page.locator('#config-error').textContent();
+        assert.match(said, /PNG was not loaded; the last good run keeps going/);
+        if (c.says) assert.ok(said.includes(c.says), `the message says ${JSON.stringify(c.says)}: ${JSON.stringify(said)}`);
         assert.equal(await page.evaluate(() => window.__attn.configString()), config, 'the run is kept');
         assert.equal(await page.evaluate(() => window.__attn.step()), step);
       }

@@ -5,6 +5,7 @@
 //   key: 'k'       refuse the link with a visible message naming the key `k` (the last good or
 //                  the default state keeps running);
 //   keyPrefix: 'k' the same, for keys the message shortens (their first characters);
+//   says: 's'      (with key) the message also contains the text `s` (e.g. the value as typed);
 //   valid: true    the link is valid (hostile text is data): it runs, with no message;
 //   defaults: true nothing to read in it: the lab's default state, with no message.
 // Payloads try to set `window.__pwned` or open a dialog; none may succeed.
@@ -16,7 +17,7 @@ const SVG = `<svg onload=${X}>`;
 const enc = encodeURIComponent;
 const big = (n, c = '9') => c.repeat(n);
 
-/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, valid?: boolean, defaults?: boolean }>} */
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, defaults?: boolean }>} */
 export const HOSTILE_LINKS = [
   // ---- script injection, in every position ------------------------------------------------
   { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
@@ -74,6 +75,10 @@ export const HOSTILE_LINKS = [
   { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n[31m' },
   { name: 'DEL and tab in a value', lab: 'particles', hash: 'preset=polytope&beta=1%7F%09', key: 'beta' },
   { name: 'invalid UTF-8 bytes', lab: 'particles', hash: 'preset=polytope&v=%C3%28', key: 'v' },
+  // A valid name followed by a control character: the message shows the character escaped.
+  { name: 'NUL after a valid preset name', lab: 'particles', hash: 'version=2&preset=polytope%00', key: 'preset', says: 'unknown preset "polytope\\u{0}"' },
+  { name: 'newline after a valid preset name', lab: 'particles', hash: 'version=2&preset=polytope%0A', key: 'preset', says: 'unknown preset "polytope\\u{a}"' },
+  { name: 'a terminal colour escape after a valid preset name', lab: 'particles', hash: 'version=2&preset=polytope%1B%5B31m', key: 'preset', says: 'unknown preset "polytope\\u{1b}[31m"' },
 
   // ---- truncated, doubly encoded, repeated, unknown --------------------------------------
   { name: 'a matrix cut short', lab: 'particles', hash: 'preset=polytope&v=1,0;0', key: 'v' },

@@ -3,7 +3,7 @@
 //! [`crate::training`]), chosen by the `lab` key; and a whole [`Link`] (configuration and view).
 
 use crate::depth::{self, DepthConfig, DepthPreset};
-use crate::link::{percent_decode, shorten, ConfigError, LabPreset};
+use crate::link::{percent_decode, quote, ConfigError, LabPreset};
 use crate::particles::config;
 use crate::training::{self, TrainingConfig, TrainingPreset};
 use crate::view::View;
@@ -136,11 +136,11 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
             match find_value(text, "preset") {
                 Some(Ok(name)) if e.key == "preset" && TrainingPreset::from_name(&name).is_some() => ConfigError::new(
                     "preset",
-                    format!("{:?} is a training preset; add lab=training to the configuration", shorten(&name)),
+                    format!("{} is a training preset; add lab=training to the configuration", quote(&name)),
                 ),
                 Some(Ok(name)) if e.key == "preset" && DepthPreset::from_name(&name).is_some() => ConfigError::new(
                     "preset",
-                    format!("{:?} is a depth preset; add lab=depth to the configuration", shorten(&name)),
+                    format!("{} is a depth preset; add lab=depth to the configuration", quote(&name)),
                 ),
                 _ => e,
             }
@@ -152,7 +152,7 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
             "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
             other => Err(ConfigError::new(
                 "lab",
-                format!("{:?} is not allowed; allowed: particles, training, depth", shorten(other)),
+                format!("{} is not allowed; allowed: particles, training, depth", quote(other)),
             )),
         },
     }

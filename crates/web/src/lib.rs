@@ -77,7 +77,7 @@ fn space(coords: &str) -> Result<Space, JsError> {
     match coords {
         "x" => Ok(Space::X),
         "z" => Ok(Space::Z),
-        _ => Err(JsError::new(&format!("`coords`: {:?} is not allowed; allowed: x, z", coords))),
+        _ => Err(JsError::new(&format!("`coords`: {} is not allowed; allowed: x, z", attn_core::link::quote(coords)))),
     }
 }
 

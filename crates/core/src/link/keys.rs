@@ -8,7 +8,7 @@
 //! The default of a key is its value in the lab's default preset, and a preset's values are the
 //! `get` of that preset's configuration: both derive from the table too ([`Key::value_in`]).
 
-use super::{format_f64, parse_float, shorten, values, ConfigError};
+use super::{format_f64, parse_float, quote, values, ConfigError};
 
 /// How a key's value is written and which values are allowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -264,7 +264,7 @@ fn in_float_range(x: f64, kind: Kind) -> bool {
 
 /// `"x" is not allowed; allowed: a, b, c`.
 pub fn not_allowed(name: &str, raw: &str, names: &[&str]) -> ConfigError {
-    ConfigError::new(name, format!("{:?} is not allowed; allowed: {}", shorten(raw), names.join(", ")))
+    ConfigError::new(name, format!("{} is not allowed; allowed: {}", quote(raw), names.join(", ")))
 }
 
 /// The key of `table` named `name`.

@@ -13,7 +13,7 @@
 //! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::particles::config::Config::version`]), so the link replays bit for bit |
 //! | 2 | every canonical string made today | (current) |
 
-use super::shorten;
+use super::quote;
 use super::ConfigError;
 
 /// The version written today, first in every canonical string (`version=2&...`).
@@ -40,7 +40,7 @@ pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
         )),
         _ => Err(ConfigError::new(
             "version",
-            format!("{:?} is not a version this playground writes; {}", shorten(value), allowed),
+            format!("{} is not a version this playground writes; {}", quote(value), allowed),
         )),
     }
 }

@@ -1,0 +1,51 @@
+//! What a refusal says: it names the key, and shows what was typed so that the reason is visible
+//! (control and invisible characters escaped, numbers as written).
+
+use attn_core::lab::parse_link;
+use attn_core::link::quote;
+
+/// The message of the refusal of `text` (any lab), with its key.
+fn refusal(text: &str) -> (String, String) {
+    let e = parse_link(text).expect_err(text);
+    (e.key, e.message)
+}
+
+#[test]
+fn quote_escapes_control_and_invisible_characters() {
+    assert_eq!(quote("polytope\0"), r#""polytope\u{0}""#);
+    assert_eq!(quote("polytope\n"), r#""polytope\u{a}""#);
+    assert_eq!(quote("polytope\u{1b}[31m"), r#""polytope\u{1b}[31m""#);
+    assert_eq!(quote("a\tb\rc\u{7f}"), r#""a\u{9}b\u{d}c\u{7f}""#);
+    assert_eq!(quote("poly\u{200b}tope"), r#""poly\u{200b}tope""#);
+    assert_eq!(quote("\u{202e}123"), r#""\u{202e}123""#);
+    assert_eq!(quote(r#"say "hi" \ bye"#), r#""say \"hi\" \\ bye""#);
+    assert_eq!(quote("Grüße 東京"), "\"Grüße 東京\"");
+    // Cut after 40 characters; an escape counts as one character.
+    let long = format!("{}\0{}", "x".repeat(39), "y".repeat(10));
+    assert_eq!(quote(&long), format!("\"{}\\u{{0}}…\"", "x".repeat(39)));
+    assert_eq!(quote(&"z".repeat(40)), format!("\"{}\"", "z".repeat(40)));
+}
+
+/// Row 6 of "Defects found by a demanding user": a valid name followed by a control character
+/// was refused as `unknown preset "polytope"`, the character dropped from the message.
+#[test]
+fn a_control_character_in_a_value_is_shown_escaped() {
+    for (text, shown) in [
+        ("version=2&preset=polytope%00", r#""polytope\u{0}""#),
+        ("version=2&preset=polytope%0A", r#""polytope\u{a}""#),
+        ("version=2&preset=polytope%1B%5B31m", r#""polytope\u{1b}[31m""#),
+        ("version=2&preset=poly%E2%80%8Btope", r#""poly\u{200b}tope""#),
+        ("version=2&lab=training&preset=scan-snap%00", r#""scan-snap\u{0}""#),
+        ("version=2&lab=depth&preset=bert-init%0A", r#""bert-init\u{a}""#),
+        ("version=2&preset=polytope&model=euclidean%09", r#""euclidean\u{9}""#),
+        ("version=2&preset=polytope&seed=1%00", r#""1\u{0}""#),
+        ("version=2&preset=polytope&beta=1%7F", r#""1\u{7f}""#),
+        ("version=2&preset=polytope&theme=dark%0D", r#""dark\u{d}""#),
+        ("version=2&lab=depth&preset=bert-init&variants=san%00", r#""san\u{0}""#),
+    ] {
+        let (key, message) = refusal(text);
+        assert!(message.contains(shown), "{}: {} (key {})", text, message, key);
+        assert!(!message.chars().any(char::is_control), "{}: {:?}", text, message);
+    }
+    assert_eq!(refusal("version=2&preset=polytope%00").0, "preset");
+}
