@@ -49,3 +49,35 @@ fn a_control_character_in_a_value_is_shown_escaped() {
     }
     assert_eq!(refusal("version=2&preset=polytope%00").0, "preset");
 }
+
+/// Row 7: a number too small for a 64-bit float reads as 0; the refusal quoted the 0, not what
+/// was typed.
+#[test]
+fn an_out_of_range_number_is_quoted_as_typed() {
+    for (text, key, shown) in [
+        (
+            "version=2&preset=polytope&beta=1e-400",
+            "beta",
+            r#""1e-400" is out of range (too small for a 64-bit float: it reads as 0); allowed: 0 < beta <= 1000"#,
+        ),
+        (
+            "version=2&lab=training&preset=scan-snap&snap_tol=1e-400",
+            "snap_tol",
+            r#""1e-400" is out of range (too small"#,
+        ),
+        ("version=2&preset=polytope&dt=0.0000e-999", "dt", r#""0.0000e-999" is out of range; allowed: 0 < dt <= 1"#),
+        ("version=2&preset=polytope&beta=1001", "beta", r#""1001" is out of range; allowed: 0 < beta <= 1000"#),
+        ("version=2&preset=polytope&scale=+2e6", "scale", r#""+2e6" is out of range"#),
+        (
+            "version=2&lab=depth&preset=bert-init&quantile=1.0",
+            "quantile",
+            r#""1.0" is out of range; allowed: 0 < quantile < 1"#,
+        ),
+        ("version=2&preset=polytope&n=00", "n", r#""00" is out of range; allowed: 1..=16384"#),
+        ("version=2&preset=polytope&t=21.000", "t", r#""21.000" is outside the run"#),
+    ] {
+        let (k, message) = refusal(text);
+        assert_eq!(k, key, "{}", text);
+        assert!(message.contains(shown), "{}: {}", text, message);
+    }
+}

@@ -228,9 +228,16 @@ impl Kind {
                 if in_float_range(x, self) {
                     Ok(Value::Float(x))
                 } else {
+                    // What was typed, not the number it reads as: `1e-400` is refused as "1e-400".
+                    let mantissa = raw.split(['e', 'E']).next().unwrap_or(raw);
+                    let reads = if x == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+                        " (too small for a 64-bit float: it reads as 0)"
+                    } else {
+                        ""
+                    };
                     Err(ConfigError::new(
                         name,
-                        format!("{} is out of range; allowed: {}", format_f64(x), float_range_text(name, self)),
+                        format!("{} is out of range{}; allowed: {}", quote(raw), reads, float_range_text(name, self)),
                     ))
                 }
             }

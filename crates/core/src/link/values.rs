@@ -20,7 +20,7 @@ pub fn parse_float(key: &str, value: &str) -> Result<f64, ConfigError> {
 pub(crate) fn count(key: &str, value: &str, lo: usize, hi: usize) -> Result<usize, ConfigError> {
     match value.parse::<u64>() {
         Ok(v) if v >= lo as u64 && v <= hi as u64 => Ok(v as usize),
-        Ok(v) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", v, lo, hi))),
+        Ok(_) => Err(ConfigError::new(key, format!("{} is out of range; allowed: {}..={}", quote(value), lo, hi))),
         Err(_) => {
             Err(ConfigError::new(key, format!("{} is not a whole number; allowed: {}..={}", quote(value), lo, hi)))
         }

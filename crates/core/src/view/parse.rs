@@ -140,7 +140,7 @@ fn moment(key: &str, value: &str, ctx: ViewContext) -> Result<Moment, ConfigErro
         if t < 0.0 || crate::run::steps_for(t, dt) > last {
             return Err(ConfigError::new(
                 key,
-                format!("{} is outside the run; allowed: 0 <= t <= until = {} (t is rounded to the nearest step of dt = {})", format_f64(t), format_f64(last_t), format_f64(dt)),
+                format!("{} is outside the run; allowed: 0 <= t <= until = {} (t is rounded to the nearest step of dt = {})", quote(value), format_f64(last_t), format_f64(dt)),
             ));
         }
         return Ok(Moment::T(t));
