@@ -34,6 +34,9 @@ export const HOSTILE_LINKS = [
   { name: 'script in the points', lab: 'particles', hash: `preset=polytope&init=points&points=${enc(SCRIPT)}`, key: 'points' },
   { name: 'script in the model name', lab: 'particles', hash: `preset=polytope&model=${enc(SCRIPT)}`, key: 'model' },
   { name: 'script in the lab name', lab: 'particles', hash: `lab=${enc(SCRIPT)}`, key: 'lab' },
+  { name: 'a lab name in the wrong case, with a training preset', lab: 'particles', hash: 'version=2&lab=Training&preset=scan-snap', key: 'lab', says: 'unknown lab "Training"; allowed: particles, training, depth' },
+  { name: 'an unknown lab after a valid particle link', lab: 'particles', hash: 'version=2&preset=polytope&lab=foo', key: 'lab', says: 'unknown lab "foo"; allowed: particles, training, depth' },
+  { name: 'an unknown lab with training keys', lab: 'particles', hash: 'version=2&lab=Training&preset=scan-snap&eta_z=2', key: 'lab', says: 'unknown lab "Training"' },
   { name: 'prototype key __proto__', lab: 'particles', hash: 'preset=polytope&__proto__=1', key: '__proto__' },
   { name: 'prototype key constructor', lab: 'particles', hash: 'preset=polytope&constructor=alert', key: 'constructor' },
 

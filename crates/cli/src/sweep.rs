@@ -72,6 +72,7 @@ fn mean_snap(r: &CellResult) -> (Option<f64>, usize) {
 
 /// Runs `args`, writing the output to `out`. Errors are messages for the user.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
+    crate::check_lab(&args.config, "training", "attn sweep")?;
     let base = parse(&args.config).map_err(|e| format!("invalid --config: {}", e))?;
     let eta_z = if args.eta_z.is_empty() { PAPER_ETA_Z.to_vec() } else { args.eta_z.clone() };
     let ratio = if args.ratio.is_empty() { PAPER_RATIO.to_vec() } else { args.ratio.clone() };

@@ -81,3 +81,40 @@ fn an_out_of_range_number_is_quoted_as_typed() {
         assert!(message.contains(shown), "{}: {}", text, message);
     }
 }
+
+/// Row 11: a link whose `lab` names no lab was refused on another key (`lab=Training` on
+/// `preset`, by the particle lab that shows it), or listed only `particles` (`lab=foo`). Every
+/// parser reads `lab` before any other key, and an unknown lab lists the three.
+#[test]
+fn an_unknown_lab_is_refused_on_lab_listing_the_labs() {
+    let unknown = |name: &str| format!("unknown lab \"{}\"; allowed: particles, training, depth", name);
+    let particles = attn_core::particles::config::parse;
+    for (text, name) in [
+        ("version=2&lab=Training&preset=scan-snap", "Training"),
+        ("version=2&preset=polytope&lab=foo", "foo"),
+        ("version=2&preset=scan-snap&lab=%00", "\\u{0}"),
+        ("lab=PARTICLES&n=0", "PARTICLES"),
+        ("version=2&lab=Training&preset=scan-snap&eta_z=2", "Training"),
+    ] {
+        // The page shows a link with an unknown lab in the particle lab (its own parser), and
+        // `check_lab_config` / `check_link` go through the registry: the same refusal.
+        for e in [particles(text).unwrap_err(), parse_link(text).unwrap_err()] {
+            assert_eq!((e.key.as_str(), e.message.clone()), ("lab", unknown(name)), "{}", text);
+        }
+        assert_eq!(attn_core::training::parse(text).unwrap_err().key, "lab", "{}", text);
+        assert_eq!(attn_core::depth::parse(text).unwrap_err().key, "lab", "{}", text);
+    }
+    // Another lab's name, given to one lab's parser: refused on `lab` (before its preset).
+    let e = particles("lab=training&preset=scan-snap").unwrap_err();
+    assert_eq!(e.key, "lab");
+    assert!(e.message.contains("lab=training is the training lab"), "{}", e);
+    assert_eq!(attn_core::training::parse("preset=bert-init&lab=depth").unwrap_err().key, "lab");
+    assert_eq!(attn_core::depth::parse("preset=polytope&lab=particles").unwrap_err().key, "lab");
+    // What a program running one lab asks.
+    use attn_core::lab::named_lab;
+    assert_eq!(named_lab("preset=polytope"), Ok(None));
+    assert_eq!(named_lab("#lab=depth&preset=x"), Ok(Some("depth")));
+    assert_eq!(named_lab("lab=%74raining"), Ok(Some("training")));
+    assert_eq!(named_lab("lab=Training").unwrap_err().message, unknown("Training"));
+    assert_eq!(named_lab("lab=%zz").unwrap_err().key, "lab");
+}

@@ -34,12 +34,26 @@ pub(crate) fn seed(key: &str, value: &str) -> Result<u32, ConfigError> {
         .map_err(|_| ConfigError::new(key, format!("{} is not an integer in 0..=4294967295", quote(value))))
 }
 
-/// The `lab` key of a lab other than the particle lab: must be `lab` itself.
+/// The values of the `lab` key, in the page's order (`particles` is also the lab of a
+/// configuration without `lab`).
+pub const LAB_NAMES: [&str; 3] = ["particles", "training", "depth"];
+
+/// The lab a `lab` value names; the error on `lab` lists the labs (`lab=Training`: unknown lab
+/// "Training"; allowed: particles, training, depth).
+pub fn lab_named(value: &str) -> Result<&'static str, ConfigError> {
+    LAB_NAMES.iter().copied().find(|l| *l == value).ok_or_else(|| {
+        ConfigError::new("lab", format!("unknown lab {}; allowed: {}", quote(value), LAB_NAMES.join(", ")))
+    })
+}
+
+/// The `lab` key of a configuration read by lab `lab`'s parser: must be `lab` itself. An unknown
+/// lab is refused as [`lab_named`] does; another lab's name says which lab it is.
 pub(crate) fn lab(key: &str, value: &str, lab: &str) -> Result<(), ConfigError> {
-    if value != lab {
+    let named = lab_named(value).map_err(|e| ConfigError::new(key, e.message))?;
+    if named != lab {
         return Err(ConfigError::new(
             key,
-            format!("{} is not allowed here; a {} configuration has lab={}", quote(value), lab, lab),
+            format!("lab={} is the {} lab; a {} configuration has lab={} (or no lab key)", named, named, lab, lab),
         ));
     }
     Ok(())
