@@ -99,6 +99,7 @@ describe('hostile links', () => {
         const shown = await page.evaluate((lab) => (lab === 'training' ? window.__attnTraining.configString()
           : lab === 'depth' ? window.__attnDepth.configString() : window.__attn.configString()), link.lab);
         assert.equal(shown, expected, link.defaults ? 'the default state' : 'the link runs');
+        if (link.canonical !== undefined) assert.equal(shown, link.canonical, 'the canonical configuration');
       }
       if (link.lab === 'particles') await particlesStep();
       else if (link.lab === 'training') await trainingSteps();

@@ -7,6 +7,7 @@
 //   keyPrefix: 'k' the same, for keys the message shortens (their first characters);
 //   says: 's'      (with key) the message also contains the text `s` (e.g. the value as typed);
 //   valid: true    the link is valid (hostile text is data): it runs, with no message;
+//   canonical: 'c' (with valid) the configuration the lab shows is exactly `c`;
 //   defaults: true nothing to read in it: the lab's default state, with no message.
 // Payloads try to set `window.__pwned` or open a dialog; none may succeed.
 
@@ -17,7 +18,7 @@ const SVG = `<svg onload=${X}>`;
 const enc = encodeURIComponent;
 const big = (n, c = '9') => c.repeat(n);
 
-/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, defaults?: boolean }>} */
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, canonical?: string, defaults?: boolean }>} */
 export const HOSTILE_LINKS = [
   // ---- script injection, in every position ------------------------------------------------
   { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
@@ -113,6 +114,7 @@ export const HOSTILE_LINKS = [
   { name: 'training: eta_z = NaN', lab: 'training', hash: 'lab=training&preset=scan-snap&eta_z=NaN', key: 'eta_z' },
   { name: 'training: momentum = Infinity', lab: 'training', hash: 'lab=training&preset=scan-snap&momentum=Infinity', key: 'momentum' },
   { name: 'training: ratio = -0', lab: 'training', hash: 'lab=training&preset=scan-snap&ratio=-0', key: 'ratio', says: '"-0" is out of range' },
+  { name: 'training: momentum = -0 (valid, written as 0)', lab: 'training', hash: 'version=2&lab=training&preset=scan-snap&momentum=-0', valid: true, canonical: 'version=2&lab=training&preset=scan-snap&momentum=0' },
   { name: 'training: snap_tol = 1e-400 (quoted as typed)', lab: 'training', hash: 'version=2&lab=training&preset=scan-snap&snap_tol=1e-400', key: 'snap_tol', says: '"1e-400" is out of range' },
   { name: 'training: a batch too large together with seq_len', lab: 'training', hash: 'lab=training&preset=scan-snap&batch=4096&seq_len=4096', key: 'batch' },
   { name: 'training: an unknown key', lab: 'training', hash: 'lab=training&preset=scan-snap&foo=%00', key: 'foo' },
@@ -126,6 +128,7 @@ export const HOSTILE_LINKS = [
   { name: 'depth: layers = 1e309', lab: 'depth', hash: 'lab=depth&preset=collapse-small&layers=1e309', key: 'layers' },
   { name: 'depth: tokens = NaN', lab: 'depth', hash: 'lab=depth&preset=collapse-small&tokens=NaN', key: 'tokens' },
   { name: 'depth: threshold = Infinity', lab: 'depth', hash: 'lab=depth&preset=collapse-small&threshold=Infinity', key: 'threshold' },
+  { name: 'depth: bias_scale = -0 (valid, written as 0: the default)', lab: 'depth', hash: 'version=2&lab=depth&preset=collapse-small&bias_scale=-0', valid: true, canonical: 'version=2&lab=depth&preset=collapse-small' },
   { name: 'depth: heads = 0', lab: 'depth', hash: 'lab=depth&preset=collapse-small&heads=0', key: 'heads' },
   { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
   { name: 'depth: script in the particle configuration', lab: 'depth', hash: `lab=depth&preset=collapse-small&particle=${enc(`preset=${SCRIPT}`)}`, key: 'particle' },

@@ -226,7 +226,9 @@ impl Kind {
             Kind::Float { .. } => {
                 let x = parse_float(name, raw)?;
                 if in_float_range(x, self) {
-                    Ok(Value::Float(x))
+                    // `-0` reads as `0`: one value, so one canonical link (a run with `-0` gave
+                    // the same numbers: no key's arithmetic tells the two zeros apart).
+                    Ok(Value::Float(x + 0.0))
                 } else {
                     // What was typed, not the number it reads as: `1e-400` is refused as "1e-400".
                     let mantissa = raw.split(['e', 'E']).next().unwrap_or(raw);

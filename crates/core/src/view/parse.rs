@@ -143,7 +143,8 @@ fn moment(key: &str, value: &str, ctx: ViewContext) -> Result<Moment, ConfigErro
                 format!("{} is outside the run; allowed: 0 <= t <= until = {} (t is rounded to the nearest step of dt = {})", quote(value), format_f64(last_t), format_f64(dt)),
             ));
         }
-        return Ok(Moment::T(t));
+        // `t=-0` is `t=0` (one canonical link per view).
+        return Ok(Moment::T(t + 0.0));
     }
     match value.parse::<u64>() {
         Ok(s) if s <= last => Ok(Moment::Step(s)),
@@ -186,5 +187,6 @@ fn camera(key: &str, value: &str) -> Result<Camera, ConfigError> {
     if yaw.abs() > 2.0 * std::f64::consts::PI || pitch.abs() > 1.55 {
         return Err(bad());
     }
-    Ok(Camera { yaw, pitch })
+    // `-0` is `0` (one canonical link per view).
+    Ok(Camera { yaw: yaw + 0.0, pitch: pitch + 0.0 })
 }
