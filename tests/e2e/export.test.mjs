@@ -7,7 +7,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { ATTN_BIN, assertNoErrors, canvasSnapshot, launch, openPage, runCli } from './helpers.mjs';
-import { CONFIG_KEYWORD, STEP_KEYWORD, readText, withText } from '../../www/export/png_text.js';
+import { CONFIG_KEYWORD, STEP_KEYWORD, chunk, chunks, readText, withText } from '../../www/export/png_text.js';
+
+/** `png` with its attn-config tEXt chunk followed by a second one, an iTXt holding `text`. */
+function secondConfig(png, text) {
+  const first = chunks(png).find((c) => c.type === 'tEXt');
+  const utf8 = new TextEncoder().encode(`${CONFIG_KEYWORD}\0\0\0\0\0${text}`);
+  const extra = chunk('iTXt', utf8);
+  const out = new Uint8Array(png.length + extra.length);
+  out.set(png.subarray(0, first.end));
+  out.set(extra, first.end);
+  out.set(png.subarray(first.end), first.end + extra.length);
+  return out;
+}
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -128,6 +140,11 @@ describe('export', () => {
         { bytes: withText(png.bytes, [[CONFIG_KEYWORD, 'preset=polytope&n=4096&d=256']]), key: 'n' },
         { bytes: withText(png.bytes, [[STEP_KEYWORD, '-3']]), key: 'attn-step' },
         { bytes: withText(png.bytes, [[CONFIG_KEYWORD, '']]).subarray(0, 60), key: 'file' },
+        // Two attn-config chunks (tEXt, then iTXt): ambiguous, like a link's repeated key.
+        { bytes: secondConfig(withText(png.bytes, [[CONFIG_KEYWORD, 'version=2&preset=leaders']]), 'version=2&preset=hyperplanes'), key: CONFIG_KEYWORD, says: 'appears more than once in the PNG (a tEXt and an iTXt chunk)' },
+        // Control characters in the chunk's text are shown escaped, as in a link.
+        { bytes: withText(png.bytes, [[CONFIG_KEYWORD, 'version=2&preset=polytope\u0000']]), key: 'preset', says: 'unknown preset "polytope\\u{0}"' },
+        { bytes: withText(png.bytes, [[CONFIG_KEYWORD, 'version=2&preset=polytope\u001b[31m']]), key: 'preset', says: 'unknown preset "polytope\\u{1b}[31m"' },
       ];
       // A PNG without the chunk (the canvas as the browser encodes it).
       const plain = await page.evaluate(async () => {
@@ -140,7 +157,9 @@ describe('export', () => {
         await dropFile(page, c.bytes, 'bad.png');
         await page.waitForFunction(() => document.querySelector('#config-error code.key') !== null);
         assert.equal(await page.locator('#config-error code.key').textContent(), c.key);
-        assert.match(await page.locator('#config-error').textContent(), /PNG was not loaded; the last good run keeps going/);
+        const said = await page.locator('#config-error').textContent();
+        assert.match(said, /PNG was not loaded; the last good run keeps going/);
+        if (c.says) assert.ok(said.includes(c.says), `the message says ${JSON.stringify(c.says)}: ${JSON.stringify(said)}`);
         assert.equal(await page.evaluate(() => window.__attn.configString()), config, 'the run is kept');
         assert.equal(await page.evaluate(() => window.__attn.step()), step);
       }

@@ -86,7 +86,9 @@ describe('hostile links', () => {
         const key = await page.locator(`#${box} code.key`).textContent();
         if (link.key !== undefined) assert.equal(key, link.key, 'the message names the key');
         else assert.ok(key.startsWith(link.keyPrefix) && key.length <= 41, `the message names the (shortened) key: ${JSON.stringify(key)}`);
-        assert.match(await page.locator(`#${box}`).textContent(), /Not applied\./);
+        const said = await page.locator(`#${box}`).textContent();
+        assert.match(said, /Not applied\./);
+        if (link.says !== undefined) assert.ok(said.includes(link.says), `the message says ${JSON.stringify(link.says)}: ${JSON.stringify(said)}`);
       } else {
         await page.waitForTimeout(200);
         assert.equal(await page.locator(`#${box}`).textContent(), '', 'no message');
@@ -97,6 +99,7 @@ describe('hostile links', () => {
         const shown = await page.evaluate((lab) => (lab === 'training' ? window.__attnTraining.configString()
           : lab === 'depth' ? window.__attnDepth.configString() : window.__attn.configString()), link.lab);
         assert.equal(shown, expected, link.defaults ? 'the default state' : 'the link runs');
+        if (link.canonical !== undefined) assert.equal(shown, link.canonical, 'the canonical configuration');
       }
       if (link.lab === 'particles') await particlesStep();
       else if (link.lab === 'training') await trainingSteps();

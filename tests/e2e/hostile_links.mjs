@@ -5,7 +5,9 @@
 //   key: 'k'       refuse the link with a visible message naming the key `k` (the last good or
 //                  the default state keeps running);
 //   keyPrefix: 'k' the same, for keys the message shortens (their first characters);
+//   says: 's'      (with key) the message also contains the text `s` (e.g. the value as typed);
 //   valid: true    the link is valid (hostile text is data): it runs, with no message;
+//   canonical: 'c' (with valid) the configuration the lab shows is exactly `c`;
 //   defaults: true nothing to read in it: the lab's default state, with no message.
 // Payloads try to set `window.__pwned` or open a dialog; none may succeed.
 
@@ -16,7 +18,7 @@ const SVG = `<svg onload=${X}>`;
 const enc = encodeURIComponent;
 const big = (n, c = '9') => c.repeat(n);
 
-/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, valid?: boolean, defaults?: boolean }>} */
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, canonical?: string, defaults?: boolean }>} */
 export const HOSTILE_LINKS = [
   // ---- script injection, in every position ------------------------------------------------
   { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
@@ -33,13 +35,17 @@ export const HOSTILE_LINKS = [
   { name: 'script in the points', lab: 'particles', hash: `preset=polytope&init=points&points=${enc(SCRIPT)}`, key: 'points' },
   { name: 'script in the model name', lab: 'particles', hash: `preset=polytope&model=${enc(SCRIPT)}`, key: 'model' },
   { name: 'script in the lab name', lab: 'particles', hash: `lab=${enc(SCRIPT)}`, key: 'lab' },
+  { name: 'a lab name in the wrong case, with a training preset', lab: 'particles', hash: 'version=2&lab=Training&preset=scan-snap', key: 'lab', says: 'unknown lab "Training"; allowed: particles, training, depth' },
+  { name: 'an unknown lab after a valid particle link', lab: 'particles', hash: 'version=2&preset=polytope&lab=foo', key: 'lab', says: 'unknown lab "foo"; allowed: particles, training, depth' },
+  { name: 'an unknown lab with training keys', lab: 'particles', hash: 'version=2&lab=Training&preset=scan-snap&eta_z=2', key: 'lab', says: 'unknown lab "Training"' },
   { name: 'prototype key __proto__', lab: 'particles', hash: 'preset=polytope&__proto__=1', key: '__proto__' },
   { name: 'prototype key constructor', lab: 'particles', hash: 'preset=polytope&constructor=alert', key: 'constructor' },
 
   // ---- numbers: huge, -0, NaN, Infinity ------------------------------------------------------
   { name: 'n = 1e309', lab: 'particles', hash: 'preset=polytope&n=1e309', key: 'n' },
   { name: 'beta = 1e309', lab: 'particles', hash: 'preset=polytope&beta=1e309', key: 'beta' },
-  { name: 'dt = 1e-400 (underflows to 0)', lab: 'particles', hash: 'preset=polytope&dt=1e-400', key: 'dt' },
+  { name: 'dt = 1e-400 (underflows to 0)', lab: 'particles', hash: 'preset=polytope&dt=1e-400', key: 'dt', says: '"1e-400" is out of range' },
+  { name: 'beta = 1e-400 (quoted as typed, not as the 0 it reads as)', lab: 'particles', hash: 'version=2&preset=polytope&beta=1e-400', key: 'beta', says: '"1e-400" is out of range' },
   { name: 'seed with 100 000 digits (a 100 kB hash)', lab: 'particles', hash: `preset=polytope&seed=${big(100_000)}`, key: 'seed' },
   { name: 'until = 1e300', lab: 'particles', hash: 'preset=polytope&until=1e300', key: 'until' },
   { name: 'beta = -0', lab: 'particles', hash: 'preset=polytope&beta=-0', key: 'beta' },
@@ -74,6 +80,10 @@ export const HOSTILE_LINKS = [
   { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n[31m' },
   { name: 'DEL and tab in a value', lab: 'particles', hash: 'preset=polytope&beta=1%7F%09', key: 'beta' },
   { name: 'invalid UTF-8 bytes', lab: 'particles', hash: 'preset=polytope&v=%C3%28', key: 'v' },
+  // A valid name followed by a control character: the message shows the character escaped.
+  { name: 'NUL after a valid preset name', lab: 'particles', hash: 'version=2&preset=polytope%00', key: 'preset', says: 'unknown preset "polytope\\u{0}"' },
+  { name: 'newline after a valid preset name', lab: 'particles', hash: 'version=2&preset=polytope%0A', key: 'preset', says: 'unknown preset "polytope\\u{a}"' },
+  { name: 'a terminal colour escape after a valid preset name', lab: 'particles', hash: 'version=2&preset=polytope%1B%5B31m', key: 'preset', says: 'unknown preset "polytope\\u{1b}[31m"' },
 
   // ---- truncated, doubly encoded, repeated, unknown --------------------------------------
   { name: 'a matrix cut short', lab: 'particles', hash: 'preset=polytope&v=1,0;0', key: 'v' },
@@ -103,7 +113,9 @@ export const HOSTILE_LINKS = [
   { name: 'training: queries = 1e309', lab: 'training', hash: 'lab=training&preset=scan-snap&queries=1e309', key: 'queries' },
   { name: 'training: eta_z = NaN', lab: 'training', hash: 'lab=training&preset=scan-snap&eta_z=NaN', key: 'eta_z' },
   { name: 'training: momentum = Infinity', lab: 'training', hash: 'lab=training&preset=scan-snap&momentum=Infinity', key: 'momentum' },
-  { name: 'training: ratio = -0', lab: 'training', hash: 'lab=training&preset=scan-snap&ratio=-0', key: 'ratio' },
+  { name: 'training: ratio = -0', lab: 'training', hash: 'lab=training&preset=scan-snap&ratio=-0', key: 'ratio', says: '"-0" is out of range' },
+  { name: 'training: momentum = -0 (valid, written as 0)', lab: 'training', hash: 'version=3&lab=training&preset=scan-snap&momentum=-0', valid: true, canonical: 'version=3&lab=training&preset=scan-snap&momentum=0' },
+  { name: 'training: snap_tol = 1e-400 (quoted as typed)', lab: 'training', hash: 'version=2&lab=training&preset=scan-snap&snap_tol=1e-400', key: 'snap_tol', says: '"1e-400" is out of range' },
   { name: 'training: a batch too large together with seq_len', lab: 'training', hash: 'lab=training&preset=scan-snap&batch=4096&seq_len=4096', key: 'batch' },
   { name: 'training: an unknown key', lab: 'training', hash: 'lab=training&preset=scan-snap&foo=%00', key: 'foo' },
   { name: 'training: a key repeated', lab: 'training', hash: 'lab=training&preset=scan-snap&seed=1&seed=2', key: 'seed' },
@@ -116,6 +128,7 @@ export const HOSTILE_LINKS = [
   { name: 'depth: layers = 1e309', lab: 'depth', hash: 'lab=depth&preset=collapse-small&layers=1e309', key: 'layers' },
   { name: 'depth: tokens = NaN', lab: 'depth', hash: 'lab=depth&preset=collapse-small&tokens=NaN', key: 'tokens' },
   { name: 'depth: threshold = Infinity', lab: 'depth', hash: 'lab=depth&preset=collapse-small&threshold=Infinity', key: 'threshold' },
+  { name: 'depth: bias_scale = -0 (valid, written as 0: the default)', lab: 'depth', hash: 'version=3&lab=depth&preset=collapse-small&bias_scale=-0', valid: true, canonical: 'version=3&lab=depth&preset=collapse-small' },
   { name: 'depth: heads = 0', lab: 'depth', hash: 'lab=depth&preset=collapse-small&heads=0', key: 'heads' },
   { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
   { name: 'depth: script in the particle configuration', lab: 'depth', hash: `lab=depth&preset=collapse-small&particle=${enc(`preset=${SCRIPT}`)}`, key: 'particle' },

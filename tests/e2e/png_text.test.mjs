@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import {
-  CONFIG_KEYWORD, PNG_SIGNATURE, chunk, chunks, crc32, readText, textChunk, withText,
+  CONFIG_KEYWORD, PNG_SIGNATURE, STEP_KEYWORD, chunk, chunks, crc32, readText, textChunk, withText,
 } from '../../www/export/png_text.js';
+import { readPngState } from '../../www/export/png.js';
 
 /** A 2 x 1 RGBA PNG built from scratch (IHDR, IDAT, IEND) with zlib's CRC. */
 function tinyPng() {
@@ -87,4 +88,38 @@ test('damaged or foreign files are refused with a message, never a crash', () =>
   assert.equal(readText(tinyPng()).size, 0);
   assert.throws(() => textChunk('', 'x'), /keyword/);
   assert.throws(() => textChunk('x'.repeat(80), 'x'), /keyword/);
+});
+
+/** `png` with `extra` chunks inserted right after IHDR (as another tool might write them). */
+function withChunks(png, ...extra) {
+  const ihdr = chunks(png)[0];
+  return new Uint8Array(Buffer.concat([Buffer.from(png.subarray(0, ihdr.end)), ...extra.map((c) => Buffer.from(c)), Buffer.from(png.subarray(ihdr.end))]));
+}
+
+/** An uncompressed iTXt chunk (keyword NUL 0 0 NUL NUL text), even for ASCII text. */
+function itxt(keyword, text) {
+  return chunk('iTXt', new Uint8Array(Buffer.concat([Buffer.from(`${keyword}\0\0\0\0\0`, 'latin1'), Buffer.from(text, 'utf8')])));
+}
+
+// Row 8 of "Defects found by a demanding user": the last of two attn-config chunks loaded silently.
+test('two chunks of the same keyword of ours are refused as ambiguous, naming the keyword', async () => {
+  const png = tinyPng();
+  const cases = [
+    [withChunks(png, textChunk(CONFIG_KEYWORD, 'version=2&preset=polytope'), itxt(CONFIG_KEYWORD, 'version=2&preset=leaders')), CONFIG_KEYWORD, /a tEXt and an iTXt chunk/],
+    [withChunks(png, textChunk(CONFIG_KEYWORD, 'version=2&preset=polytope'), textChunk(CONFIG_KEYWORD, 'version=2&preset=polytope')), CONFIG_KEYWORD, /a tEXt and a tEXt chunk/],
+    [withChunks(withText(png, [[CONFIG_KEYWORD, 'version=2&preset=polytope']]), textChunk(STEP_KEYWORD, '3'), textChunk(STEP_KEYWORD, '4')), STEP_KEYWORD, /more than once/],
+  ];
+  for (const [bytes, key, said] of cases) {
+    assert.throws(() => readText(bytes), (e) => e.key === key && /appears more than once in the PNG/.test(e.message) && /ambiguous/.test(e.message));
+    const state = await readPngState(new Blob([bytes]));
+    assert.equal(state.ok, false);
+    assert.equal(state.key, key);
+    assert.match(state.message, said);
+  }
+  // Other tools' keywords may repeat (PNG allows it); ours still read.
+  const foreign = withChunks(withText(png, [[CONFIG_KEYWORD, 'version=2&preset=polytope']]), textChunk('Comment', 'a'), textChunk('Comment', 'b'));
+  assert.deepEqual(await readPngState(new Blob([foreign])), { ok: true, config: 'version=2&preset=polytope', step: null });
+  // One chunk of each: fine.
+  const one = withText(png, [[CONFIG_KEYWORD, 'version=2&preset=polytope'], [STEP_KEYWORD, '7']]);
+  assert.deepEqual(await readPngState(new Blob([one])), { ok: true, config: 'version=2&preset=polytope', step: 7 });
 });

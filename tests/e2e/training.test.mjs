@@ -143,6 +143,45 @@ describe('training lab', () => {
     }
   });
 
+  // Row 14 of "Defects found by a demanding user": 300 x 300 values were accepted (hours of work).
+  test('the sweep form shows its estimated time; a grid above 400 cells or 40 000 runs is refused naming the list', async () => {
+    const page = await openPage(browser, 'lab=training&preset=scan-snap-sweep&iterations=20');
+    try {
+      await trainingReady(page);
+      const estimate = () => page.locator('#sw-estimate').textContent();
+      // The paper's grid, before anything starts.
+      assert.match(await estimate(), /^Estimated time: (about \d+ s|under a second) \(16 cells × 10 seeds = 160 runs/);
+      await page.fill('#sw-eta', '1, 2');
+      await page.fill('#sw-ratio', '1, 5');
+      await page.fill('#sw-seeds', '2');
+      assert.match(await estimate(), /^Estimated time: (about \d+ s|under a second) \(4 cells × 2 seeds = 8 runs/);
+      const list = (n) => Array.from({ length: n }, (_, i) => String((i + 1) / 100)).join(', ');
+      for (const [eta, ratio, seeds, key, said] of [
+        [list(300), list(300), '10', 'eta_z', /300 eta_z × 300 ratio values = 90000 cells; a sweep runs at most 400 cells/],
+        ['1, 2', list(201), '1', 'ratio', /402 cells; a sweep runs at most 400 cells: shorten the list of ratio/],
+        [list(20), '1, 2, 3', '1000', 'eta_z', /60 cells × 1000 seeds = 60000 runs; a sweep trains at most 40000 runs/],
+      ]) {
+        await page.fill('#sw-eta', eta);
+        await page.fill('#sw-ratio', ratio);
+        await page.fill('#sw-seeds', seeds);
+        assert.match(await estimate(), /^Estimated time: –/);
+        await page.evaluate(() => document.getElementById('sw-error').replaceChildren());
+        await page.click('#sw-run');
+        await page.waitForFunction((k) => document.querySelector('#sw-error code.key')?.textContent === k, key);
+        assert.match(await page.locator('#sw-error').textContent(), said);
+        assert.equal(await page.evaluate(() => window.__attnTraining.sweep().state), 'idle', 'nothing started');
+      }
+      // 400 cells is allowed: the estimate shows and nothing is refused until Run.
+      await page.fill('#sw-eta', list(20));
+      await page.fill('#sw-ratio', list(20));
+      await page.fill('#sw-seeds', '100');
+      assert.match(await estimate(), /^Estimated time: about \d+ (s|min)\b.*\(400 cells × 100 seeds = 40000 runs/);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('cancel stops a running sweep', async () => {
     const page = await openPage(browser, 'lab=training&preset=scan-snap-sweep');
     try {

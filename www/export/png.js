@@ -35,7 +35,8 @@ export async function canvasPng(canvas, config, step = null) {
 
 /**
  * Reads the state a PNG file holds: `{ ok: true, config, step }` (`step` null when the file has
- * none) or `{ ok: false, key, message }` naming the chunk (`attn-config`, `attn-step`) or `file`.
+ * none) or `{ ok: false, key, message }` naming the chunk (`attn-config`, `attn-step`: bad, or
+ * present twice) or `file`.
  * Never throws for bad input.
  * @param {Blob} file
  */
@@ -45,7 +46,8 @@ export async function readPngState(file) {
   try {
     text = readText(new Uint8Array(await file.arrayBuffer()));
   } catch (e) {
-    return { ok: false, key: 'file', message: String(e && e.message ? e.message : e) };
+    // A repeated chunk of ours is named by its keyword (like a link's repeated key).
+    return { ok: false, key: e && typeof e.key === 'string' ? e.key : 'file', message: String(e && e.message ? e.message : e) };
   }
   const config = text.get(CONFIG_KEYWORD);
   if (config === undefined) {

@@ -141,20 +141,36 @@ function keywordOf(data) {
   return nul < 0 ? null : String.fromCharCode(...data.subarray(0, Math.min(nul, 79)));
 }
 
+/** "a tEXt", "an iTXt". */
+const article = (type) => `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type}`;
+
+/** The keywords this page writes: each may appear once in a file it reads back. */
+const OWN_KEYWORDS = [CONFIG_KEYWORD, STEP_KEYWORD];
+
 /**
  * The text chunks of a PNG as a Map keyword -> text (`tEXt` as Latin-1, uncompressed `iTXt` as
  * UTF-8). Throws a message naming the keyword for a chunk with a bad CRC, a compressed `iTXt` or
- * one longer than MAX_TEXT_BYTES; chunks of other kinds are ignored.
+ * one longer than MAX_TEXT_BYTES, and for a second chunk of the page's own keywords (`attn-config`,
+ * `attn-step`, whatever the chunk types: which one to load would be ambiguous); the error's `key`
+ * is then that keyword. Chunks of other kinds are ignored.
  * @param {Uint8Array} bytes
  * @returns {Map<string, string>}
  */
 export function readText(bytes) {
   const out = new Map();
+  const types = new Map();
   for (const c of chunks(bytes)) {
     if (c.type !== 'tEXt' && c.type !== 'iTXt') continue;
     const nul = c.data.indexOf(0);
     if (nul < 1 || nul > 79) continue; // no valid keyword: not ours
     const keyword = keywordOf(c.data);
+    if (types.has(keyword) && OWN_KEYWORDS.includes(keyword)) {
+      throw Object.assign(
+        new Error(`appears more than once in the PNG (${article(types.get(keyword))} and ${article(c.type)} chunk): which one to load is ambiguous`),
+        { key: keyword },
+      );
+    }
+    types.set(keyword, c.type);
     if (!c.crcOk) throw new Error(`the PNG's ${keyword} chunk is damaged (CRC mismatch)`);
     if (c.data.length - nul - 1 > MAX_TEXT_BYTES) throw new Error(`the PNG's ${keyword} chunk is longer than ${MAX_TEXT_BYTES} bytes`);
     if (c.type === 'tEXt') {

@@ -1,6 +1,8 @@
 // The sweep panel: a grid of eta_Z and r values, several seeds per cell, run in a module Web
 // Worker (workers/sweep.js, its own wasm instance) one cell per message, with a progress bar,
 // cancel, a table that fills cell by cell, and the plot (drawn by the web crate with plotters).
+// The form shows the grid's estimated time before it starts; a grid above the core's limit
+// (400 cells, 40 000 runs: sweep_plan) is refused naming the list that is too long.
 
 import { Draft } from '../lab/draft.js';
 import { fitCanvas, isDark } from '../render/palette.js';
@@ -10,6 +12,15 @@ const $ = (id) => document.getElementById(id);
 /** "0.5, 1 2" -> ['0.5', '1', '2'] (commas and/or spaces separate values). */
 function splitList(text) {
   return String(text).split(/[\s,;]+/).filter((s) => s !== '');
+}
+
+/** 8 -> "about 8 s", 150 -> "about 3 min", 5400 -> "about 1 h 30 min". */
+function aboutTime(seconds) {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `about ${minutes} min`;
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 function fmt(v, digits = 4) {
@@ -35,6 +46,11 @@ export class SweepPanel {
       e.preventDefault();
       this.start();
     });
+    // The estimated time of the grid in the form, updated as it is edited (before starting).
+    this.estimate = Object.assign(document.createElement('p'), { id: 'sw-estimate', className: 'hint' });
+    this.estimate.setAttribute('aria-live', 'polite');
+    $('sw-form').after(this.estimate);
+    $('sw-form').addEventListener('input', () => this.showEstimate());
     this.cancelButton.addEventListener('click', () => this.cancel());
   }
 
@@ -51,6 +67,20 @@ export class SweepPanel {
       Object.assign(document.createElement('code'), { textContent: canonical }),
       document.createTextNode('; each cell sets eta_z, ratio and seeds seed, seed + 1, …'),
     );
+    this.showEstimate();
+  }
+
+  /** The form's grid: its size and estimated time, or a dash while it cannot start. */
+  showEstimate() {
+    let grid;
+    try {
+      grid = this.readGrid();
+    } catch {
+      this.estimate.textContent = 'Estimated time: – (the grid cannot start as it is; Run sweep says why)';
+      return;
+    }
+    const { cells, runs, seconds } = grid.plan;
+    this.estimate.textContent = `Estimated time: ${aboutTime(seconds)} (${cells} cells × ${grid.seeds} seeds = ${runs} runs, within about a factor 2)`;
   }
 
   /** The grid from the form, validated by the core (errors name the key). */
@@ -74,9 +104,12 @@ export class SweepPanel {
     if (!/^\d+$/.test(seedsText) || seeds < 1 || seeds > max) {
       throw Object.assign(new Error(`${JSON.stringify(seedsText)} is not allowed; allowed: 1..=${max}`), { key: 'seeds' });
     }
+    // The core's one limit on a sweep (400 cells, 40 000 runs), and its estimated time.
+    const plan = this.wasm.sweep_plan(this.base, etas.length, ratios.length, seeds);
+    if (!plan.ok) throw Object.assign(new Error(plan.message), { key: plan.key });
     const cells = [];
     for (const eta_z of etas) for (const ratio of ratios) cells.push({ eta_z, ratio });
-    return { cells, seeds };
+    return { cells, seeds, plan };
   }
 
   showError(key, message) {

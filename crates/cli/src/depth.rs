@@ -82,6 +82,7 @@ struct Output<'a> {
 
 /// Runs `args`, writing the output to `out`. Errors are messages for the user.
 pub fn run(args: &DepthArgs, out: &mut dyn Write) -> Result<(), String> {
+    crate::check_lab(&args.config, "depth", "attn depth")?;
     let config = depth::parse(&args.config).map_err(|e| format!("invalid --config: {}", e))?;
     let mut run = DepthRun::new(&config);
     let mut results: Vec<(VariantResult, Option<Result<PathLengths, String>>)> = Vec::new();

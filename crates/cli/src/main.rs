@@ -88,6 +88,28 @@ pub struct RunArgs {
     pub threads: Option<usize>,
 }
 
+/// Each lab, what messages call it, and the command that runs it.
+const LAB_COMMANDS: [(&str, &str, &str); 3] =
+    [("particles", "particle", "attn run"), ("training", "training", "attn train"), ("depth", "depth", "attn depth")];
+
+/// Refuses a `--config` whose `lab` key names a lab other than `lab`, the one `command` runs,
+/// saying which command runs it (`attn run runs the particle lab; use attn train for
+/// lab=training`); an unknown lab is refused listing the labs. A configuration without `lab`
+/// is the command's own lab's.
+pub fn check_lab(config: &str, lab: &str, command: &str) -> Result<(), String> {
+    let noun = |l: &str| LAB_COMMANDS.iter().find(|(name, _, _)| *name == l).map(|(_, noun, cmd)| (*noun, *cmd));
+    match attn_core::lab::named_lab(config) {
+        Ok(Some(named)) if named != lab => {
+            let (Some((mine, _)), Some((_, other))) = (noun(lab), noun(named)) else {
+                return Err(format!("invalid --config: `lab`: {} runs lab={}", command, lab));
+            };
+            Err(format!("invalid --config: `lab`: {} runs the {} lab; use {} for lab={}", command, mine, other, named))
+        }
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("invalid --config: {}", e)),
+    }
+}
+
 /// The number of cores (`std::thread::available_parallelism`), 1 if unknown.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)

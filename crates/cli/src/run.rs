@@ -74,6 +74,7 @@ fn link_fragment(text: &str) -> &str {
 
 /// Runs `args`, writing the output to `out`.
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    crate::check_lab(link_fragment(&args.config), "particles", "attn run").map_err(Failure::Input)?;
     let config = parse(link_fragment(&args.config)).map_err(|e| Failure::Input(format!("invalid --config: {}", e)))?;
     let plan = schedule(args, config.dt, config.until)?;
     let threads = args.threads.unwrap_or_else(crate::default_threads);

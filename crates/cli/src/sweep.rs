@@ -1,7 +1,7 @@
 //! `attn sweep`: the learning-rate sweep of science.md §5, final distinct-token entropy (mean
 //! and standard deviation over seeds) per cell of a grid of `queries`, `eta_z` and `ratio`.
 
-use attn_core::training::{grid, parse, run_cell, CellResult, PAPER_ETA_Z, PAPER_RATIO};
+use attn_core::training::{check_sweep_size, grid, parse, run_cell, CellResult, PAPER_ETA_Z, PAPER_RATIO};
 use clap::ValueEnum;
 use serde::Serialize;
 use std::io::Write;
@@ -22,10 +22,11 @@ pub struct SweepArgs {
     /// `seed` (base seed + 0, 1, ...).
     #[arg(long, default_value = "lab=training&preset=scan-snap-sweep")]
     pub config: String,
-    /// Seeds per cell (1..=1000).
+    /// Seeds per cell (1..=1000; at most 40000 runs, cells × seeds, per sweep).
     #[arg(long, default_value_t = 10)]
     pub seeds: u32,
-    /// Values of eta_z (comma-separated); default the paper's 0.5,1,2,3.
+    /// Values of eta_z (comma-separated); default the paper's 0.5,1,2,3. At most 400 cells
+    /// (queries × eta_z × ratio values) per sweep.
     #[arg(long, value_delimiter = ',')]
     pub eta_z: Vec<f64>,
     /// Values of ratio = eta_Y / eta_Z (comma-separated); default the paper's 1,2,5,10.
@@ -72,21 +73,29 @@ fn mean_snap(r: &CellResult) -> (Option<f64>, usize) {
 
 /// Runs `args`, writing the output to `out`. Errors are messages for the user.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
+    crate::check_lab(&args.config, "training", "attn sweep")?;
     let base = parse(&args.config).map_err(|e| format!("invalid --config: {}", e))?;
     let eta_z = if args.eta_z.is_empty() { PAPER_ETA_Z.to_vec() } else { args.eta_z.clone() };
     let ratio = if args.ratio.is_empty() { PAPER_RATIO.to_vec() } else { args.ratio.clone() };
     let queries = if args.queries.is_empty() { vec![base.queries] } else { args.queries.clone() };
+    // The flag of a key the grid sets, if any.
+    let flag = |key: &str| match key {
+        "seeds" => Some("--seeds"),
+        "eta_z" => Some("--eta-z"),
+        "ratio" => Some("--ratio"),
+        "queries" => Some("--queries"),
+        _ => None,
+    };
+    // The one limit on a sweep's size (the page's form has the same), before any cell runs.
+    check_sweep_size(queries.len(), eta_z.len(), ratio.len(), args.seeds)
+        .map_err(|e| format!("invalid {}: {}", flag(&e.key).unwrap_or("sweep"), e))?;
     let cells = grid(&queries, &eta_z, &ratio);
     let mut results = Vec::with_capacity(cells.len());
     for (i, cell) in cells.iter().enumerate() {
         let r = run_cell(&base, cell, args.seeds).map_err(|e| {
-            let flag = match e.key.as_str() {
-                "seeds" => "--seeds".to_string(),
-                "eta_z" => "--eta-z".to_string(),
-                "ratio" => "--ratio".to_string(),
-                "queries" => "--queries".to_string(),
-                k => format!("cell queries={} eta_z={} ratio={}, key {}", cell.queries, cell.eta_z, cell.ratio, k),
-            };
+            let flag = flag(&e.key).map(String::from).unwrap_or_else(|| {
+                format!("cell queries={} eta_z={} ratio={}, key {}", cell.queries, cell.eta_z, cell.ratio, e.key)
+            });
             format!("invalid {}: {}", flag, e)
         })?;
         if args.progress {

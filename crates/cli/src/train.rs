@@ -76,6 +76,7 @@ struct Output<'a> {
 
 /// Runs `args`, writing the output to `out`. Errors are messages for the user.
 pub fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), String> {
+    crate::check_lab(&args.config, "training", "attn train")?;
     let config = parse(&args.config).map_err(|e| format!("invalid --config: {}", e))?;
     let mut trainer = Trainer::new(&config);
     let mut failure = None;

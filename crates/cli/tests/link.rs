@@ -53,3 +53,53 @@ fn bad_view_keys_and_versions_exit_2_naming_the_key() {
         assert!(err.contains(key), "{}: {}", config, err);
     }
 }
+
+/// Row 11 of "Defects found by a demanding user": a configuration for another lab names the
+/// command that runs it (exit 2), and an unknown lab lists the labs.
+#[test]
+fn a_configuration_for_another_lab_names_the_command_that_runs_it() {
+    for (command, config, said) in [
+        (
+            "run",
+            "lab=training&preset=scan-snap",
+            "`lab`: attn run runs the particle lab; use attn train for lab=training",
+        ),
+        (
+            "run",
+            "#version=2&lab=depth&preset=collapse-small",
+            "`lab`: attn run runs the particle lab; use attn depth for lab=depth",
+        ),
+        (
+            "train",
+            "lab=particles&preset=polytope",
+            "`lab`: attn train runs the training lab; use attn run for lab=particles",
+        ),
+        ("train", "lab=depth", "`lab`: attn train runs the training lab; use attn depth for lab=depth"),
+        (
+            "depth",
+            "lab=training&preset=scan-snap",
+            "`lab`: attn depth runs the depth lab; use attn train for lab=training",
+        ),
+        (
+            "depth",
+            "preset=polytope&lab=particles",
+            "`lab`: attn depth runs the depth lab; use attn run for lab=particles",
+        ),
+        ("sweep", "lab=depth", "`lab`: attn sweep runs the training lab; use attn depth for lab=depth"),
+        (
+            "run",
+            "version=2&lab=Training&preset=scan-snap",
+            "`lab`: unknown lab \"Training\"; allowed: particles, training, depth",
+        ),
+        (
+            "train",
+            "version=2&preset=polytope&lab=foo",
+            "`lab`: unknown lab \"foo\"; allowed: particles, training, depth",
+        ),
+    ] {
+        let (code, out, err) = attn(&[command, "--config", config]);
+        assert_eq!(code, 2, "{} {}: {}", command, config, err);
+        assert!(out.is_empty(), "{}", out);
+        assert!(err.contains(said), "{} {}: {}", command, config, err);
+    }
+}

@@ -80,3 +80,25 @@ fn errors_name_the_key_and_exit_with_2() {
         assert!(out.is_empty());
     }
 }
+
+/// Row 14 of "Defects found by a demanding user": a 300 x 300 grid was accepted (hours of work).
+/// One limit, the core's (the page's form has the same): at most 400 cells and 40 000 runs; the
+/// refusal names the flag of the list that is too long, before any cell runs.
+#[test]
+fn a_sweep_above_400_cells_or_40000_runs_is_refused_naming_the_list() {
+    let list = |n: usize| (1..=n).map(|i| format!("{}", i as f64 / 100.0)).collect::<Vec<_>>().join(",");
+    let (l300, l201, l20) = (list(300), list(201), list(20));
+    for (args, said) in [
+        (vec!["--eta-z", &l300, "--ratio", &l300], "invalid --eta-z: `eta_z`: 300 eta_z × 300 ratio values = 90000 cells; a sweep runs at most 400 cells"),
+        (vec!["--eta-z", "1,2", "--ratio", &l201], "invalid --ratio: `ratio`: 2 eta_z × 201 ratio values = 402 cells"),
+        (vec!["--eta-z", &l20, "--ratio", "1,2,3", "--seeds", "1000"], "invalid --eta-z: `eta_z`: 20 eta_z × 3 ratio values = 60 cells × 1000 seeds = 60000 runs; a sweep trains at most 40000 runs"),
+        (vec!["--eta-z", &l20, "--ratio", &l20, "--queries", "1,2"], "invalid --eta-z: `eta_z`: 20 eta_z × 20 ratio × 2 queries values = 800 cells"),
+    ] {
+        let start = std::time::Instant::now();
+        let (code, out, err) = attn(&[&["sweep", "--config", "lab=training&preset=scan-snap-sweep"][..], &args].concat());
+        assert_eq!(code, 2, "{}", err);
+        assert!(out.is_empty(), "{}", out);
+        assert!(err.contains(said), "{}", err);
+        assert!(start.elapsed().as_secs() < 5, "refused before any cell runs");
+    }
+}

@@ -3,7 +3,7 @@
 //! [`crate::training`]), chosen by the `lab` key; and a whole [`Link`] (configuration and view).
 
 use crate::depth::{self, DepthConfig, DepthPreset};
-use crate::link::{percent_decode, shorten, ConfigError, LabPreset};
+use crate::link::{lab_named, percent_decode, quote, ConfigError, LabPreset};
 use crate::particles::config;
 use crate::training::{self, TrainingConfig, TrainingPreset};
 use crate::view::View;
@@ -136,31 +136,40 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
             match find_value(text, "preset") {
                 Some(Ok(name)) if e.key == "preset" && TrainingPreset::from_name(&name).is_some() => ConfigError::new(
                     "preset",
-                    format!("{:?} is a training preset; add lab=training to the configuration", shorten(&name)),
+                    format!("{} is a training preset; add lab=training to the configuration", quote(&name)),
                 ),
                 Some(Ok(name)) if e.key == "preset" && DepthPreset::from_name(&name).is_some() => ConfigError::new(
                     "preset",
-                    format!("{:?} is a depth preset; add lab=depth to the configuration", shorten(&name)),
+                    format!("{} is a depth preset; add lab=depth to the configuration", quote(&name)),
                 ),
                 _ => e,
             }
         }),
         Some(Err(m)) => Err(ConfigError::new("lab", m)),
-        Some(Ok(lab)) => match lab.as_str() {
-            "particles" => particles(text),
+        Some(Ok(lab)) => match lab_named(&lab)? {
             "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
             "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
-            other => Err(ConfigError::new(
-                "lab",
-                format!("{:?} is not allowed; allowed: particles, training, depth", shorten(other)),
-            )),
+            _ => particles(text),
         },
     }
 }
 
 /// The values of the `lab` key, in the page's order (`particles` is also the lab of a
 /// configuration without `lab`).
-pub const LABS: [&str; 3] = ["particles", "training", "depth"];
+pub const LABS: [&str; 3] = crate::link::LAB_NAMES;
+
+/// The lab a configuration string's `lab` key names: `None` without a `lab` key (the particle
+/// lab's configuration, or a lab-specific parser's own default), else the lab; an unknown lab,
+/// or a value that does not decode, is an error on `lab` listing the labs. For a program that
+/// runs one lab (the CLI's `attn run`, `attn train`, `attn depth`) to say which command runs
+/// the lab a configuration is for.
+pub fn named_lab(text: &str) -> Result<Option<&'static str>, ConfigError> {
+    match find_value(text, "lab") {
+        None => Ok(None),
+        Some(Err(m)) => Err(ConfigError::new("lab", m)),
+        Some(Ok(lab)) => lab_named(&lab).map(Some),
+    }
+}
 
 /// The lab a configuration string asks for, valid or not: its `lab` value when that names a lab
 /// of [`LABS`], else `"particles"` (the page uses it to show the right lab, and that lab's error

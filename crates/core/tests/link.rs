@@ -334,3 +334,47 @@ fn every_valid_link_round_trips() {
     }
     assert_eq!(links.len(), 80);
 }
+
+/// Row 18 of "Defects found by a demanding user": `-0` was kept as written, so one run had two
+/// canonical links. A number key reads `-0` as `0` (likewise the view's `t` and `camera`).
+#[test]
+fn negative_zero_is_written_as_zero() {
+    for (text, canonical) in [
+        ("version=3&lab=training&preset=scan-snap&momentum=-0", "version=3&lab=training&preset=scan-snap&momentum=0"),
+        (
+            "version=3&lab=training&preset=scan-snap&momentum=-0.0e5",
+            "version=3&lab=training&preset=scan-snap&momentum=0",
+        ),
+        ("version=3&lab=depth&preset=bert-init&bias_scale=-0", "version=3&lab=depth&preset=bert-init"),
+        ("version=3&lab=depth&preset=bert-init&threshold=-0", "version=3&lab=depth&preset=bert-init&threshold=0"),
+        ("version=2&preset=polytope&until=-0", "version=2&preset=polytope&until=0"),
+        ("version=2&preset=polytope&t=-0", "version=2&preset=polytope&t=0"),
+        ("version=2&preset=polytope-3d&camera=-0,-0", "version=2&preset=polytope-3d&camera=0,0"),
+    ] {
+        let link = parse_link(text).unwrap();
+        assert_eq!(link.to_canonical_string(), canonical, "{}", text);
+        let plain = parse_link(&text.replace("-0", "0")).unwrap();
+        assert_eq!(link, plain, "{}", text);
+        assert_eq!(parse_link(canonical).unwrap(), link, "{}", canonical);
+    }
+    // Explicit matrix entries and points keep their sign: their zero's sign reaches the tokens.
+    assert!(parse("version=2&preset=polytope&v=1,-0;0,1").unwrap().to_canonical_string().contains("v=1,-0;0,1"));
+}
+
+/// Reading `-0` as `0` changes no run's numbers: momentum `-0` and `0` train to the same bits
+/// (the only key of the three labs where a zero multiplies state; a zero `bias_scale` means no
+/// biases either way).
+#[test]
+fn momentum_minus_zero_trained_the_same_bits_as_zero() {
+    for preset in TRAINING_PRESETS {
+        let run = |momentum: f64| {
+            let c = attn_core::training::TrainingConfig { momentum, iterations: 40, ..preset.config() };
+            let mut t = Trainer::new(&c);
+            t.run();
+            let r = t.record();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            (bits(&r.loss), bits(&r.entropy), bits(&r.max_dc), bits(&r.query_logits), bits(&r.query_c))
+        };
+        assert_eq!(run(-0.0), run(0.0), "{}", preset.name());
+    }
+}

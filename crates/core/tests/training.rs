@@ -446,3 +446,44 @@ fn cell_mean_snap_iteration_skips_unsnapped_seeds() {
     r.snap_iterations = vec![None, None];
     assert_eq!(r.mean_snap_iteration(), (None, 2));
 }
+
+/// Row 14 of "Defects found by a demanding user": the one limit on a sweep's size (page and
+/// CLI), and the estimate the page's form shows.
+#[test]
+fn a_sweep_is_at_most_400_cells_and_40000_runs() {
+    use attn_core::training::sweep::{MAX_CELLS, MAX_RUNS};
+    use attn_core::training::{check_sweep_size, estimated_run_seconds, SweepSize};
+    assert_eq!((MAX_CELLS, MAX_RUNS), (400, 40_000));
+    assert_eq!(check_sweep_size(1, 4, 4, 10), Ok(SweepSize { cells: 16, runs: 160 }));
+    assert_eq!(check_sweep_size(1, 20, 20, 100), Ok(SweepSize { cells: 400, runs: 40_000 }));
+    for (sizes, key, said) in [
+        (
+            (1, 300, 300, 10),
+            "eta_z",
+            "300 eta_z × 300 ratio values = 90000 cells; a sweep runs at most 400 cells: shorten the list of eta_z",
+        ),
+        ((1, 2, 201, 1), "ratio", "= 402 cells"),
+        ((1, 21, 20, 1), "eta_z", "= 420 cells"),
+        ((3, 2, 100, 1), "ratio", "2 eta_z × 100 ratio × 3 queries values = 600 cells"),
+        ((30, 2, 7, 1), "queries", "2 eta_z × 7 ratio × 30 queries values = 420 cells; a sweep runs at most 400 cells: shorten the list of queries"),
+        ((1, 20, 20, 101), "eta_z", "400 cells × 101 seeds = 40400 runs; a sweep trains at most 40000 runs"),
+        ((1, 5, 9, 1000), "ratio", "45 cells × 1000 seeds = 45000 runs"),
+        ((1, 0, 4, 10), "eta_z", "give at least one value"),
+        ((1, 4, 4, 0), "seeds", "1..=1000"),
+        ((1, 4, 4, 1001), "seeds", "1..=1000"),
+        ((usize::MAX, usize::MAX, 2, 1000), "eta_z", "cells"),
+    ] {
+        let (q, e, r, s) = sizes;
+        let err = check_sweep_size(q, e, r, s).unwrap_err();
+        assert_eq!(err.key, key, "{:?}: {}", sizes, err);
+        assert!(err.message.contains(said), "{:?}: {}", sizes, err);
+    }
+    // The estimate grows with the work of a run; the paper's sweep run is tens of milliseconds.
+    let base = config("lab=training&preset=scan-snap-sweep");
+    let one = estimated_run_seconds(&base);
+    assert!((0.005..0.2).contains(&one), "{}", one);
+    let longer = estimated_run_seconds(&config("lab=training&preset=scan-snap-sweep&iterations=1000&batch=256"));
+    assert!((longer / one - 20.0).abs() < 2.0, "{} / {}", longer, one);
+    let bigger = estimated_run_seconds(&config("lab=training&preset=scan-snap-sweep&commons=200"));
+    assert!(bigger > 5.0 * one, "{} / {}", bigger, one);
+}

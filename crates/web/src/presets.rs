@@ -2,7 +2,7 @@
 //! preset's `[key, value]` pairs (shared by the particle, training and depth wrappers).
 
 use crate::to_js;
-use attn_core::link::LabPreset;
+use attn_core::link::{quote, LabPreset};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -22,6 +22,7 @@ pub(crate) fn list<P: LabPreset>() -> Result<JsValue, JsError> {
 /// Every key of preset `name` of lab `P` with its value, `[[key, value], ...]` in canonical
 /// order; "`preset`: unknown ... preset" for an unknown name.
 pub(crate) fn pairs<P: LabPreset>(name: &str) -> Result<JsValue, JsError> {
-    let p = P::from_name(name).ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {:?}", P::NOUN, name)))?;
+    let p =
+        P::from_name(name).ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {}", P::NOUN, quote(name))))?;
     to_js(&p.pairs())
 }

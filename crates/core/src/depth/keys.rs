@@ -10,7 +10,7 @@ use super::config::{
 use super::input::MAX_TOKENS;
 use super::variants::{Variant, VARIANTS};
 use crate::link::keys::write;
-use crate::link::{encode_value, keys, shorten, values, ConfigError, Key, Kind, LabPreset};
+use crate::link::{encode_value, keys, quote, values, ConfigError, Key, Kind, LabPreset};
 use crate::text::MAX_TEXT_BYTES;
 use crate::{key_choice, key_count, key_float, key_seed, key_switch, key_text};
 
@@ -145,7 +145,7 @@ fn variants(value: &str) -> Result<Vec<Variant>, ConfigError> {
             let names: Vec<&str> = VARIANTS.iter().map(|v| v.name()).collect();
             ConfigError::new(
                 key,
-                format!("{:?} is not a variant; allowed (comma-separated): {}", shorten(name), names.join(", ")),
+                format!("{} is not a variant; allowed (comma-separated): {}", quote(name), names.join(", ")),
             )
         })?;
         if list.contains(&v) {

@@ -52,7 +52,8 @@ pub fn format_f64(x: f64) -> String {
     }
 }
 
-/// A short, printable excerpt of user text for messages.
+/// A short, printable excerpt of user text for a key named in messages: its first 40
+/// characters, control characters left out (`…` when cut).
 pub fn shorten(s: &str) -> String {
     let clean: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
     if s.chars().count() > 40 {
@@ -60,4 +61,37 @@ pub fn shorten(s: &str) -> String {
     } else {
         clean
     }
+}
+
+/// Longest excerpt [`quote`] shows, in characters.
+const QUOTE_CHARS: usize = 40;
+
+/// User text quoted for a message: `"…"` around its first 40 characters (`…` inside the quotes
+/// when cut), with every control character escaped as `\u{hex}` (`\u{0}`, `\u{a}`, `\u{1b}`)
+/// and, as Rust's debug form does, invisible characters too (`\u{200b}`, `\u{202e}`) and `"`
+/// and `\` escaped with a backslash: what was typed is visible, and nothing in it acts on a terminal.
+pub fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    let mut plain = String::new();
+    let flush = |plain: &mut String, out: &mut String| {
+        if !plain.is_empty() {
+            let debug = format!("{:?}", plain);
+            out.push_str(&debug[1..debug.len() - 1]);
+            plain.clear();
+        }
+    };
+    for c in s.chars().take(QUOTE_CHARS) {
+        if c.is_control() {
+            flush(&mut plain, &mut out);
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            plain.push(c);
+        }
+    }
+    flush(&mut plain, &mut out);
+    if s.chars().nth(QUOTE_CHARS).is_some() {
+        out.push('…');
+    }
+    out.push('"');
+    out
 }

@@ -8,7 +8,7 @@
 //! The default of a key is its value in the lab's default preset, and a preset's values are the
 //! `get` of that preset's configuration: both derive from the table too ([`Key::value_in`]).
 
-use super::{format_f64, parse_float, shorten, values, ConfigError};
+use super::{format_f64, parse_float, quote, values, ConfigError};
 
 /// How a key's value is written and which values are allowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -226,11 +226,20 @@ impl Kind {
             Kind::Float { .. } => {
                 let x = parse_float(name, raw)?;
                 if in_float_range(x, self) {
-                    Ok(Value::Float(x))
+                    // `-0` reads as `0`: one value, so one canonical link (a run with `-0` gave
+                    // the same numbers: no key's arithmetic tells the two zeros apart).
+                    Ok(Value::Float(x + 0.0))
                 } else {
+                    // What was typed, not the number it reads as: `1e-400` is refused as "1e-400".
+                    let mantissa = raw.split(['e', 'E']).next().unwrap_or(raw);
+                    let reads = if x == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+                        " (too small for a 64-bit float: it reads as 0)"
+                    } else {
+                        ""
+                    };
                     Err(ConfigError::new(
                         name,
-                        format!("{} is out of range; allowed: {}", format_f64(x), float_range_text(name, self)),
+                        format!("{} is out of range{}; allowed: {}", quote(raw), reads, float_range_text(name, self)),
                     ))
                 }
             }
@@ -264,7 +273,7 @@ fn in_float_range(x: f64, kind: Kind) -> bool {
 
 /// `"x" is not allowed; allowed: a, b, c`.
 pub fn not_allowed(name: &str, raw: &str, names: &[&str]) -> ConfigError {
-    ConfigError::new(name, format!("{:?} is not allowed; allowed: {}", shorten(raw), names.join(", ")))
+    ConfigError::new(name, format!("{} is not allowed; allowed: {}", quote(raw), names.join(", ")))
 }
 
 /// The key of `table` named `name`.

@@ -14,11 +14,11 @@ mod preset;
 pub(crate) mod values;
 mod version;
 
-pub use encoding::{encode_value, format_f64, percent_decode, shorten};
+pub use encoding::{encode_value, format_f64, percent_decode, quote, shorten};
 pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
 pub use preset::{pick_preset, LabPreset};
-pub use values::{parse_float, MAX_CONFIG_LEN};
+pub use values::{lab_named, parse_float, LAB_NAMES, MAX_CONFIG_LEN};
 pub use version::{migrate, migrate_for, read_version, VERSION};
 
 use serde::Serialize;

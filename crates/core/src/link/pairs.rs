@@ -7,7 +7,8 @@ use super::{percent_decode, shorten, MAX_CONFIG_LEN};
 /// Splits `text` (an optional leading `#` or `?` ignored) into `(key, decoded value)` pairs.
 /// The pairs are first brought to the current schema ([`super::migrate`] from the
 /// `version` they name, 0 when absent; the `version` pair is dropped); then every key must be one
-/// of `keys` and may appear once. `lab` names the lab in messages.
+/// of `keys` and may appear once. `lab` names the lab: a `lab` pair must name it (checked
+/// before any other key) and messages name it.
 pub fn split_pairs(text: &str, keys: &[&'static str], lab: &str) -> Result<Vec<(&'static str, String)>, ConfigError> {
     split_pairs_versioned(text, keys, lab).map(|(_, pairs)| pairs)
 }
@@ -39,6 +40,11 @@ pub fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Re
     // An empty string asks for nothing to be replayed: today's version (no migration step).
     let version = if decoded.is_empty() { super::VERSION } else { super::read_version(&decoded)? };
     let migrated = super::migrate_for(version, decoded, lab)?;
+    // `lab` before any other key: a link for another lab (or a lab that does not exist) is
+    // refused on `lab`, not on a key of that lab (`lab=Training&preset=scan-snap&eta_z=2`).
+    if let Some((_, value)) = migrated.iter().find(|(k, _)| k == "lab") {
+        super::values::lab("lab", value, lab)?;
+    }
     let mut pairs: Vec<(&'static str, String)> = Vec::with_capacity(migrated.len());
     for (key_text, value) in migrated {
         let Some(key) = keys.iter().find(|k| **k == key_text).copied() else {

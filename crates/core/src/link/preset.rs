@@ -1,7 +1,7 @@
 //! What every lab's presets have in common: a name, a description, the full list, the default,
 //! and the choice of the preset from a configuration's `preset=` pair.
 
-use super::shorten;
+use super::quote;
 use super::ConfigError;
 
 /// A named starting configuration of one lab.
@@ -36,10 +36,7 @@ pub fn pick_preset<P: LabPreset>(pairs: &[(&'static str, String)]) -> Result<P, 
         None => Ok(P::DEFAULT),
         Some((_, name)) => P::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = P::all().iter().map(|p| p.name()).collect();
-            ConfigError::new(
-                "preset",
-                format!("unknown {} {:?}; allowed: {}", P::NOUN, shorten(name), names.join(", ")),
-            )
+            ConfigError::new("preset", format!("unknown {} {}; allowed: {}", P::NOUN, quote(name), names.join(", ")))
         }),
     }
 }

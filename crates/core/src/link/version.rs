@@ -14,7 +14,7 @@
 //! | 2 | canonical strings until version 3; today, particle runs opened from a version 2 link (same arithmetic as 3) | `2 -> 3`: a depth link whose preset is `bert-init` (written or by default) and that has no `input` key gets `input=gaussian`. Version 3 made `bert-init` start from BERT's input embeddings at initialisation (`input=bert-embeddings`, Dong et al.'s figure) instead of Gaussian tokens |
 //! | 3 | every canonical string made today | (current) |
 
-use super::shorten;
+use super::quote;
 use super::ConfigError;
 
 /// The version written today, first in every canonical string (`version=3&...`).
@@ -44,7 +44,7 @@ pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
         )),
         _ => Err(ConfigError::new(
             "version",
-            format!("{:?} is not a version this playground writes; {}", shorten(value), allowed),
+            format!("{} is not a version this playground writes; {}", quote(value), allowed),
         )),
     }
 }

@@ -25,5 +25,8 @@ pub mod trainer;
 
 pub use config::{parse, TrainingConfig, TrainingPreset, WeightsInit, TRAINING_PRESETS};
 pub use data::{Class, Dataset};
-pub use sweep::{grid, run_cell, sweep, CellResult, SweepCell, PAPER_ETA_Z, PAPER_RATIO};
+pub use sweep::{
+    check_sweep_size, estimated_run_seconds, grid, run_cell, sweep, CellResult, SweepCell, SweepSize, PAPER_ETA_Z,
+    PAPER_RATIO,
+};
 pub use trainer::{Record, Trainer};

@@ -2,7 +2,7 @@
 //! is allowed; nothing is clamped.
 
 use super::{Camera, Moment, Projection, ProjectionMode, Theme, View, ViewSpec};
-use crate::link::{format_f64, parse_float, shorten, ConfigError};
+use crate::link::{format_f64, parse_float, quote, ConfigError};
 
 /// What the view keys are checked against: the run the view shows.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,10 +77,7 @@ fn apply(
             v.speed = match value.parse::<u32>() {
                 Ok(s) if (1..=spec.max_speed).contains(&s) => Some(s),
                 _ => {
-                    return Err(ConfigError::new(
-                        key,
-                        format!("{:?} is not allowed; allowed: {}", shorten(value), allowed),
-                    ))
+                    return Err(ConfigError::new(key, format!("{} is not allowed; allowed: {}", quote(value), allowed)))
                 }
             }
         }
@@ -96,7 +93,7 @@ fn apply(
 }
 
 fn choice(key: &str, value: &str, allowed: &str) -> ConfigError {
-    ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed))
+    ConfigError::new(key, format!("{} is not allowed; allowed: {}", quote(value), allowed))
 }
 
 /// One of `allowed`, returned as the static name.
@@ -121,7 +118,7 @@ fn names(key: &str, value: &str, allowed: &'static [&'static str]) -> Result<Vec
             let Some(i) = allowed.iter().position(|a| *a == name) else {
                 return Err(ConfigError::new(
                     key,
-                    format!("{:?} is not allowed; allowed (comma-separated): {}", shorten(name), allowed.join(", ")),
+                    format!("{} is not allowed; allowed (comma-separated): {}", quote(name), allowed.join(", ")),
                 ));
             };
             if chosen[i] {
@@ -143,18 +140,19 @@ fn moment(key: &str, value: &str, ctx: ViewContext) -> Result<Moment, ConfigErro
         if t < 0.0 || crate::run::steps_for(t, dt) > last {
             return Err(ConfigError::new(
                 key,
-                format!("{} is outside the run; allowed: 0 <= t <= until = {} (t is rounded to the nearest step of dt = {})", format_f64(t), format_f64(last_t), format_f64(dt)),
+                format!("{} is outside the run; allowed: 0 <= t <= until = {} (t is rounded to the nearest step of dt = {})", quote(value), format_f64(last_t), format_f64(dt)),
             ));
         }
-        return Ok(Moment::T(t));
+        // `t=-0` is `t=0` (one canonical link per view).
+        return Ok(Moment::T(t + 0.0));
     }
     match value.parse::<u64>() {
         Ok(s) if s <= last => Ok(Moment::Step(s)),
         _ => Err(ConfigError::new(
             key,
             format!(
-                "{:?} is not allowed; allowed: a whole number of steps 0..={} (the run's last step)",
-                shorten(value),
+                "{} is not allowed; allowed: a whole number of steps 0..={} (the run's last step)",
+                quote(value),
                 last
             ),
         )),
@@ -175,19 +173,20 @@ fn projection(key: &str, value: &str, d: Option<usize>) -> Result<Projection, Co
         Some((a, b)) if a >= 1 && b >= 1 && a <= d && b <= d && a != b => {
             Ok(Projection { mode: ProjectionMode::Axes, a, b })
         }
-        _ => Err(ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed))),
+        _ => Err(ConfigError::new(key, format!("{} is not allowed; allowed: {}", quote(value), allowed))),
     }
 }
 
 /// `yaw,pitch` in radians.
 fn camera(key: &str, value: &str) -> Result<Camera, ConfigError> {
     let allowed = "yaw,pitch in radians with -2π <= yaw <= 2π and -1.55 <= pitch <= 1.55";
-    let bad = || ConfigError::new(key, format!("{:?} is not allowed; allowed: {}", shorten(value), allowed));
+    let bad = || ConfigError::new(key, format!("{} is not allowed; allowed: {}", quote(value), allowed));
     let (a, b) = value.split_once(',').ok_or_else(bad)?;
     let yaw = parse_float(key, a).map_err(|_| bad())?;
     let pitch = parse_float(key, b).map_err(|_| bad())?;
     if yaw.abs() > 2.0 * std::f64::consts::PI || pitch.abs() > 1.55 {
         return Err(bad());
     }
-    Ok(Camera { yaw, pitch })
+    // `-0` is `0` (one canonical link per view).
+    Ok(Camera { yaw: yaw + 0.0, pitch: pitch + 0.0 })
 }

@@ -11,6 +11,7 @@ use crate::charts::depth::{self as depth_chart, Results};
 use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
+use attn_core::link::quote;
 use js_sys::{Float32Array, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -97,8 +98,8 @@ impl DepthLab {
     pub fn run_variant(&mut self, name: &str) -> Result<JsValue, JsError> {
         let v = Variant::from_name(name).ok_or_else(|| {
             JsError::new(&format!(
-                "`variants`: {:?} is not a variant; allowed: san, san-mlp, san-skip, transformer, configured",
-                name
+                "`variants`: {} is not a variant; allowed: san, san-mlp, san-skip, transformer, configured",
+                quote(name)
             ))
         })?;
         self.values.clear();

@@ -17,8 +17,9 @@ use web_sys::HtmlCanvasElement;
 
 /// `coords` as the page writes it (`x`, `z`); an error naming `coords` otherwise.
 fn space(coords: &str) -> Result<Space, JsError> {
-    Space::from_name(coords)
-        .ok_or_else(|| JsError::new(&format!("`coords`: {:?} is not allowed; allowed: x, z", coords)))
+    Space::from_name(coords).ok_or_else(|| {
+        JsError::new(&format!("`coords`: {} is not allowed; allowed: x, z", attn_core::link::quote(coords)))
+    })
 }
 
 /// The presets, in the page's order: an array of `{ name, description }`.

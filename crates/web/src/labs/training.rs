@@ -11,7 +11,9 @@ use crate::charts::heatmap;
 use crate::charts::{sweep as sweep_chart, training as training_chart};
 use crate::to_js;
 use attn_core::training::heatmap::{layout, Column, Layout};
-use attn_core::training::{parse, run_cell, SweepCell, Trainer, TrainingPreset};
+use attn_core::training::{
+    check_sweep_size, estimated_run_seconds, parse, run_cell, SweepCell, Trainer, TrainingPreset,
+};
 use attn_core::{Status, Stepping};
 use js_sys::{Float64Array, Uint8ClampedArray};
 use serde::Serialize;
@@ -56,6 +58,41 @@ pub fn run_sweep_cell(config: &str, queries: u32, eta_z: f64, ratio: f64, seeds:
     let r = run_cell(&base, &cell, seeds).map_err(|e| JsError::new(&e.to_string()))?;
     let (mean_snap_iteration, unsnapped) = r.mean_snap_iteration();
     to_js(&Out { result: &r, mean_snap_iteration, unsnapped })
+}
+
+/// How much longer a training run takes in the page's Web Worker (wasm, +simd128) than natively:
+/// the README's measurements (the paper's sweep: 4.7 s native, 9-11 s in Chromium).
+const PAGE_SLOWDOWN: f64 = 2.2;
+
+/// The size and estimated time of a sweep of the training configuration `config` over `eta_z`
+/// and `ratio` lists of these lengths with `seeds` seeds per cell, checked by the core's one
+/// limit (`check_sweep_size`: at most 400 cells and 40 000 runs).
+///
+/// Returns `{ ok: true, cells, runs, seconds }` (`seconds`: an estimate for the page's worker,
+/// within about a factor 2) or `{ ok: false, key, message }` naming the list that is too long
+/// (`eta_z` or `ratio`), `seeds`, or a key of an invalid `config`. Never throws for bad input.
+#[wasm_bindgen]
+pub fn sweep_plan(config: &str, eta_z: u32, ratio: u32, seeds: u32) -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct Plan {
+        ok: bool,
+        cells: usize,
+        runs: u64,
+        seconds: f64,
+    }
+    let plan = parse(config).and_then(|base| {
+        let size = check_sweep_size(1, eta_z as usize, ratio as usize, seeds)?;
+        Ok(Plan {
+            ok: true,
+            cells: size.cells,
+            runs: size.runs,
+            seconds: size.runs as f64 * estimated_run_seconds(&base) * PAGE_SLOWDOWN,
+        })
+    });
+    match plan {
+        Ok(p) => to_js(&p),
+        Err(e) => to_js(&crate::check::CheckErr::from(e)),
+    }
 }
 
 /// Most seeds per sweep cell (core `sweep::MAX_SEEDS`).

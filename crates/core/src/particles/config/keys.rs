@@ -7,7 +7,7 @@ use super::format::{format_rows, matrix_text};
 use super::parse::{parse_matrix, parse_rows};
 use super::validate::{MAX_D, MAX_N};
 use super::{Config, Init, Integrator, Model, Points, Space};
-use crate::link::{ConfigError, Key, Kind, LabPreset};
+use crate::link::{Key, Kind, LabPreset};
 use crate::{key_choice, key_count, key_float, key_seed};
 
 /// A matrix key (`q`, `k`, `v`): rows by `;`, entries by `,`, or a named matrix.
@@ -47,12 +47,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
         effect: "",
         allowed: "`particles` (default); `lab=training` is the training lab, whose keys are [below](#training-lab); `lab=depth` the [depth lab](#depth-lab)",
         get: |_| "particles".to_string(),
-        set: |_, v| {
-            if v.str() != "particles" {
-                return Err(ConfigError::new("lab", "allowed: particles"));
-            }
-            Ok(())
-        },
+        set: |_, v| crate::link::values::lab("lab", v.str(), "particles"),
     },
     key_choice!(model, Model, "velocity field"),
     Key { allowed: "1..=16384 (the page runs up to 4096)", ..key_count!(n, 1, MAX_N, "number of tokens") },

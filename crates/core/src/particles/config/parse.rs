@@ -3,7 +3,7 @@
 use super::presets::Preset;
 use super::validate::validate;
 use super::{Config, Integrator, MatrixSpec, Model, Space};
-use crate::link::{format_f64, parse_float, pick_preset, shorten, split_pairs_versioned, ConfigError};
+use crate::link::{format_f64, parse_float, pick_preset, quote, split_pairs_versioned, ConfigError};
 use crate::view::{parse_view, View, ViewContext, PARTICLES_VIEW};
 
 /// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
@@ -91,7 +91,7 @@ pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f6
         let mut count = 0;
         for entry in row.split(',') {
             let x = parse_float(key, entry.trim()).map_err(|_| {
-                ConfigError::new(key, format!("row {} has {:?}, which is not a finite number", r + 1, shorten(entry)))
+                ConfigError::new(key, format!("row {} has {}, which is not a finite number", r + 1, quote(entry)))
             })?;
             data.push(x);
             count += 1;
