@@ -130,20 +130,7 @@ fn files_under(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>> {
 
 /// The `.rs` files under `dir`, recursively, sorted.
 pub fn rust_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))? {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+    Ok(files_under(dir, &[])?.into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")).collect())
 }
 
 #[cfg(test)]

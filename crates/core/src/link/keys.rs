@@ -2,11 +2,12 @@
 //! range, choices, a one-line meaning, an optional one-line effect, the README's `allowed` text,
 //! and how it reads and writes the lab's typed configuration). Parsing and range validation
 //! ([`apply`], [`check_ranges`]), the canonical order and `pairs()` ([`pairs`]), the choice names,
-//! the README's key tables ([`markdown_table`]) and the page's field hints (through the web
-//! crate) all derive from the table; only cross-key checks stay hand-written in each lab.
+//! and the README's key tables ([`markdown_table`]) derive from the table; only cross-key checks
+//! stay hand-written in each lab. (The page does not read the tables yet: its field hints are
+//! still its own.)
 //!
 //! The default of a key is its value in the lab's default preset, and a preset's values are the
-//! `get` of that preset's configuration: both derive from the table too ([`Key::value_in`]).
+//! `get` of that preset's configuration: both derive from the table too.
 
 use super::{format_f64, parse_float, quote, values, ConfigError};
 
@@ -134,11 +135,6 @@ pub struct Key<C: 'static> {
 }
 
 impl<C> Key<C> {
-    /// The value of this key in `c` as written in links (e.g. a preset's value).
-    pub fn value_in(&self, c: &C) -> String {
-        (self.get)(c)
-    }
-
     /// The README's "allowed" text: the table's own, or one derived from the kind.
     pub fn allowed_text(&self) -> String {
         if !self.allowed.is_empty() {
@@ -342,15 +338,9 @@ fn escape_cell(s: &str) -> String {
 
 /// The formatting helpers a table's `get` uses.
 pub mod write {
-    use super::format_f64;
-
     /// `on` / `off`.
     pub fn on_off(b: bool) -> String {
         if b { "on" } else { "off" }.to_string()
-    }
-    /// A number in its shortest round-trip form.
-    pub fn float(x: f64) -> String {
-        format_f64(x)
     }
     /// Whole numbers joined by commas.
     pub fn list(v: &[usize]) -> String {

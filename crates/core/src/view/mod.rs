@@ -131,7 +131,8 @@ pub type Pairs = Vec<(&'static str, String)>;
 
 /// Splits a configuration's pairs into `(view pairs, model pairs)`, each in the order written.
 pub fn split_off_view(pairs: Pairs, spec: &ViewSpec) -> (Pairs, Pairs) {
-    pairs.into_iter().partition(|(k, _)| spec.keys().contains(k))
+    let keys = spec.keys();
+    pairs.into_iter().partition(|(k, _)| keys.contains(k))
 }
 
 /// The default 3-D view angles (the token canvas's starting view).

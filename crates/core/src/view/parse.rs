@@ -25,12 +25,13 @@ pub fn parse_view(
     ctx: ViewContext,
 ) -> Result<View, ConfigError> {
     let mut v = View::default_for(spec);
+    let keys = spec.keys();
     for (key, value) in pairs {
         let key: &'static str = key;
-        if !spec.keys().contains(&key) {
+        if !keys.contains(&key) {
             return Err(ConfigError::new(
                 key,
-                format!("not a view key of lab={}; its view keys: {}", spec.lab, spec.keys().join(", ")),
+                format!("not a view key of lab={}; its view keys: {}", spec.lab, keys.join(", ")),
             ));
         }
         apply(&mut v, spec, key, value, ctx)?;
