@@ -184,6 +184,14 @@ describe('postMessage API through www/host.html', () => {
       reply = await send('setConfig', { config: 'lab=training&preset=scan-snap' });
       assert.equal(reply.field, 'config');
       assert.match(reply.message, /training lab/);
+      // Embed mode is the embedding page's: a setConfig that sets it is refused naming `embed`.
+      for (const embed of ['0', '1']) {
+        reply = await send('setConfig', { config: `version=4&preset=leaders&n=12&embed=${embed}` });
+        assert.equal(reply.type, 'error');
+        assert.equal(reply.field, 'config');
+        assert.equal(reply.key, 'embed');
+        assert.match(reply.message, /setConfig cannot change embed mode/);
+      }
       assert.equal(await frame.evaluate(() => window.__attn.configString()), config, 'the run is kept');
       assert.equal(await frame.evaluate(() => window.__pwned), undefined);
       // The status line in the frame says who sent what.

@@ -154,6 +154,20 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
     }
 }
 
+/// A link a host page sends with the postMessage API's `setConfig`: [`parse_link`]'s rules, and
+/// no `embed` key (`embed=0` or `embed=1`): whether the playground is embedded is decided by the
+/// page that embeds it (its iframe's own link), which a host's message cannot change; it was
+/// ignored silently, and is refused naming `embed`. The other view keys apply.
+pub fn parse_api_link(text: &str) -> Result<Link, ConfigError> {
+    if find_value(text, "embed").is_some() {
+        return Err(ConfigError::new(
+            "embed",
+            "setConfig cannot change embed mode (the embedding page's own link decides it); leave embed out of the configuration",
+        ));
+    }
+    parse_link(text)
+}
+
 /// The values of the `lab` key, in the page's order (`particles` is also the lab of a
 /// configuration without `lab`).
 pub const LABS: [&str; 3] = crate::link::LAB_NAMES;

@@ -27,7 +27,7 @@ fn bert_init_mean_residuals_follow_dong_et_al() {
     let seeds = 1..=8u32;
     let mut sums = [[0.0f64; 13]; 4];
     for seed in seeds.clone() {
-        let config = parse(&format!("version=3&lab=depth&preset=bert-init&seed={}", seed)).unwrap();
+        let config = parse(&format!("version=4&lab=depth&preset=bert-init&seed={}", seed)).unwrap();
         let mut run = DepthRun::new(&config);
         for (k, (v, _)) in PAPER.iter().enumerate() {
             let r = run.run_variant(*v);
@@ -64,12 +64,12 @@ fn old_bert_init_links_keep_their_gaussian_tokens() {
     use attn_core::depth::InputSource;
     assert_eq!(parse("version=2&lab=depth&preset=bert-init").unwrap().input, InputSource::Gaussian);
     assert_eq!(parse("lab=depth").unwrap().input, InputSource::Gaussian);
-    assert_eq!(parse("version=3&lab=depth&preset=bert-init").unwrap().input, InputSource::BertEmbeddings);
+    assert_eq!(parse("version=4&lab=depth&preset=bert-init").unwrap().input, InputSource::BertEmbeddings);
     assert_eq!(
         parse("version=2&lab=depth&preset=bert-init&input=text&text=Hi%20there.").unwrap().input,
         InputSource::Text
     );
     assert_eq!(parse("version=2&lab=depth&preset=collapse-small").unwrap().input, InputSource::Gaussian);
     let migrated = parse("version=2&lab=depth&preset=bert-init").unwrap();
-    assert_eq!(migrated.to_canonical_string(), "version=3&lab=depth&preset=bert-init&input=gaussian");
+    assert_eq!(migrated.to_canonical_string(), "version=4&lab=depth&preset=bert-init&input=gaussian");
 }

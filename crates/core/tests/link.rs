@@ -15,10 +15,10 @@ fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Every canonical string of every lab made today starts with `version=3`.
+/// Every canonical string of every lab made today starts with `version=4`.
 #[test]
 fn canonical_strings_start_with_the_version() {
-    assert_eq!(VERSION, 3);
+    assert_eq!(VERSION, 4);
     let all: Vec<String> = PRESETS
         .iter()
         .map(|p| p.config().to_canonical_string())
@@ -26,7 +26,7 @@ fn canonical_strings_start_with_the_version() {
         .chain(DEPTH_PRESETS.iter().map(|p| p.config().to_canonical_string()))
         .collect();
     for s in &all {
-        assert!(s.starts_with("version=3&"), "{}", s);
+        assert!(s.starts_with("version=4&"), "{}", s);
         assert_eq!(s.matches("version=").count(), 1, "{}", s);
         assert_eq!(parse_lab(s).unwrap().to_canonical_string(), *s);
     }
@@ -38,10 +38,11 @@ fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
     assert_eq!(read_version(&owned(&[("n", "3"), ("version", "1")])), Ok(1));
     assert_eq!(read_version(&owned(&[("version", "2"), ("n", "3")])), Ok(2));
     assert_eq!(read_version(&owned(&[("version", "3"), ("n", "3")])), Ok(3));
-    for bad in ["4", "17", "0", "1.0", "", "one", "-1"] {
+    assert_eq!(read_version(&owned(&[("version", "4")])), Ok(4));
+    for bad in ["5", "17", "0", "1.0", "", "one", "-1"] {
         let e = read_version(&owned(&[("version", bad)])).unwrap_err();
         assert_eq!(e.key, "version", "{:?}", bad);
-        assert!(e.message.contains("allowed: 1, 2, 3"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2, 3, 4"), "{}", e);
     }
     let e = read_version(&owned(&[("version", "1"), ("version", "1")])).unwrap_err();
     assert_eq!(e.key, "version");
@@ -57,7 +58,7 @@ fn migrate_from_version_0_is_the_identity_on_every_key() {
     // keys, and version 1's arithmetic (written back as `version=1`).
     for p in PRESETS {
         let today = p.config().to_canonical_string();
-        let old = today.strip_prefix("version=3&").unwrap();
+        let old = today.strip_prefix("version=4&").unwrap();
         let mut want = p.config();
         want.version = 1;
         assert_eq!(parse(old).unwrap(), want, "{}", old);
@@ -85,15 +86,15 @@ fn migrate_from_version_1_drops_only_the_version_pair() {
     assert_eq!(migrate(1, pairs.clone()).unwrap(), pairs[1..].to_vec());
 }
 
-/// Version 4 and later do not exist yet: refused with a message naming `version`.
+/// Version 5 and later do not exist yet: refused with a message naming `version`.
 #[test]
 fn versions_newer_than_this_code_are_refused() {
-    for v in [4u32, 5, 1000] {
+    for v in [5u32, 6, 1000] {
         let e = migrate(v, Vec::new()).unwrap_err();
         assert_eq!(e.key, "version");
-        assert!(e.message.contains("allowed: 1, 2, 3"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2, 3, 4"), "{}", e);
     }
-    for text in ["version=4", "version=4&lab=training", "lab=depth&version=4", "version=5&t=1"] {
+    for text in ["version=5", "version=5&lab=training", "lab=depth&version=5", "version=6&t=1"] {
         let e = parse_link(text).unwrap_err();
         assert_eq!(e.key, "version", "{}", text);
         assert!(e.message.contains("newer"), "{}", e);
@@ -151,12 +152,12 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     let t = parse_link("lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
     assert_eq!(
         t.to_canonical_string(),
-        "version=3&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
+        "version=4&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
     );
     let d = parse_link("lab=depth&residual_axis=linear&controls=&embed=1").unwrap();
     assert_eq!(
         d.to_canonical_string(),
-        "version=3&lab=depth&preset=bert-init&input=gaussian&embed=1&controls=&residual_axis=linear"
+        "version=4&lab=depth&preset=bert-init&input=gaussian&embed=1&controls=&residual_axis=linear"
     );
     assert!(d.view.controls.is_empty());
 }
@@ -328,7 +329,7 @@ fn every_valid_link_round_trips() {
         let s = l.to_canonical_string();
         // Particle links without `version` keep version 1's arithmetic; the other labs' numbers
         // do not depend on the version, which they write as today's.
-        assert!(s.starts_with(if text.starts_with("lab=") { "version=3&" } else { "version=1&" }), "{}", s);
+        assert!(s.starts_with(if text.starts_with("lab=") { "version=4&" } else { "version=1&" }), "{}", s);
         assert_eq!(parse_link(&s).as_ref(), Ok(&l), "{}", text);
         assert_eq!(parse_link(&s).unwrap().to_canonical_string(), s);
     }
@@ -340,13 +341,13 @@ fn every_valid_link_round_trips() {
 #[test]
 fn negative_zero_is_written_as_zero() {
     for (text, canonical) in [
-        ("version=3&lab=training&preset=scan-snap&momentum=-0", "version=3&lab=training&preset=scan-snap&momentum=0"),
+        ("version=4&lab=training&preset=scan-snap&momentum=-0", "version=4&lab=training&preset=scan-snap&momentum=0"),
         (
-            "version=3&lab=training&preset=scan-snap&momentum=-0.0e5",
-            "version=3&lab=training&preset=scan-snap&momentum=0",
+            "version=4&lab=training&preset=scan-snap&momentum=-0.0e5",
+            "version=4&lab=training&preset=scan-snap&momentum=0",
         ),
-        ("version=3&lab=depth&preset=bert-init&bias_scale=-0", "version=3&lab=depth&preset=bert-init"),
-        ("version=3&lab=depth&preset=bert-init&threshold=-0", "version=3&lab=depth&preset=bert-init&threshold=0"),
+        ("version=4&lab=depth&preset=bert-init&bias_scale=-0", "version=4&lab=depth&preset=bert-init"),
+        ("version=4&lab=depth&preset=bert-init&threshold=-0", "version=4&lab=depth&preset=bert-init&threshold=0"),
         ("version=2&preset=polytope&until=-0", "version=2&preset=polytope&until=0"),
         ("version=2&preset=polytope&t=-0", "version=2&preset=polytope&t=0"),
         ("version=2&preset=polytope-3d&camera=-0,-0", "version=2&preset=polytope-3d&camera=0,0"),
@@ -377,4 +378,92 @@ fn momentum_minus_zero_trained_the_same_bits_as_zero() {
         };
         assert_eq!(run(-0.0), run(0.0), "{}", preset.name());
     }
+}
+
+/// Row 15 (API part): a host's `setConfig` with `embed=…` was ignored silently; it is refused
+/// naming `embed` (embed mode is the embedding page's). Everything else is checked as a link.
+#[test]
+fn a_setconfig_link_may_not_set_embed() {
+    use attn_core::lab::parse_api_link;
+    for text in ["version=4&preset=polytope&embed=0", "preset=leaders&embed=1&t=2", "%65mbed=0", "embed=x&n=0"] {
+        let e = parse_api_link(text).unwrap_err();
+        assert_eq!(e.key, "embed", "{}", text);
+        assert!(e.message.contains("setConfig cannot change embed mode"), "{}", e);
+    }
+    let l = parse_api_link("version=4&preset=leaders&t=2&theme=dark&panels=tokens").unwrap();
+    assert_eq!(l, parse_link("version=4&preset=leaders&t=2&theme=dark&panels=tokens").unwrap());
+    assert_eq!(parse_api_link("preset=leaders&beta=-1").unwrap_err().key, "beta");
+}
+
+/// FNV-1a over the bits of `x`: a fingerprint of a run's tokens.
+fn fingerprint(x: &[f64]) -> u64 {
+    x.iter()
+        .flat_map(|v| v.to_bits().to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The configuration of `text` and its tokens after `steps` steps.
+fn tokens_after(text: &str, steps: usize) -> (attn_core::Config, Vec<f64>) {
+    let c = parse(text).unwrap();
+    let mut sim = Simulation::new(&c);
+    for _ in 0..steps {
+        sim.step().unwrap();
+    }
+    (c, sim.state().to_vec())
+}
+
+/// Versions 3 and 4 changed depth-lab keys only: a particle link of version 2, 3 or 4 runs
+/// version 2's arithmetic (the rational exponential), and replays bit for bit the tokens version
+/// 2 computed (fingerprints taken with the code of version 2, commit 0bc738d, `VERSION = 2`).
+/// Each writes the version it was written in.
+#[test]
+fn versions_3_and_4_keep_version_2s_particle_arithmetic() {
+    for (keys, steps, want) in [
+        (
+            "preset=polytope-3d&n=64&seed=5&beta=1&dt=0.01&integrate_in=x&coords=x&scale=1",
+            200,
+            0x196f_5284_19dd_e8d4u64,
+        ),
+        ("preset=sphere-sa-clusters&n=48&seed=3&integrator=rk4&dt=0.05", 100, 0x968a_42c3_9863_d802),
+    ] {
+        let (c4, x4) = tokens_after(&format!("version=4&{}", keys), steps);
+        assert_eq!(c4.version, 4);
+        for v in [2u32, 3, 4] {
+            let (c, x) = tokens_after(&format!("version={}&{}", v, keys), steps);
+            assert_eq!(c.version, v);
+            assert_eq!(attn_core::Config { version: 4, ..c.clone() }, c4, "{}", keys);
+            assert!(c.to_canonical_string().starts_with(&format!("version={}&", v)), "{}", c);
+            assert_eq!(fingerprint(&x), want, "{}: version {}'s tokens", keys, v);
+        }
+        assert_eq!(fingerprint(&x4), want);
+        // Version 1's exponential differs in the last bits.
+        assert_ne!(fingerprint(&tokens_after(&format!("version=1&{}", keys), steps).1), want);
+    }
+}
+
+/// Version 3 to 4: a depth link whose text sets `n` (as version 3's presets defined it) loses
+/// the `tokens` the text overrode; other links keep every pair.
+#[test]
+fn migrate_from_version_3_drops_only_tokens_a_text_overrode() {
+    let context = owned(&[("version", "3"), ("lab", "depth"), ("preset", "context-text"), ("tokens", "5")]);
+    assert_eq!(migrate(3, context.clone()).unwrap(), context[1..3].to_vec());
+    // bert-init (the default preset) reads BERT's input embeddings: with a text, the text sets n.
+    let bert = owned(&[("lab", "depth"), ("text", "a b. c"), ("tokens", "5")]);
+    assert_eq!(migrate(3, bert.clone()).unwrap(), bert[..2].to_vec());
+    for kept in [
+        owned(&[("lab", "depth"), ("preset", "context-text"), ("input", "gaussian"), ("tokens", "5")]),
+        owned(&[("lab", "depth"), ("preset", "bert-init"), ("tokens", "5")]),
+        owned(&[
+            ("lab", "depth"),
+            ("preset", "context-text"),
+            ("input", "bert-embeddings"),
+            ("text", ""),
+            ("tokens", "5"),
+        ]),
+        owned(&[("lab", "training"), ("preset", "scan-snap"), ("text", "a b c"), ("seq_len", "5")]),
+    ] {
+        assert_eq!(migrate(3, kept.clone()).unwrap(), kept, "{:?}", kept);
+    }
+    // A version-4 link is not migrated: its `tokens` is checked by the depth parser.
+    assert_eq!(migrate(4, context[1..].to_vec()).unwrap(), context[1..].to_vec());
 }

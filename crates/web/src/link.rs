@@ -45,7 +45,19 @@ struct LinkErr {
 /// input.
 #[wasm_bindgen]
 pub fn check_link(text: &str) -> Result<JsValue, JsError> {
-    match parse_link(text) {
+    check_with(text, parse_link)
+}
+
+/// [`check_link`] for a configuration a host page sends with the postMessage API's `setConfig`
+/// (core `lab::parse_api_link`): the same, and `embed` refused (naming `embed`: embed mode is
+/// the embedding page's). Never throws for bad input.
+#[wasm_bindgen]
+pub fn check_api_link(text: &str) -> Result<JsValue, JsError> {
+    check_with(text, lab::parse_api_link)
+}
+
+fn check_with(text: &str, parse: fn(&str) -> Result<lab::Link, attn_core::ConfigError>) -> Result<JsValue, JsError> {
+    match parse(text) {
         Ok(l) => to_js(&LinkOk {
             lab: l.config.lab(),
             link: l.to_canonical_string(),

@@ -1,5 +1,5 @@
 //! The typed configuration of a depth-lab run (science.md §3-4) and its canonical text form
-//! `version=2&lab=depth&preset=NAME&key=value&...`.
+//! `version=4&lab=depth&preset=NAME&key=value&...`.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::DEPTH_TABLE`]; the
 //! README's table is written from it (`cargo xtask docs`). Only the cross-key checks live here.
@@ -8,14 +8,19 @@
 //! particle configuration; `input=particle` needs `tokens = n` and `d_model = d` of it. A layer
 //! holds at most 2^24 weights (error on `d_model`); the records of a variant at most 2^25
 //! attention entries `L H n^2` (error on `tokens`); a variant at most 2^37 multiply-adds (error on
-//! `layers`; `bert-init` needs about 1.1e10). The canonical string starts with `version=2` (a string without `version` is
-//! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
+//! `layers`; `bert-init` needs about 1.1e10). When a text sets `n` (`input=text`, or
+//! `input=bert-embeddings` with a text), a `tokens` written in the link must equal the text's
+//! token count (the error names `tokens` and the count) and the canonical form leaves it out.
+//! The canonical string starts with `version=4` (a string without `version` is version 0,
+//! migrated by [`crate::link::migrate`]: a version 2 `bert-init` link keeps its Gaussian input,
+//! a version 0-3 link whose text sets `n` loses its ignored `tokens`); view keys follow the
+//! model keys.
 
 use super::input::{text_layout, MAX_TOKENS};
 use super::keys::DEPTH_TABLE;
 pub use super::presets::{DepthPreset, DEFAULT_TEXT, DEPTH_PRESETS};
 use super::variants::Variant;
-use crate::link::{keys, pick_preset, ConfigError};
+use crate::link::{keys, pick_preset, quote, ConfigError};
 use crate::text::MAX_TEXT_BYTES;
 use serde::Serialize;
 
@@ -223,13 +228,34 @@ pub fn parse_with_view(text: &str) -> Result<(DepthConfig, crate::view::View), C
     let keys = crate::view::with_view_keys(&keys::key_names(DEPTH_TABLE), spec);
     let (view_pairs, pairs) = crate::view::split_off_view(crate::link::split_pairs(text, &keys, "depth")?, spec);
     let preset: DepthPreset = pick_preset(&pairs)?;
-    let mut c = preset.config();
+    let base = preset.config();
+    let mut c = base.clone();
     for (key, value) in &pairs {
         if *key != "preset" {
             super::keys::apply(&mut c, key, value)?;
         }
     }
     c.validate()?;
+    if c.uses_text() {
+        // The text sets `n`: a `tokens` written in the link must say the same (version 4; an
+        // older link's was ignored and is dropped by `migrate`), and is then not part of the
+        // configuration (the canonical form leaves it out). A preset's `tokens` is not checked.
+        if let Some((_, written)) = pairs.iter().find(|(k, _)| *k == "tokens") {
+            let n = c.n();
+            if c.tokens != n {
+                return Err(ConfigError::new(
+                    "tokens",
+                    format!(
+                        "{} is not the text's token count; the text sets n = {} tokens (with its markers): leave tokens out, or write tokens={}",
+                        quote(written),
+                        n,
+                        n
+                    ),
+                ));
+            }
+        }
+        c.tokens = base.tokens;
+    }
     let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
     Ok((c, view))
 }
@@ -386,16 +412,35 @@ impl DepthConfig {
         keys::pairs(DEPTH_TABLE, self)
     }
 
-    /// The canonical string: `version=2&lab=depth&preset=NAME` followed by the keys whose value differs
-    /// from that preset, in the order of [`DepthConfig::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
+    /// The canonical string: `version=4&lab=depth&preset=NAME` followed by the keys whose value differs
+    /// from that preset, in the order of [`DepthConfig::pairs`] (never `tokens` when a text sets
+    /// `n`). `parse(&c.to_canonical_string()) == Ok(c)` for a parsed configuration.
     pub fn to_canonical_string(&self) -> String {
         let prefix = format!("lab=depth&preset={}", self.preset.name());
-        crate::link::canonical_string(crate::link::VERSION, prefix, &self.pairs(), &self.preset.config().pairs(), 2)
+        crate::link::canonical_string(
+            crate::link::VERSION,
+            prefix,
+            &self.canonical_pairs(),
+            &self.preset.config().pairs(),
+            2,
+        )
     }
 
     /// The keys (other than `lab` and `preset`) whose value differs from the preset's:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        crate::link::differences(self.pairs(), self.preset.config().pairs(), 2)
+        crate::link::differences(self.canonical_pairs(), self.preset.config().pairs(), 2)
+    }
+
+    /// [`DepthConfig::pairs`] as the canonical form writes them: when a text sets `n`
+    /// ([`DepthConfig::uses_text`]), `tokens` is the preset's (so it is not written).
+    fn canonical_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = self.pairs();
+        if self.uses_text() {
+            if let Some(p) = pairs.iter_mut().find(|(k, _)| *k == "tokens") {
+                p.1 = self.preset.config().tokens.to_string();
+            }
+        }
+        pairs
     }
 }

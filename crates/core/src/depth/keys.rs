@@ -38,7 +38,7 @@ pub const DEPTH_TABLE: &[Key<DepthConfig>] = &[
     key_count!(heads, 1, 16, "heads per layer `H`"),
     key_count!(d_model, 1, 1024, "token width"),
     key_count!(d_head, 1, 256, "width of a head's queries, keys, values"),
-    key_count!(tokens, 2, MAX_TOKENS, "sequence length `n` (the text sets `n` with `input=text`)"),
+    key_count!(tokens, 2, MAX_TOKENS, "sequence length `n` (when a text sets `n`, `input=text` or `bert-embeddings` with a text, a `tokens` in the link must equal its token count, and is not written)"),
     key_switch!(skip, "attention skip connection of the `configured` variant"),
     key_switch!(mlp, "MLP block of the `configured` variant"),
     key_count!(mlp_width, 1, 4096, "MLP hidden width"),

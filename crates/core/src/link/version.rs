@@ -12,17 +12,18 @@
 //! | 0 (no `version` key) | links made before `version` was written | `0 -> 1`: the identity (version 1 gave no key a new meaning; it added `version` and the view keys, which version 0 links do not contain) |
 //! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::particles::config::Config::version`]), so the link replays bit for bit |
 //! | 2 | canonical strings until version 3; today, particle runs opened from a version 2 link (same arithmetic as 3) | `2 -> 3`: a depth link whose preset is `bert-init` (written or by default) and that has no `input` key gets `input=gaussian`. Version 3 made `bert-init` start from BERT's input embeddings at initialisation (`input=bert-embeddings`, Dong et al.'s figure) instead of Gaussian tokens |
-//! | 3 | every canonical string made today | (current) |
+//! | 3 | canonical strings until version 4; today, particle runs opened from a version 3 link (same arithmetic as 4) | `3 -> 4`: a depth link whose input is laid out from a text (`input=text`, or `input=bert-embeddings` with a non-empty `text`; written, or its preset's as version 3 had them) loses its `tokens`, which the text overrode. Version 4 refuses such a `tokens` unless it equals the text's token count |
+//! | 4 | every canonical string made today | (current) |
 
 use super::quote;
 use super::ConfigError;
 
-/// The version written today, first in every canonical string (`version=3&...`).
-pub const VERSION: u32 = 3;
+/// The version written today, first in every canonical string (`version=4&...`).
+pub const VERSION: u32 = 4;
 
 /// The version of a configuration's decoded `(key, value)` pairs: `0` when there is no `version`
 /// key (a link from before versions), else its value, which must be a version this code knows
-/// (`1` or `2`). The error names `version` and says what is allowed (also for a repeated
+/// (`1` to [`VERSION`]). The error names `version` and says what is allowed (also for a repeated
 /// `version`).
 pub fn read_version(pairs: &[(String, String)]) -> Result<u32, ConfigError> {
     let mut found = pairs.iter().filter(|(k, _)| k == "version");
@@ -87,6 +88,9 @@ pub fn migrate_for(
     if version < 3 {
         pairs = v2_to_v3(pairs, lab);
     }
+    if version < 4 {
+        pairs = v3_to_v4(pairs, lab);
+    }
     Ok(pairs)
 }
 
@@ -118,6 +122,30 @@ fn v2_to_v3(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)
     let bert_init = matches!(value("preset"), None | Some("bert-init"));
     if depth && bert_init && value("input").is_none() {
         pairs.push(("input".to_string(), "gaussian".to_string()));
+    }
+    pairs
+}
+
+/// Version 3 to version 4: a depth link whose tokens are laid out from a text loses its
+/// `tokens`, which the text overrode (version 4 refuses a `tokens` that differs from the text's
+/// token count). The input is laid out from a text with `input=text`, or `input=bert-embeddings`
+/// and a non-empty `text`; `input` and `text` are the link's, else those of its preset as
+/// version 3 defined them (`context-text`: text input and a text; `bert-init`, the default:
+/// BERT's input embeddings, no text; the others: no text).
+fn v3_to_v4(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)> {
+    if lab != "depth" {
+        return pairs;
+    }
+    let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let preset = value("preset").unwrap_or("bert-init");
+    let input = value("input").unwrap_or(match preset {
+        "context-text" => "text",
+        "bert-init" => "bert-embeddings",
+        _ => "other",
+    });
+    let has_text = value("text").map_or(preset == "context-text", |t| !t.is_empty());
+    if input == "text" || (input == "bert-embeddings" && has_text) {
+        pairs.retain(|(k, _)| k != "tokens");
     }
     pairs
 }

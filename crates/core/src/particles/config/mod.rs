@@ -1,10 +1,10 @@
 //! The typed configuration of a particle run and its canonical text form
-//! `version=2&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
+//! `version=4&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
 //!
 //! Keys, in canonical order after `preset`: `lab`, `model`, `n`, `d`, `seed`, `beta`, `dt`, `until`,
 //! `integrate_in`, `integrator`, `q`, `k`, `v`, `init`, `scale`, `points`, `cluster_tol`, and the
 //! view key `coords`, then the view keys of [`crate::view`]. The canonical string starts with
-//! `version=2` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
+//! `version=4` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
 //! [`migrate`]; a version 0 or 1 link keeps its numbers and writes `version=1`, see
 //! [`Config::version`]). See [`parse`] for the rules and [`Config::to_canonical_string`] for the
 //! canonical form.
@@ -108,9 +108,11 @@ pub struct Points {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Config {
     /// The configuration version whose numbers the run follows, written first in its canonical
-    /// string: [`VERSION`] (2) for every configuration made today (presets and their edits); 1
+    /// string: [`VERSION`] (4) for every configuration made today (presets and their edits); 1
     /// for a link written under version 0 (no `version` key) or 1, whose attention weights keep
-    /// the Taylor exponential so that the link replays bit for bit (see `version.rs`). Set by the
+    /// the Taylor exponential so that the link replays bit for bit (see `version.rs`); 2 or 3 for
+    /// a link written then. Versions 2, 3 and 4 differ in depth-lab keys only: from version 2 on,
+    /// the attention weights use the rational exponential, the same bits in each. Set by the
     /// link's `version` key only.
     pub version: u32,
     /// The preset the configuration starts from.
