@@ -94,7 +94,7 @@ describe('hostile links', () => {
         assert.equal(await page.locator(`#${box}`).textContent(), '', 'no message');
         const expected = await page.evaluate(({ hash, defaults }) => {
           const w = (window.__attn || window.__attnTraining || window.__attnDepth).wasm;
-          return w.check_lab_config(defaults ? '' : hash).canonical;
+          return w.check_link(defaults ? '' : hash).canonical;
         }, { hash: link.hash, defaults: Boolean(link.defaults) });
         const shown = await page.evaluate((lab) => (lab === 'training' ? window.__attnTraining.configString()
           : lab === 'depth' ? window.__attnDepth.configString() : window.__attn.configString()), link.lab);

@@ -219,4 +219,48 @@ describe('one lab interface', () => {
       await switched.close();
     }
   });
+
+  test('every configuration field has its key table row as tooltip, and a select offers exactly the key\'s choices', async () => {
+    const labs = [
+      ['particles', 'version=4&preset=polytope', '#config-form', '__attn'],
+      ['training', 'version=4&lab=training&preset=scan-snap', '#tr-form', '__attnTraining'],
+      ['depth', 'version=4&lab=depth&preset=bert-init', '#dp-form', '__attnDepth'],
+    ];
+    for (const [lab, hash, form, handle] of labs) {
+      const page = await openPage(browser, hash);
+      try {
+        await page.waitForFunction((h) => window[h] && window[h].wasm, handle);
+        const rows = await page.evaluate(({ lab, form, handle }) => {
+          const table = window[handle].wasm.key_table(lab);
+          return [...document.querySelectorAll(`${form} [data-key]`)].map((el) => {
+            const key = table.find((k) => k.name === el.dataset.key);
+            return {
+              name: el.dataset.key,
+              meaning: key ? key.meaning.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') : null,
+              choices: key && (key.kind === 'choice' || key.kind === 'switch') ? key.choices : null,
+              title: el.title,
+              label: document.querySelector(`label[for="${el.id}"]`)?.title ?? null,
+              options: el.tagName === 'SELECT' ? [...el.options].map((o) => o.value) : null,
+              value: el.value,
+            };
+          });
+        }, { lab, form, handle });
+        assert.ok(rows.length >= 10, `${lab}: its form has its fields (${rows.length})`);
+        for (const r of rows) {
+          assert.ok(r.meaning, `${lab}: field ${r.name} is a key of the table`);
+          assert.ok(r.title.startsWith(`${r.name}: ${r.meaning}`), `${lab} ${r.name}: tooltip ${JSON.stringify(r.title)}`);
+          assert.match(r.title, /Allowed: /);
+          if (r.label !== null) assert.equal(r.label, r.title, `${lab} ${r.name}: the label has the same hint`);
+          if (r.choices) assert.deepEqual(r.options, r.choices, `${lab} ${r.name}: the select offers the key's choices`);
+        }
+        if (lab === 'depth') {
+          // bert-init's input=bert-embeddings is a choice the page's markup did not list.
+          assert.equal(rows.find((r) => r.name === 'input').value, 'bert-embeddings');
+        }
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
+    }
+  });
 });

@@ -3,7 +3,7 @@
 // the view key to the variants' computation (variants.js) and the panels (panels.js). Loaded by
 // main.js (dynamic import) only when the lab is first shown.
 //
-// Data flow: link / fields -> Draft -> check_lab_config (lab/config_page.js) -> DepthLab.info
+// Data flow: link / fields -> Draft -> check_link (lab/config_page.js) -> DepthLab.info
 // (labels, chance level, path shares; cheap, on the main thread) -> the worker runs the variants
 // in order -> each reply (result JSON + similarity tiles) is kept and every chart is redrawn, so
 // the curves appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
@@ -62,7 +62,7 @@ export function createLab(ctx) {
     step() {},
     reset: () => page.compute(),
     seekTo: async () => 0,
-    check: (text) => ctx.wasm.check_lab_config(text),
+    check: (text) => ctx.wasm.check_link(text, 'depth'),
     refuse: (res, tail) => page.config.refuse(res, tail),
     state: () => null,
     exports: () => {
@@ -98,7 +98,7 @@ class DepthLabPage {
     this.controls = new DepthControls({
       presets: wasm.depth_presets(),
       onPreset: (name) => {
-        const res = wasm.check_lab_config(wasm.preset_link('depth', name));
+        const res = wasm.check_link(wasm.preset_link('depth', name), 'depth');
         if (res.ok) this.apply(res);
       },
       onEdit: (key, value, commit) => this.config.edit(key, value, commit),
@@ -108,7 +108,8 @@ class DepthLabPage {
       onUseParticle: () => this.useParticle(),
     });
     this.config = new ConfigPage({
-      check: (text) => wasm.check_lab_config(text),
+      check: (text) => wasm.check_link(text, 'depth'),
+      keys: wasm.key_table('depth'),
       presetPairs: (name) => wasm.depth_preset_pairs(name),
       defaultPreset: 'collapse-small',
       defaultLink: ctx.defaultLink,
@@ -245,7 +246,7 @@ class DepthLabPage {
   /** input=particle with the particle lab's configuration (and its Q, K, V when they fit). */
   useParticle() {
     const particle = this.ctx.canonicalOf('particles') || 'preset=polytope';
-    const check = this.wasm.check_lab_config(particle);
+    const check = this.wasm.check_link(particle, 'particles');
     const pairs = check.ok ? new Map(check.pairs) : new Map();
     const n = pairs.get('n');
     const d = pairs.get('d');
@@ -255,8 +256,8 @@ class DepthLabPage {
     draft.set('input', 'particle');
     if (n) draft.set('tokens', n);
     if (d) draft.set('d_model', d);
-    let res = this.wasm.check_lab_config(draft.clone().set('weights', 'particle').set('heads', '1').set('d_head', d ?? '2').text());
-    if (!res.ok) res = this.wasm.check_lab_config(draft.text());
+    let res = this.wasm.check_link(draft.clone().set('weights', 'particle').set('heads', '1').set('d_head', d ?? '2').text(), 'depth');
+    if (!res.ok) res = this.wasm.check_link(draft.text(), 'depth');
     this.config.draft = draft;
     if (!res.ok) {
       this.config.refuse(res, KEPT);

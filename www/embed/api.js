@@ -62,8 +62,8 @@ export function setupApi(h) {
       const asked = h.wasm.requested_lab(cmd.config);
       if (asked !== LAB) return { field: 'config', message: `this configuration is for the ${asked} lab; the API drives the particle lab` };
       // Checked as a link is: its view keys (t, panels, ...) too, then the page's per-step limit;
-      // `embed` is refused (embed mode is the embedding page's: check_api_link).
-      const link = h.wasm.check_api_link(cmd.config);
+      // `embed` is refused (embed mode is the embedding page's: check_link's from_api).
+      const link = h.wasm.check_link(cmd.config, undefined, true);
       const res = link.ok ? lab().check(link.canonical) : link;
       if (!res.ok) {
         lab().refuse(res, 'Sent by the host page; the last valid run keeps going.');

@@ -12,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 
 /**
  * The configuration as JSON: `{ lab, config, keys: { key: value, ... } }` from a successful
- * check_lab_config result (`keys`: `version`, then every key of the resolved configuration, as
+ * check_link result (`keys`: `version`, then every key of the resolved configuration, as
  * text; the version decides the particle lab's arithmetic, so a string rebuilt from `keys` must
  * carry it).
  */
@@ -86,7 +86,7 @@ export function setupExport(h) {
 
   function saveConfig(lab) {
     const { config, stem } = lab.exports(helpers);
-    const res = h.wasm.check_lab_config(config);
+    const res = h.wasm.check_link(config);
     if (!res.ok) return;
     const name = `attn-${slug(stem)}-config.json`;
     download(new Blob([configJson(res)], { type: 'application/json' }), name);
@@ -117,7 +117,7 @@ export function setupExport(h) {
     };
     const state = await readPngState(file);
     if (!state.ok) return refuse(state);
-    const res = h.wasm.check_lab_config(state.config);
+    const res = h.wasm.check_link(state.config);
     if (!res.ok) return refuse(res);
     const lab = await h.labs.get(h.labs.idOf(res.lab));
     // The lab's own check (the particle lab's device cap).

@@ -4,6 +4,7 @@
 // keep what the link asked for with the refused key marked) and the lab's error box. Only a valid
 // check result reaches the lab, which starts its run (`apply`).
 
+import { describeFields } from '../ui/key_hints.js';
 import { Draft } from './draft.js';
 
 /** The core's [key, value] pairs as a Map for the fields, the text-like `keys` percent-decoded. */
@@ -43,7 +44,9 @@ export class ConfigPage {
    *   defaultLink: string, the lab's first configuration (the fallback of last resort)
    *   fallbackLink: (draft: Draft) => string, the preset link a refused draft falls back to
    *   valuesOf: (pairs: [string, string][]) => Map<string, string>, values for the fields
-   *   controls: { showValues(values: Map, invalidKey: string|null): void, markKey(key: string|null): void },
+   *   controls: { fields: HTMLElement[], showValues(values: Map, invalidKey: string|null): void,
+   *     markKey(key: string|null): void },
+   *   keys: object[], the lab's key table (wasm `key_table`): each field's tooltip and choices
    *   errorBox: HTMLElement,
    *   current: () => string, the configuration running ('' before the first)
    *   apply: (res: object, note: string, how: 'push'|'replace'|null) => void, starts a valid
@@ -61,6 +64,7 @@ export class ConfigPage {
   constructor(h) {
     this.h = h;
     this.draft = new Draft();
+    describeFields(h.controls.fields, h.keys);
   }
 
   /** Every key's value to show for `draft` (valid or not): its preset's, then the draft's own. */

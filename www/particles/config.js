@@ -25,6 +25,7 @@ export function presetLink(name, version = wasm.config_version()) {
 export function createConfig(controls, defaultLink) {
   const page = new ConfigPage({
     check: checkPage,
+    keys: wasm.key_table('particles'),
     presetPairs: (name) => wasm.preset_pairs(name),
     defaultPreset: 'polytope',
     defaultLink,
@@ -82,21 +83,21 @@ function showModified(differences) {
     : '';
 }
 
-/** Keys the sphere and Euclidean models require, set along with a model change. */
+/** Keys the sphere and Euclidean models require (the core's `family_keys`), set along with a
+ * model change. */
 function adjustForModel(draft, model, values) {
+  let required;
+  try {
+    required = wasm.model_family_keys(model, values.get('integrator'));
+  } catch {
+    return ''; // an unknown name: the core's check of the draft names the key
+  }
   const changed = [];
-  const set = (k, v) => {
+  for (const [k, v] of required) {
     if (values.get(k) !== v) {
       draft.set(k, v);
       changed.push(`${k} = ${v}`);
     }
-  };
-  if (model === 'euclidean') {
-    if (values.get('integrator') === 'retraction') set('integrator', 'euler');
-  } else {
-    set('integrate_in', 'x');
-    set('coords', 'x');
-    if (values.get('integrator') === 'euler') set('integrator', 'retraction');
   }
   return changed.length ? `Also set ${changed.join(', ')} (required by the ${model} model).` : '';
 }

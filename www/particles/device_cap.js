@@ -15,9 +15,9 @@ const STEP_BUDGET = 4096 * 4096 * 3; // n² d (x4 for rk4) per step
 /** Most tokens the page runs (its views and analyses are sized for this); the core allows more. */
 const PAGE_MAX_N = 4096;
 
-/** A check_config result, refused when the run is too heavy for the page (see STEP_BUDGET). */
+/** A check_link result, refused when the run is too heavy for the page (see STEP_BUDGET). */
 export function checkPage(text, edited = null) {
-  const res = wasm.check_config(text);
+  const res = wasm.check_link(text, 'particles');
   if (!res.ok) return res;
   const v = new Map(res.pairs);
   const n = Number(v.get('n'));

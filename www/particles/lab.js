@@ -5,7 +5,7 @@
 // render.js, config.js, device_cap.js, view_keys.js, captions.js, hover.js, divergence.js,
 // exports.js, hooks.js, state.js.
 //
-// Data flow: link / fields -> Draft (lab/) -> check_config and the page's device cap -> Stepper
+// Data flow: link / fields -> Draft (lab/) -> check_link and the page's device cap -> Stepper
 // -> views. The run advances in animation frames within a time budget (lab/run_loop.js).
 
 import * as wasm from '../pkg/attn_web.js';

@@ -8,9 +8,6 @@
 
 import { $, app, ui } from './state.js';
 
-/** The 3-D view's starting angles (the core's DEFAULT_CAMERA). */
-export const DEFAULT_CAMERA = { yaw: -0.65, pitch: 0.5 };
-
 /** An angle in [-π, π), with 3 decimals (what a link writes). */
 function angle(a) {
   const w = ((a + Math.PI) % (2 * Math.PI) + 2 * Math.PI) % (2 * Math.PI) - Math.PI;
@@ -18,7 +15,9 @@ function angle(a) {
 }
 
 /**
- * The view keys whose value differs from the default, as [key, value] pairs.
+ * The view keys as [key, value] pairs. `camera` is always given: the core's check of the link
+ * (check_link) drops it when it equals the core's default angles, so the page keeps no copy of
+ * them.
  * @returns {[string, string][]}
  */
 export function viewPairs() {
@@ -37,7 +36,7 @@ export function viewPairs() {
   }
   const yaw = angle(tokenView.yaw);
   const pitch = Math.round(tokenView.pitch * 1000) / 1000;
-  if (yaw !== DEFAULT_CAMERA.yaw || pitch !== DEFAULT_CAMERA.pitch) out.push(['camera', `${yaw},${pitch}`]);
+  out.push(['camera', `${yaw},${pitch}`]);
   if (tokenView.colour !== 'clusters') out.push(['colour', tokenView.colour]);
   return out;
 }

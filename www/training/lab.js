@@ -3,7 +3,7 @@
 // configuration and the panels (panels.js). Loaded by main.js (dynamic import) only when the lab
 // is first shown.
 //
-// Data flow, as in the particle lab: link / fields -> Draft -> check_lab_config (lab/config_page.js)
+// Data flow, as in the particle lab: link / fields -> Draft -> check_link (lab/config_page.js)
 // -> TrainingLab -> views (c_n heatmap, chart). The run advances in animation frames within a
 // per-frame time budget while the lab is visible (lab/run_loop.js). The sweep runs in a Web
 // Worker (sweep.js).
@@ -60,7 +60,7 @@ export function createLab(ctx) {
     step: () => page.loop.step(),
     reset: () => page.reset(),
     seekTo: (step) => page.loop.seekTo(step),
-    check: (text) => ctx.wasm.check_lab_config(text),
+    check: (text) => ctx.wasm.check_link(text, 'training'),
     refuse: (res, tail) => page.config.refuse(res, tail),
     state: () => null,
     exports: () => {
@@ -112,7 +112,8 @@ class TrainingLabPage {
       seekProgress: () => this.markAll(),
     });
     this.config = new ConfigPage({
-      check: (text) => wasm.check_lab_config(text),
+      check: (text) => wasm.check_link(text, 'training'),
+      keys: wasm.key_table('training'),
       presetPairs: (name) => wasm.training_preset_pairs(name),
       defaultPreset: 'scan-snap',
       defaultLink: ctx.defaultLink,
@@ -240,7 +241,7 @@ class TrainingLabPage {
   }
 
   pickPreset(name) {
-    const res = this.wasm.check_lab_config(this.wasm.preset_link('training', name));
+    const res = this.wasm.check_link(this.wasm.preset_link('training', name), 'training');
     if (res.ok) {
       this.apply(res);
       this.suggestSpeed();
@@ -249,7 +250,7 @@ class TrainingLabPage {
 
   newSeed() {
     const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-    const res = this.wasm.check_lab_config(Draft.fromText(this.canonical).set('seed', String(seed)).text());
+    const res = this.wasm.check_link(Draft.fromText(this.canonical).set('seed', String(seed)).text(), 'training');
     if (res.ok) {
       this.loop.userPaused = false;
       this.apply(res);
@@ -258,7 +259,7 @@ class TrainingLabPage {
 
   halveEta() {
     const eta = this.lab.eta_z() / 2;
-    const res = this.wasm.check_lab_config(Draft.fromText(this.canonical).set('eta_z', String(eta)).text());
+    const res = this.wasm.check_link(Draft.fromText(this.canonical).set('eta_z', String(eta)).text(), 'training');
     if (res.ok) {
       this.loop.userPaused = false;
       this.apply(res, `eta_z halved to ${eta}.`);

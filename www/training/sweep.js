@@ -88,7 +88,7 @@ export class SweepPanel {
     const check = (key, label, list) => {
       const values = [];
       for (const text of splitList(list)) {
-        const res = this.wasm.check_lab_config(Draft.fromText(this.base).set(key, text).text());
+        const res = this.wasm.check_link(Draft.fromText(this.base).set(key, text).text(), 'training');
         if (!res.ok) throw Object.assign(new Error(`${label}: ${res.message}`), { key: res.key });
         const v = Number(new Map(res.pairs).get(key));
         if (!values.includes(v)) values.push(v);
@@ -131,7 +131,7 @@ export class SweepPanel {
       return;
     }
     this.error.replaceChildren();
-    const queries = Number(new Map(this.wasm.check_lab_config(this.base).pairs).get('queries'));
+    const queries = Number(new Map(this.wasm.check_link(this.base, 'training').pairs).get('queries'));
     this.run = {
       id: ++this.runId,
       base: this.base,

@@ -168,6 +168,20 @@ pub fn parse_api_link(text: &str) -> Result<Link, ConfigError> {
     parse_link(text)
 }
 
+/// A link read by lab `lab`'s own page (`particles`, `training`, `depth`): that lab's parser, so a
+/// link of another lab is refused naming `lab` (`lab=training is the training lab; a particles
+/// configuration has lab=particles (or no lab key)`), and a link without `lab` is read as that
+/// lab's. `lab` not a lab name is an error naming `lab`. What a lab's configuration page checks
+/// its fields with; [`parse_link`] is for a link whose lab is not known yet.
+pub fn parse_lab_link(lab: &str, text: &str) -> Result<Link, ConfigError> {
+    let link = |(config, view)| Link { config, view };
+    match lab_named(lab)? {
+        "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
+        "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
+        _ => config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v))),
+    }
+}
+
 /// The values of the `lab` key, in the page's order (`particles` is also the lab of a
 /// configuration without `lab`).
 pub const LABS: [&str; 3] = crate::link::LAB_NAMES;
@@ -193,6 +207,18 @@ pub fn requested_lab(text: &str) -> &'static str {
         Some(Ok(lab)) => LABS.iter().find(|l| **l == lab).copied().unwrap_or("particles"),
         _ => "particles",
     }
+}
+
+/// The key table of lab `lab` (`particles`, `training`, `depth`) as plain data for the page's
+/// fields (tooltips from `meaning` and `effect`, number limits, select choices; defaults from
+/// the lab's default preset). An unknown lab is an error naming `lab`.
+pub fn key_infos(lab: &str) -> Result<Vec<crate::link::KeyInfo>, ConfigError> {
+    use crate::link::key_infos;
+    Ok(match lab_named(lab)? {
+        "training" => key_infos(training::keys::TRAINING_TABLE, &TrainingPreset::DEFAULT.config()),
+        "depth" => key_infos(depth::keys::DEPTH_TABLE, &DepthPreset::DEFAULT.config()),
+        _ => key_infos(config::PARTICLES_TABLE, &config::Preset::Polytope.config()),
+    })
 }
 
 /// The README's key table of each lab, as `(marker, markdown)`: `cargo xtask docs` writes each

@@ -138,3 +138,20 @@ fn a_huge_string_is_refused_quickly() {
     let s = "n=1&".repeat(2_000_000);
     assert_eq!(parse(&s).unwrap_err().key, "config");
 }
+
+/// The keys a model family requires: what the parser sets for unwritten keys on a family change
+/// and what the page's model field sets in its draft (one rule, `family_keys`).
+#[test]
+fn a_model_family_names_the_keys_it_requires() {
+    use attn_core::particles::config::{family_keys, Integrator, Model, Space};
+    assert_eq!(
+        family_keys(Model::SphereSa, Integrator::Euler),
+        [("integrate_in", "x"), ("coords", "x"), ("integrator", "retraction")]
+    );
+    assert_eq!(family_keys(Model::SphereUsa, Integrator::Rk4), [("integrate_in", "x"), ("coords", "x")]);
+    assert_eq!(family_keys(Model::Euclidean, Integrator::Retraction), [("integrator", "euler")]);
+    assert!(family_keys(Model::Euclidean, Integrator::Rk4).is_empty());
+    // The parser applies them to the keys a link does not write.
+    let c = parse("version=4&preset=polytope&model=sphere-sa").unwrap();
+    assert_eq!((c.integrate_in, c.coords, c.integrator), (Space::X, Space::X, Integrator::Retraction));
+}

@@ -467,3 +467,52 @@ fn migrate_from_version_3_drops_only_tokens_a_text_overrode() {
     // A version-4 link is not migrated: its `tokens` is checked by the depth parser.
     assert_eq!(migrate(4, context[1..].to_vec()).unwrap(), context[1..].to_vec());
 }
+
+/// A lab's own page reads a link with that lab's parser: the same link as `parse_link` for its
+/// own lab, another lab's link refused naming `lab`, an unknown lab refused naming `lab`.
+#[test]
+fn a_lab_page_reads_its_own_lab_and_refuses_another() {
+    use attn_core::lab::parse_lab_link;
+    for (lab, text) in [
+        ("particles", "version=4&preset=hyperplanes&n=30&speed=7"),
+        ("training", "version=4&lab=training&preset=scan-snap&eta_z=2"),
+        ("depth", "version=4&lab=depth&preset=collapse-small&residual_axis=linear"),
+    ] {
+        assert_eq!(parse_lab_link(lab, text).unwrap(), parse_link(text).unwrap(), "{text}");
+    }
+    let e = parse_lab_link("particles", "version=4&lab=training&preset=scan-snap").unwrap_err();
+    assert_eq!(e.key, "lab");
+    assert!(e.message.contains("training lab"), "{}", e.message);
+    let e = parse_lab_link("depth", "version=4&lab=particles&preset=polytope").unwrap_err();
+    assert_eq!(e.key, "lab");
+    let e = parse_lab_link("Training", "version=4&lab=training&preset=scan-snap").unwrap_err();
+    assert_eq!(e.key, "lab");
+    assert!(e.message.contains("unknown lab"), "{}", e.message);
+}
+
+/// The page's field hints come from the key tables: every key of every lab, with its meaning,
+/// its range or choices, and its default in the lab's default preset.
+#[test]
+fn the_key_tables_reach_the_page_as_plain_rows() {
+    use attn_core::lab::key_infos;
+    let particles = key_infos("particles").unwrap();
+    let names: Vec<&str> = particles.iter().map(|k| k.name).collect();
+    assert_eq!(names[..3], ["preset", "lab", "model"]);
+    let beta = particles.iter().find(|k| k.name == "beta").unwrap();
+    assert_eq!(
+        (beta.kind, beta.lo, beta.lo_open, beta.hi, beta.hi_open),
+        ("float", Some(0.0), true, Some(1000.0), false)
+    );
+    assert!(beta.meaning.contains('β'), "{}", beta.meaning);
+    assert_eq!(beta.default, "1");
+    let model = particles.iter().find(|k| k.name == "model").unwrap();
+    assert_eq!(model.choices, ["euclidean", "sphere-sa", "sphere-usa"]);
+    let n = particles.iter().find(|k| k.name == "n").unwrap();
+    assert_eq!((n.kind, n.lo, n.hi, n.default.as_str()), ("count", Some(1.0), Some(16384.0), "20"));
+    for lab in ["training", "depth"] {
+        let rows = key_infos(lab).unwrap();
+        assert!(rows.iter().any(|k| k.name == "seed" && k.kind == "seed"), "{lab}");
+        assert!(rows.iter().all(|k| !k.meaning.is_empty()), "{lab}: every key has a meaning");
+    }
+    assert_eq!(key_infos("nope").unwrap_err().key, "lab");
+}

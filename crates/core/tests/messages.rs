@@ -97,7 +97,7 @@ fn an_unknown_lab_is_refused_on_lab_listing_the_labs() {
         ("version=2&lab=Training&preset=scan-snap&eta_z=2", "Training"),
     ] {
         // The page shows a link with an unknown lab in the particle lab (its own parser), and
-        // `check_lab_config` / `check_link` go through the registry: the same refusal.
+        // `check_link` goes through the registry: the same refusal.
         for e in [particles(text).unwrap_err(), parse_link(text).unwrap_err()] {
             assert_eq!((e.key.as_str(), e.message.clone()), ("lab", unknown(name)), "{}", text);
         }

@@ -3,9 +3,7 @@
 
 use crate::check::{CheckErr, CheckOk};
 use crate::to_js;
-use attn_core::lab::parse_lab;
 use attn_core::lab::{self, parse_link};
-use attn_core::parse;
 use attn_core::view::View;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -31,33 +29,36 @@ struct LinkErr {
     check: CheckErr,
 }
 
-/// Parses and validates a link of any lab: its configuration and its view keys (`t`, `step`,
-/// `embed`, `panels`, `controls`, `theme`, `speed`, `heatmap`, `trails`, `projection`, `camera`,
-/// `colour`, `residual_axis`; see the core's `view` module for what each lab allows).
+/// The one check of a link, for every lab and every caller: its configuration and its view keys
+/// (`t`, `step`, `embed`, `panels`, `controls`, `theme`, `speed`, `heatmap`, `trails`,
+/// `projection`, `camera`, `colour`, `residual_axis`; see the core's `view` module for what each
+/// lab allows).
 ///
-/// Returns `{ ok: true, lab, link, open_step, view, view_pairs, canonical, differences, pairs }`:
-/// `link` is the canonical link (configuration, then the view keys that differ from their
-/// defaults, in a fixed order), `canonical` the configuration alone (what the run is built
-/// from), `view` the typed view (`{ lab, moment: {t}|{step}|null, embed, panels, controls,
-/// theme, speed, heatmap, trails, projection: {mode, a, b}, camera: {yaw, pitch}, colour,
-/// residual_axis }`), `open_step` the step the link opens at or null. On bad input:
-/// `{ ok: false, lab, key, message }` (`lab` the lab the text asks for). Never throws for bad
-/// input.
+/// - `lab` (optional): the lab whose page reads the link (`particles`, `training`, `depth`; core
+///   `lab::parse_lab_link`): a link of another lab is refused naming `lab`, a link without `lab`
+///   is read as that lab's. Without it the link's own `lab` key decides (core `lab::parse_link`).
+/// - `from_api` (optional, default false): a configuration a host page sends with the
+///   postMessage API's `setConfig` (core `lab::parse_api_link`; `lab` is then not used: a host
+///   may switch labs): `embed` is refused, naming `embed` (embed mode is the embedding page's).
+///
+/// Returns `{ ok: true, lab, link, open_step, view, view_pairs, canonical, differences: [{ key,
+/// preset, value }], pairs: [[key, value]] }`: `link` is the canonical link (configuration, then
+/// the view keys that differ from their defaults, in a fixed order), `canonical` the
+/// configuration alone (what the run is built from), `differences` its keys that differ from the
+/// preset, `pairs` every key of the resolved configuration, `view` the typed view (`{ lab,
+/// moment: {t}|{step}|null, embed, panels, controls, theme, speed, heatmap, trails, projection:
+/// {mode, a, b}, camera: {yaw, pitch}, colour, residual_axis }`), `view_pairs` the view keys as
+/// written in `link`, `open_step` the step the link opens at or null. On bad input: `{ ok:
+/// false, lab, key, message }` (`lab` the lab the text asks for, so the page shows the error in
+/// that lab; `key` the offending key). Never throws for bad input.
 #[wasm_bindgen]
-pub fn check_link(text: &str) -> Result<JsValue, JsError> {
-    check_with(text, parse_link)
-}
-
-/// [`check_link`] for a configuration a host page sends with the postMessage API's `setConfig`
-/// (core `lab::parse_api_link`): the same, and `embed` refused (naming `embed`: embed mode is
-/// the embedding page's). Never throws for bad input.
-#[wasm_bindgen]
-pub fn check_api_link(text: &str) -> Result<JsValue, JsError> {
-    check_with(text, lab::parse_api_link)
-}
-
-fn check_with(text: &str, parse: fn(&str) -> Result<lab::Link, attn_core::ConfigError>) -> Result<JsValue, JsError> {
-    match parse(text) {
+pub fn check_link(text: &str, lab: Option<String>, from_api: Option<bool>) -> Result<JsValue, JsError> {
+    let parsed = match (from_api.unwrap_or(false), lab.as_deref()) {
+        (true, _) => lab::parse_api_link(text),
+        (false, Some(name)) => lab::parse_lab_link(name, text),
+        (false, None) => parse_link(text),
+    };
+    match parsed {
         Ok(l) => to_js(&LinkOk {
             lab: l.config.lab(),
             link: l.to_canonical_string(),
@@ -75,44 +76,6 @@ fn check_with(text: &str, parse: fn(&str) -> Result<lab::Link, attn_core::Config
 #[wasm_bindgen]
 pub fn view_spec(lab: &str) -> Result<JsValue, JsError> {
     to_js(attn_core::view::spec_of(lab))
-}
-
-/// Parses and validates a configuration string (`key=value&...`, as in the URL hash and the CLI).
-///
-/// Returns `{ ok: true, canonical, differences: [{ key, preset, value }], pairs: [[key, value]] }`
-/// (`pairs`: every key of the resolved configuration) or `{ ok: false, key, message }` where `key`
-/// names the offending key and `message` says what is allowed. Never throws for bad input.
-#[wasm_bindgen]
-pub fn check_config(text: &str) -> Result<JsValue, JsError> {
-    match parse(text) {
-        Ok(c) => to_js(&CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs())),
-        Err(e) => to_js(&CheckErr::from(e)),
-    }
-}
-
-#[derive(Serialize)]
-struct LabCheck<T> {
-    lab: &'static str,
-    #[serde(flatten)]
-    check: T,
-}
-
-/// Parses and validates a configuration of either lab (core `lab::parse_lab`: `lab` absent or
-/// `particles` is the particle lab, `lab=training` the training lab).
-///
-/// Returns `{ ok: true, lab, canonical, differences: [{ key, preset, value }], pairs }` like
-/// [`check_config`], with `lab` the lab's name (`"particles"`, `"training"`); or `{ ok: false, lab, key,
-/// message }` where `lab` is the lab the text asks for (its `lab` key) so the page can show the
-/// error in that lab. Never throws for bad input.
-#[wasm_bindgen]
-pub fn check_lab_config(text: &str) -> Result<JsValue, JsError> {
-    match parse_lab(text) {
-        Ok(c) => to_js(&LabCheck {
-            lab: c.lab(),
-            check: CheckOk::new(c.to_canonical_string(), c.differences_from_preset(), c.pairs()),
-        }),
-        Err(e) => to_js(&LabCheck { lab: lab::requested_lab(text), check: CheckErr::from(e) }),
-    }
 }
 
 /// The lab a configuration string asks for, valid or not (core `lab::requested_lab`):
@@ -139,4 +102,29 @@ pub fn preset_link(lab: &str, name: &str) -> Result<String, JsError> {
         "depth" => of(name, |p: attn_core::depth::DepthPreset| p.config().to_canonical_string()),
         _ => of(name, |p: attn_core::particles::Preset| p.config().to_canonical_string()),
     }
+}
+
+/// The key table of lab `lab` (`particles`, `training`, `depth`; core `lab::key_infos`) for the
+/// page's configuration fields: `[{ name, kind, lo, hi, lo_open, hi_open, choices, max_bytes,
+/// meaning, effect, allowed, default }]` in canonical order (`kind`: `count`, `float`, `seed`,
+/// `switch`, `choice`, `text`, `custom`; `lo`/`hi` null where the kind has no range). Errors
+/// name `lab` for an unknown lab.
+#[wasm_bindgen]
+pub fn key_table(lab: &str) -> Result<JsValue, JsError> {
+    let rows = lab::key_infos(lab).map_err(|e| JsError::new(&format!("`{}`: {}", e.key, e.message)))?;
+    to_js(&rows)
+}
+
+/// The keys particle model `model` (`euclidean`, `sphere-sa`, `sphere-usa`) requires when the
+/// configuration's integrator is `integrator` (core `particles::config::family_keys`), as
+/// `[[key, value]]`: what the page sets in the draft, and names in a note, when the model field
+/// changes family. Errors name `model` or `integrator` for an unknown name.
+#[wasm_bindgen]
+pub fn model_family_keys(model: &str, integrator: &str) -> Result<JsValue, JsError> {
+    use attn_core::link::Named;
+    use attn_core::particles::config::{family_keys, Integrator, Model};
+    let model = Model::from_name(model).ok_or_else(|| JsError::new(&format!("`model`: unknown model {:?}", model)))?;
+    let integrator = Integrator::from_name(integrator)
+        .ok_or_else(|| JsError::new(&format!("`integrator`: unknown integrator {:?}", integrator)))?;
+    to_js(&family_keys(model, integrator))
 }

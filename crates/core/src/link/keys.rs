@@ -3,8 +3,8 @@
 //! and how it reads and writes the lab's typed configuration). Parsing and range validation
 //! ([`apply`], [`check_ranges`]), the canonical order and `pairs()` ([`pairs`]), the choice names,
 //! and the README's key tables ([`markdown_table`]) derive from the table; only cross-key checks
-//! stay hand-written in each lab. (The page does not read the tables yet: its field hints are
-//! still its own.)
+//! stay hand-written in each lab. The page reads the tables through [`super::key_info`] (field
+//! tooltips, limits, choices).
 //!
 //! The default of a key is its value in the lab's default preset, and a preset's values are the
 //! `get` of that preset's configuration: both derive from the table too.

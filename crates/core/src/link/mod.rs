@@ -8,6 +8,7 @@
 //! dispatches a string to the lab its `lab` key names.
 
 mod encoding;
+pub mod key_info;
 pub mod keys;
 mod pairs;
 mod preset;
@@ -15,6 +16,7 @@ pub(crate) mod values;
 mod version;
 
 pub use encoding::{encode_value, format_f64, percent_decode, quote, shorten};
+pub use key_info::{key_infos, KeyInfo};
 pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
 pub use preset::{pick_preset, LabPreset};

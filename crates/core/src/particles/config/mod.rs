@@ -17,7 +17,7 @@ mod validate;
 
 pub use crate::link::{ConfigError, VERSION};
 pub use keys::PARTICLES_TABLE;
-pub use parse::{parse, parse_with_view};
+pub use parse::{family_keys, parse, parse_with_view};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
 pub use validate::{validate, MAX_D, MAX_ENTRY, MAX_N, MAX_STEPS};
 

@@ -2,7 +2,7 @@
 
 use super::presets::Preset;
 use super::validate::validate;
-use super::{Config, Integrator, MatrixSpec, Model, Space};
+use super::{Config, Integrator, MatrixSpec, Model};
 use crate::link::{format_f64, parse_float, pick_preset, quote, split_pairs_versioned, ConfigError};
 use crate::view::{parse_view, View, ViewContext, PARTICLES_VIEW};
 
@@ -57,23 +57,33 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
 /// Defaults of the keys that depend on the model family, for those not written.
 fn model_defaults(c: &mut Config, preset: Preset, written: &dyn Fn(&str) -> bool) {
     let sphere = c.model != Model::Euclidean;
-    let preset_config = preset.config();
-    if sphere == (preset_config.model != Model::Euclidean) {
+    if sphere == (preset.config().model != Model::Euclidean) {
         return;
     }
-    if sphere {
-        if !written("integrate_in") {
-            c.integrate_in = Space::X;
+    for (key, value) in family_keys(c.model, c.integrator) {
+        if !written(key) {
+            // The values are names of the keys' own choices: applying them cannot fail.
+            let _ = crate::link::keys::apply(super::PARTICLES_TABLE, c, key, value);
         }
-        if !written("coords") {
-            c.coords = Space::X;
-        }
-        if !written("integrator") && c.integrator == Integrator::Euler {
-            c.integrator = Integrator::Retraction;
-        }
-    } else if !written("integrator") && c.integrator == Integrator::Retraction {
-        c.integrator = Integrator::Euler;
     }
+}
+
+/// The keys model `model`'s family requires, as `(key, value)` pairs, for a configuration whose
+/// integrator is `integrator` (science.md §2: the sphere models integrate the raw tokens `x` on
+/// the sphere, stepped by a retraction or a projected rk4; the retraction is no scheme in R^d):
+/// a sphere model needs `integrate_in=x`, `coords=x` and, instead of `euler`, `retraction`; the
+/// Euclidean model needs `euler` instead of `retraction`. The parser sets them for keys a link
+/// does not write when it changes family; the page sets them in the draft when the model field
+/// changes (and says so).
+pub fn family_keys(model: Model, integrator: Integrator) -> Vec<(&'static str, &'static str)> {
+    if model == Model::Euclidean {
+        return if integrator == Integrator::Retraction { vec![("integrator", "euler")] } else { Vec::new() };
+    }
+    let mut keys = vec![("integrate_in", "x"), ("coords", "x")];
+    if integrator == Integrator::Euler {
+        keys.push(("integrator", "retraction"));
+    }
+    keys
 }
 
 /// Rows separated by `;`, entries by `,`; returns `(rows, cols, data)`.
