@@ -280,6 +280,43 @@ describe('playground page', () => {
     }
   });
 
+  test('polytope-line shows its polytope: per-axis scales by default; axes=equal flattens it; the scale select writes axes', async () => {
+    const spread = async (page) => {
+      const pts = await page.evaluate(() => window.__attn.drawnTokens());
+      const xs = pts.map((p) => p[0]);
+      const width = await page.evaluate(() => document.querySelector('#tokens').getBoundingClientRect().width);
+      return (Math.max(...xs) - Math.min(...xs)) / width;
+    };
+    const base = 'version=4&preset=polytope-line&t=15';
+    const page = await openPage(browser, base);
+    try {
+      await page.waitForFunction(() => window.__attn.step() === 150 && window.__attn.drawnTokens().length === 30);
+      assert.equal(await page.inputValue('#scale'), 'per-axis', "the preset's suggestion");
+      assert.equal(await page.evaluate(() => location.hash), `#${base}`, 'a suggestion is not written');
+      const perAxis = await spread(page);
+      assert.ok(perAxis > 0.4, `per-axis: the polytope of z1, z2 spreads across the view (${perAxis})`);
+      const start = await page.evaluate(() => history.length);
+      await page.selectOption('#scale', 'equal');
+      await page.waitForFunction(() => location.hash.endsWith('&axes=equal'));
+      assert.equal(await page.evaluate(() => history.length), start + 1, 'a chosen scale is a history entry');
+      await page.waitForFunction(() => window.__attn.drawnTokens().length === 30);
+      const equal = await spread(page);
+      assert.ok(equal < 0.1, `equal axes: the diverging z3 flattens the polytope into a line (${equal})`);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+    const linked = await openPage(browser, `${base}&axes=equal`);
+    try {
+      await linked.waitForFunction(() => window.__attn.step() === 150 && window.__attn.drawnTokens().length === 30);
+      assert.equal(await linked.inputValue('#scale'), 'equal');
+      assert.ok(await spread(linked) < 0.1);
+      assertNoErrors(linked);
+    } finally {
+      await linked.close();
+    }
+  });
+
   test('on a phone-sized screen the panels stack in one column without sideways scrolling', async () => {
     const page = await openPage(browser, 'preset=polytope', { viewport: { width: 390, height: 844 } });
     try {

@@ -43,6 +43,8 @@ export function installHooks() {
     status: () => app.stepper.status(),
     playing: () => ui.loop.playing,
     metrics: () => app.metrics ?? null,
+    /** Where the token view last drew each token, [x, y] in CSS pixels (2-D and 3-D views). */
+    drawnTokens: () => (ui.tokens.drawn ?? []).map((p) => [p[0], p[1]]),
     historyLen: () => app.stepper.history_len(),
     historyNear: (t) => app.stepper.history_near(t),
     /** Worker pool: force `k` workers (0 = step on the main thread, null = automatic). */

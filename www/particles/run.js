@@ -12,6 +12,7 @@ import { runHistory } from './history.js';
 import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
 import { heavyAnalysesDue, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
+import { showScale } from './view_keys.js';
 
 /** Replaces the run by a new Stepper for a valid canonical configuration. */
 export function startRun(canonical) {
@@ -72,6 +73,7 @@ export function setupView() {
     names,
   });
   ui.controls.setDimension(d);
+  showScale(app.axesChosen ? ui.tokens.axes : s.suggested_axes());
   markAll();
 }
 

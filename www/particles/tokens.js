@@ -20,6 +20,7 @@ export class TokenView {
     this.pitch = 0.5;
     this.showTrails = true;
     this.colour = 'clusters'; // token colours: 'clusters', 'index' or 'plain' (the `colour` view key)
+    this.axes = 'equal'; // axis scales: 'equal' or 'per-axis' (the `axes` view key)
     this.highlight = null; // [i, j] from the heatmap hover
     this.labels = null;
     this.leaders = null;
@@ -83,11 +84,15 @@ export class TokenView {
 
   // ---- autoscale -------------------------------------------------------------------------
 
-  /** Follows the data: centre moves smoothly, the half-extent grows at once and shrinks slowly. */
+  /**
+   * Follows the data: centre moves smoothly, the half-extent grows at once and shrinks slowly.
+   * `view.hs` holds each axis's half-extent: all equal to `view.h` on equal axes; with
+   * `axes = 'per-axis'` (2-D and 3-D, not the sphere) each axis follows its own extent.
+   */
   updateView() {
     const k = this.k;
     if (this.sphere && k > 1) {
-      this.view = { c: new Array(k).fill(0), h: 1.12 };
+      this.view = { c: new Array(k).fill(0), h: 1.12, hs: new Array(k).fill(1.12) };
       return;
     }
     let lo = new Array(k).fill(Infinity);
@@ -120,12 +125,23 @@ export class TokenView {
     } else {
       for (let a = 0; a < k; a++) need = Math.max(need, hi[a] - c[a], c[a] - lo[a]);
     }
-    need *= 1.08;
     const floor = Math.max(1e-12, 1e-9 * Math.max(...c.map(Math.abs)));
-    need = Math.max(need, floor);
-    let h = first ? need : Math.max(need, Math.exp(Math.log(this.view.h) + (Math.log(need) - Math.log(this.view.h)) * SHRINK));
-    if (!Number.isFinite(h)) h = need;
-    this.view = { c, h };
+    const follow = (want, was) => {
+      const n = Math.max(want * 1.08, floor);
+      const h = was === undefined ? n : Math.max(n, Math.exp(Math.log(was) + (Math.log(n) - Math.log(was)) * SHRINK));
+      return Number.isFinite(h) ? h : n;
+    };
+    const h = follow(need, first ? undefined : this.view.h);
+    let hs = new Array(k).fill(h);
+    if (this.axes === 'per-axis' && k > 1) {
+      hs = hs.map((_, a) => {
+        const want = Math.max(hi[a] - c[a], c[a] - lo[a]);
+        // An axis whose extent is below 1e-3 of the largest keeps a 1e-3 share (a flat axis
+        // is not blown up into noise).
+        return follow(Math.max(want, need * 1e-3), first || !this.view.hs ? undefined : this.view.hs[a]);
+      });
+    }
+    this.view = { c, h, hs };
   }
 
   // ---- drawing ---------------------------------------------------------------------------

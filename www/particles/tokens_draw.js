@@ -78,18 +78,21 @@ function frame2d(w, h, left = 46) {
 }
 
 export function draw2d(tv, ctx, w, h, th, colours) {
-  const { c, h: half } = tv.view;
+  const { c, hs } = tv.view;
+  const [hx, hy] = hs;
   // Room on the left for the widest y tick label (huge coordinates have long labels).
   ctx.font = '11px system-ui, sans-serif';
-  const xTicks = niceTicks(c[0] - half, c[0] + half, 5);
-  const yTicks = niceTicks(c[1] - half, c[1] + half, 5);
+  const xTicks = niceTicks(c[0] - hx, c[0] + hx, 5);
+  const yTicks = niceTicks(c[1] - hy, c[1] + hy, 5);
   const xLabels = tickLabels(xTicks);
   const yLabels = tickLabels(yTicks);
   const widest = Math.max(0, ...yLabels.map((l) => ctx.measureText(l).width));
   const { x0, y0, size } = frame2d(w, h, Math.max(46, Math.ceil(widest) + 24));
-  const s = size / (2 * half);
-  const X = (v) => x0 + (v - (c[0] - half)) * s;
-  const Y = (v) => y0 + size - (v - (c[1] - half)) * s;
+  const sx = size / (2 * hx);
+  const sy = size / (2 * hy);
+  const s = Math.min(sx, sy);
+  const X = (v) => x0 + (v - (c[0] - hx)) * sx;
+  const Y = (v) => y0 + size - (v - (c[1] - hy)) * sy;
 
   // Grid, ticks, axis names.
   ctx.font = '11px system-ui, sans-serif';
@@ -142,9 +145,13 @@ export function draw2d(tv, ctx, w, h, th, colours) {
   const r = radius(tv);
   const pts = tv.pts;
   const pos = (i) => (i < tv.n && Number.isFinite(pts[2 * i]) && Number.isFinite(pts[2 * i + 1]) ? [X(pts[2 * i]), Y(pts[2 * i + 1])] : null);
+  tv.drawn = [];
   for (let i = 0; i < tv.n; i++) {
     const p = pos(i);
-    if (p) dot(ctx, p[0], p[1], r, colours[i], th);
+    if (p) {
+      dot(ctx, p[0], p[1], r, colours[i], th);
+      tv.drawn.push(p);
+    }
   }
   rings(tv, ctx, pos, r, th);
   ctx.restore();
@@ -185,15 +192,17 @@ function rotate(tv, a, b, c) {
 }
 
 export function draw3d(tv, ctx, w, h, th, colours) {
-  const { c, h: half } = tv.view;
+  const { c, h: half, hs } = tv.view;
   const size = Math.min(w, h);
   const s = (size / 2 - 18) / half;
   const cx = w / 2;
   const cy = h / 2;
+  // Per-axis scales: coordinate a is stretched by half / hs[a] (1 on equal axes).
+  const f = hs.map((ha) => half / ha);
   const proj = (p, i) => {
-    const a = p[3 * i] - c[0];
-    const b = p[3 * i + 1] - c[1];
-    const z = p[3 * i + 2] - c[2];
+    const a = (p[3 * i] - c[0]) * f[0];
+    const b = (p[3 * i + 1] - c[1]) * f[1];
+    const z = (p[3 * i + 2] - c[2]) * f[2];
     if (!Number.isFinite(a + b + z)) return null;
     const [X, Y, D] = rotate(tv, a, b, z);
     return [cx + X * s, cy - Y * s, D / half];
@@ -243,6 +252,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     if (projected[i]) order.push(i);
   }
   order.sort((i, j) => projected[i][2] - projected[j][2]);
+  tv.drawn = order.map((i) => [projected[i][0], projected[i][1]]);
   const r = radius(tv);
   for (const i of order) {
     const [X, Y, D] = projected[i];
@@ -256,7 +266,9 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'bottom';
-  ctx.fillText(tv.sphere ? 'unit sphere (dashed); drag to rotate' : `axis half-length ${tickLabel(axisLen)}; drag to rotate`, 8, h - 6);
+  const perAxis = hs.some((ha) => ha !== half);
+  const lengths = perAxis ? `axis half-lengths ${hs.map((ha, a) => `${tv.names[a]} ${tickLabel(ha * 0.95)}`).join(', ')} (per axis)` : `axis half-length ${tickLabel(axisLen)}`;
+  ctx.fillText(tv.sphere ? 'unit sphere (dashed); drag to rotate' : `${lengths}; drag to rotate`, 8, h - 6);
 }
 
 export function drawTime(tv, ctx, w, h, th, colours) {

@@ -38,6 +38,7 @@ export function viewPairs() {
   const pitch = Math.round(tokenView.pitch * 1000) / 1000;
   out.push(['camera', `${yaw},${pitch}`]);
   if (tokenView.colour !== 'clusters') out.push(['colour', tokenView.colour]);
+  if (app.axesChosen) out.push(['axes', tokenView.axes]);
   return out;
 }
 
@@ -72,4 +73,19 @@ export function applyView(view) {
   tokenView.pitch = view.camera.pitch;
   tokenView.colour = view.colour;
   $('colour').value = view.colour;
+  app.axesChosen = view.axes !== null && view.axes !== undefined;
+  showScale(app.axesChosen ? view.axes : app.stepper.suggested_axes());
+}
+
+/** The token view's axis scales (`equal` or `per-axis`: the view key `axes`) and its select;
+ * the select is shown where it changes something (2-D and 3-D views of the Euclidean model). */
+export function showScale(axes) {
+  const tokenView = ui.tokens;
+  if (tokenView.axes !== axes) {
+    tokenView.axes = axes;
+    tokenView.view = null; // rescale at once (from the next tokens when none is shown yet)
+    if (tokenView.pts) tokenView.updateView();
+  }
+  $('scale').value = axes;
+  $('scale-label').hidden = tokenView.k === 1 || tokenView.sphere;
 }

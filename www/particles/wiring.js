@@ -14,7 +14,7 @@ import { onChartHover, onHeatHover } from './hover.js';
 import { renderNow } from './render.js';
 import { createLoop, setupView } from './run.js';
 import { TokenView } from './tokens.js';
-import { showHeatScale } from './view_keys.js';
+import { showHeatScale, showScale } from './view_keys.js';
 import { $, app, ui } from './state.js';
 
 /** Builds the lab's objects on its markup (the wasm module initialised). */
@@ -71,6 +71,13 @@ export function wire(defaultLink) {
     app.needs.heat = true;
     app.lastHeatAt = -Infinity;
     if (!ui.loop.playing) renderNow();
+    changed('push');
+  });
+  $('scale').addEventListener('change', (e) => {
+    app.axesChosen = true;
+    showScale(e.target.value);
+    app.needs.draw = true;
+    if (app.stepper && !ui.loop.playing) renderNow();
     changed('push');
   });
   $('colour').addEventListener('change', (e) => {

@@ -516,3 +516,25 @@ fn the_key_tables_reach_the_page_as_plain_rows() {
     }
     assert_eq!(key_infos("nope").unwrap_err().key, "lab");
 }
+
+/// `axes`: the token view's scales, after `colour`; absent means the preset's suggestion
+/// (per-axis for polytope-line), written in the link once chosen; never a number changed.
+#[test]
+fn the_axes_view_key_is_checked_and_written_after_colour() {
+    use attn_core::particles::config::Preset;
+    let l = parse_link("version=4&preset=polytope-line&axes=equal&colour=index").unwrap();
+    assert_eq!(l.view.axes, Some("equal"));
+    assert_eq!(l.to_canonical_string(), "version=4&preset=polytope-line&colour=index&axes=equal");
+    assert_eq!(parse_link("version=4&preset=polytope-line").unwrap().view.axes, None);
+    assert_eq!(Preset::PolytopeLine.suggested_axes(), "per-axis");
+    assert_eq!(Preset::Polytope.suggested_axes(), "equal");
+    let e = parse_link("version=4&preset=polytope&axes=log").unwrap_err();
+    assert_eq!(e.key, "axes");
+    assert!(e.message.contains("equal, per-axis"), "{}", e.message);
+    // A view key of the particle lab only.
+    assert_eq!(parse_link("version=4&lab=training&preset=scan-snap&axes=equal").unwrap_err().key, "axes");
+    assert_eq!(
+        parse("version=4&preset=polytope-line&axes=per-axis").unwrap(),
+        parse("version=4&preset=polytope-line").unwrap()
+    );
+}

@@ -95,6 +95,13 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         labs: &["particles"],
     },
     ViewKey {
+        name: "axes",
+        meaning: "scales of the token view's axes",
+        allowed: "`equal` (one scale: distances true), `per-axis` (each coordinate fills the view)",
+        default: "the preset's suggestion (`per-axis` for `polytope-line`, else `equal`)",
+        labs: &["particles"],
+    },
+    ViewKey {
         name: "residual_axis",
         meaning: "y axis of the rank-collapse chart",
         allowed: "`log`, `linear`",

@@ -8,21 +8,8 @@
 //! validates them (so `attn run --config LINK` takes a page's link and ignores its view); a
 //! [`crate::lab::Link`] keeps them.
 //!
-//! | key | meaning | allowed | default | labs |
-//! |---|---|---|---|---|
-//! | `t` | open paused at time `t`, rounded to the nearest step | `0 <= t`, at most the run's last step (`until`) | absent | particles |
-//! | `step` | open paused after this many steps (training: iterations) | `0..=` the run's last step; not with `t` | absent | particles, training |
-//! | `embed` | embed mode: no page chrome, only the named panels and controls | `0`, `1` | `0` | all |
-//! | `panels` | panels shown (comma-separated, at least one) | see [`spec`] | all | all |
-//! | `controls` | controls shown in embed mode (comma-separated, may be empty) | see [`spec`] | `play,step,reset` (depth: `preset`) | all |
-//! | `theme` | colour theme | `auto` (the system's), `light`, `dark` | `auto` | all |
-//! | `speed` | steps (iterations) per frame | `1..=1000` (training `1..=100`) | the preset's suggestion | particles, training |
-//! | `heatmap` | colour scale of the attention heatmap | `one` (0 to 1), `max` (0 to max P) | `one` | particles |
-//! | `trails` | token trails | `0`, `1` | `1` | particles |
-//! | `projection` | view of d > 3 tokens | `pca2`, `pca3`, or two coordinates `a,b` (1-based, `1..=d`, different) | `pca2` | particles |
-//! | `camera` | 3-D view angles `yaw,pitch` in radians | `-2π <= yaw <= 2π`, `-1.55 <= pitch <= 1.55` | `-0.65,0.5` | particles |
-//! | `colour` | token colours | `clusters`, `index` (by token number), `plain` | `clusters` | particles |
-//! | `residual_axis` | y axis of the rank-collapse chart | `log`, `linear` | `log` | depth |
+//! Every view key, its values, default and labs: [`keys::VIEW_TABLE`] (the README's view-key
+//! table is written from it by `cargo xtask docs`).
 
 pub mod keys;
 mod parse;
@@ -117,6 +104,9 @@ pub struct View {
     pub camera: Camera,
     /// Token colours: `"clusters"`, `"index"` or `"plain"`.
     pub colour: &'static str,
+    /// The token view's axis scales: `"equal"` or `"per-axis"`; `None`: the preset's suggestion
+    /// ([`crate::particles::config::Preset::suggested_axes`]).
+    pub axes: Option<&'static str>,
     /// The depth lab's rank-collapse y axis: `"log"` or `"linear"`.
     pub residual_axis: &'static str,
 }
@@ -154,6 +144,7 @@ impl View {
             projection: Projection { mode: ProjectionMode::Pca2, a: 1, b: 2 },
             camera: DEFAULT_CAMERA,
             colour: "clusters",
+            axes: None,
             residual_axis: "log",
         }
     }
@@ -207,6 +198,7 @@ impl View {
                 "camera" => (self.camera != base.camera)
                     .then(|| format!("{},{}", format_f64(self.camera.yaw), format_f64(self.camera.pitch))),
                 "colour" => (self.colour != base.colour).then(|| self.colour.to_string()),
+                "axes" => self.axes.map(str::to_string),
                 "residual_axis" => (self.residual_axis != base.residual_axis).then(|| self.residual_axis.to_string()),
                 _ => None,
             };

@@ -139,6 +139,12 @@ impl Stepper {
         self.sim.step_count() as f64
     }
 
+    /// The token view's axis scales the run's preset suggests, `"equal"` or `"per-axis"` (core
+    /// `Preset::suggested_axes`; the view key `axes` overrides it).
+    pub fn suggested_axes(&self) -> String {
+        self.sim.config().preset.suggested_axes().to_string()
+    }
+
     /// The step at which the run stops, `round(until / dt)`.
     pub fn until_steps(&self) -> f64 {
         self.sim.until_steps() as f64

@@ -81,6 +81,16 @@ impl crate::link::LabPreset for Preset {
 }
 
 impl Preset {
+    /// The token view's axis scales the preset suggests (the view key `axes` when a link does
+    /// not write it): `per-axis` for `polytope-line`, whose third coordinate diverges in `z`
+    /// and would flatten the polytope of the first two into a line on one scale; else `equal`.
+    pub fn suggested_axes(self) -> &'static str {
+        match self {
+            Preset::PolytopeLine => "per-axis",
+            _ => "equal",
+        }
+    }
+
     /// The preset's name in configuration strings.
     pub fn name(self) -> &'static str {
         match self {
