@@ -135,3 +135,58 @@ describe('issue 16, row 9: the exports of a diverged run hold the state shown', 
     }
   });
 });
+
+/** The Export menu's status line. */
+const status = (page) => page.locator('#export-body .export-status').textContent();
+
+/** Loads a PNG with `bytes` through the menu's file input (as Open a PNG… does). */
+async function loadPng(page, bytes, name) {
+  await openMenu(page);
+  await page.setInputFiles('#png-input', { name, mimeType: 'image/png', buffer: Buffer.from(bytes) });
+}
+
+describe('issue 16, row 13: the status line follows the PNG being loaded', () => {
+  test('a refused file, then a long seek, then a training PNG with a step: each file\'s own message, the step claimed only when reached', async () => {
+    const page = await openPage(browser, 'version=4&preset=polytope&seed=2');
+    try {
+      const png = (await exportFile(page, 'Tokens')).bytes;
+      await loadPng(page, withText(png, [[CONFIG_KEYWORD, 'version=4&preset=polytope&beta=-1']]), 'refused.png');
+      await page.waitForFunction(() => /^Not loaded: beta/.test(document.querySelector('#export-body .export-status').textContent));
+
+      // A large valid step: while the run is computed to it the line names this file, not the
+      // refusal before it.
+      const big = withText(png, [[CONFIG_KEYWORD, 'version=4&preset=polytope&seed=2&n=300&until=1000'], [STEP_KEYWORD, '9000']]);
+      await loadPng(page, big, 'big.png');
+      await page.waitForFunction(() => window.__attn.seeking() && window.__attn.n() === 300, null, { timeout: 20_000 });
+      assert.equal(await status(page), 'Loading big.png: computing the run to step 9000…');
+      await page.waitForFunction(() => !window.__attn.seeking(), null, { timeout: 60_000 });
+      assert.equal(await page.evaluate(() => window.__attn.step()), 9000);
+      assert.equal(await status(page), 'Loaded big.png at step 9000.');
+
+      // A step past the run's divergence is not reached: not claimed.
+      await loadPng(page, withText(png, [[CONFIG_KEYWORD, 'version=2&preset=hyperplanes&dt=1&until=1e6'], [STEP_KEYWORD, '9000']]), 'diverges.png');
+      await page.waitForFunction(() => window.__attn.status() === 'diverged' && !window.__attn.seeking(), null, { timeout: 60_000 });
+      await page.waitForFunction(() => /^Loaded diverges/.test(document.querySelector('#export-body .export-status').textContent));
+      assert.equal(await page.evaluate(() => window.__attn.step()), 5875);
+      assert.equal(await status(page), 'Loaded diverges.png, but not at its step 9000: the run stopped at step 5875.');
+
+      // Another long seek, overtaken by a training PNG carrying a step: the older load never
+      // speaks again; the training lab is shown at the step the line claims.
+      await loadPng(page, big, 'big-again.png');
+      await page.waitForFunction(() => window.__attn.seeking() && window.__attn.n() === 300, null, { timeout: 20_000 });
+      await loadPng(page, withText(png, [[CONFIG_KEYWORD, 'version=4&lab=training&preset=scan-snap'], [STEP_KEYWORD, '50']]), 'training.png');
+      await page.waitForFunction(() => !document.getElementById('lab-training').hidden, null, { timeout: 20_000 });
+      await page.waitForFunction(() => /^Loaded training/.test(document.querySelector('#export-body .export-status').textContent), null, { timeout: 20_000 });
+      assert.equal(await status(page), 'Loaded training.png at step 50.');
+      // The particle lab's seek (hidden) ends; the line still speaks of the training PNG.
+      await page.waitForFunction(() => !window.__attn.seeking(), null, { timeout: 60_000 });
+      await page.waitForTimeout(300);
+      assert.equal(await status(page), 'Loaded training.png at step 50.');
+      assert.equal(await page.evaluate(() => window.__attnTraining.iteration()), 50, 'the training lab is at the step claimed');
+      assert.equal(await page.evaluate(() => window.__attnTraining.playing()), false, 'paused there');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+});
