@@ -14,6 +14,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { ATTN_BIN, assertNoErrors, launch, openPage } from './helpers.mjs';
 import { CONFIG_KEYWORD, STEP_KEYWORD, withText } from '../../www/export/png_text.js';
+import { all, child, floatOf, parseEbml, uintOf } from './ebml.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -184,6 +185,84 @@ describe('issue 16, row 13: the status line follows the PNG being loaded', () =>
       assert.equal(await status(page), 'Loaded training.png at step 50.');
       assert.equal(await page.evaluate(() => window.__attnTraining.iteration()), 50, 'the training lab is at the step claimed');
       assert.equal(await page.evaluate(() => window.__attnTraining.playing()), false, 'paused there');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('issue 16, row 4: a WebM recording has a Duration and Cues, and seeks', () => {
+  test('Record WebM for 10 s, Stop: Duration within 0.5 s of the time recorded, Cues pointing at Clusters; a <video> of it has that duration and seeks to its middle', async () => {
+    // A run that keeps moving for the whole recording (until = 10000: it plays for minutes), so
+    // the recording has several key frames and Clusters.
+    const page = await openPage(browser, 'version=4&preset=polytope&seed=4&until=10000');
+    try {
+      // The time recorded lies between `shortest` (from the recording seen started to the Stop
+      // click) and `longest` (from the Record click to the file saved).
+      await openMenu(page);
+      const clicked = Date.now();
+      await page.click('#export-body #export-record');
+      await page.waitForFunction(() => window.__attnExport.recording());
+      const started = Date.now();
+      await page.waitForTimeout(10_000);
+      await openMenu(page);
+      const stopping = Date.now();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-body #export-record')]);
+      const shortest = (stopping - started) / 1000;
+      const longest = (Date.now() - clicked) / 1000;
+      const webm = new Uint8Array(await readFile(await download.path()));
+      assert.match(download.suggestedFilename(), /\.webm$/);
+
+      // The EBML, read with the tests' own parser: every size known, one Segment to the end.
+      const tree = parseEbml(webm);
+      assert.deepEqual(tree.map((e) => e.id), [0x1a45dfa3, 0x18538067], 'EBML header, then the Segment');
+      const segment = tree[1];
+      assert.equal(segment.end, webm.length);
+      const info = child(segment, 0x1549a966);
+      const scaleEl = child(info, 0x2ad7b1);
+      const scale = scaleEl ? uintOf(webm, scaleEl) : 1e6;
+      const durationEl = child(info, 0x4489);
+      assert.ok(durationEl, 'Info has a Duration');
+      const duration = (floatOf(webm, durationEl) * scale) / 1e9;
+      assert.ok(duration >= shortest - 0.5 && duration <= longest + 0.5, `Duration ${duration} s within 0.5 s of the time recorded (${shortest} to ${longest} s)`);
+      const cues = child(segment, 0x1c53bb6b);
+      assert.ok(cues, 'the Segment has Cues');
+      const points = all(cues, 0xbb);
+      assert.ok(points.length >= 1, 'at least one CuePoint');
+      const clusters = new Map(all(segment, 0x1f43b675).map((c) => [c.at - segment.dataAt, c]));
+      for (const p of points) {
+        const pos = uintOf(webm, child(child(p, 0xb7), 0xf1));
+        assert.ok(clusters.has(pos), `CueClusterPosition ${pos} is the start of a Cluster`);
+        assert.ok((uintOf(webm, child(p, 0xb3)) * scale) / 1e9 <= duration, 'CueTime within the Duration');
+      }
+      assert.match(await page.locator('#export-body .export-status').textContent(), new RegExp(`\\(\\d+ kB, ${duration.toFixed(1)} s\\)\\.$`));
+
+      // Chromium plays it: a finite duration, and a seek to the middle lands there.
+      const played = await page.evaluate(async (b64) => {
+        const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const video = document.createElement('video');
+        video.muted = true;
+        video.src = URL.createObjectURL(new Blob([data], { type: 'video/webm' }));
+        document.body.append(video);
+        await new Promise((resolve, reject) => {
+          video.addEventListener('loadedmetadata', resolve, { once: true });
+          video.addEventListener('error', () => reject(new Error(`video error ${video.error?.code}: ${video.error?.message}`)), { once: true });
+        });
+        const total = video.duration;
+        if (!Number.isFinite(total)) return { total: String(total) };
+        const seeked = new Promise((resolve) => video.addEventListener('seeked', () => resolve(true), { once: true }));
+        video.currentTime = total / 2;
+        const landed = await Promise.race([seeked, new Promise((resolve) => { setTimeout(() => resolve(false), 5000); })]);
+        return { total, landed, at: video.currentTime, width: video.videoWidth, src: video.src };
+      }, Buffer.from(webm).toString('base64'));
+      assert.equal(typeof played.total, 'number', `<video>.duration is finite: ${played.total}`);
+      assert.ok(Math.abs(played.total - duration) < 0.05, `<video>.duration ${played.total} is the file's Duration ${duration}`);
+      assert.equal(played.landed, true, 'seeked fired');
+      assert.ok(Math.abs(played.at - duration / 2) < 0.1, `currentTime ${played.at} is the middle (${duration / 2})`);
+      assert.equal(played.width, await page.evaluate(() => document.getElementById('tokens').width), 'the token canvas\'s size');
+      // The media loader aborts its own range requests of the test's blob: URL (seeking).
+      page.errors = page.errors.filter((e) => !(e.startsWith('requestfailed:') && e.includes(played.src)));
       assertNoErrors(page);
     } finally {
       await page.close();
