@@ -54,6 +54,22 @@ async function particlesStep() {
   assert.ok(before.inked > 100, 'tokens were drawn');
 }
 
+/**
+ * A run that diverged at step `step` (issue 16, row 9): paused there with its message, the Export
+ * menu's data end at that state; Reset takes the run back to its start (then it computes).
+ */
+async function particlesDiverged(step) {
+  await page.waitForFunction(() => !window.__attn.seeking() && window.__attn.status() === 'diverged', null, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => window.__attn.step()), step, 'the run is shown at the step it diverged');
+  await page.locator('#divergence').waitFor({ state: 'visible' });
+  assert.match(await page.locator('#divergence-message').textContent(), new RegExp(`\\(step ${step}\\)`));
+  await page.click('#export-menu > summary');
+  assert.match(await page.locator('#export-body .hint').textContent(), new RegExp(`, ${step}\\.$`), 'the exports end at the state shown');
+  await page.click('#export-menu > summary');
+  await page.click('#reset');
+  await page.waitForFunction(() => window.__attn.status() !== 'diverged' && window.__attn.step() === 0);
+}
+
 /** The training lab computes: iterations advance and the heatmap's pixels change. */
 async function trainingSteps() {
   await page.waitForFunction(() => window.__attnTraining && window.__attnTraining.iterations() > 0, null, { timeout: 10_000 });
@@ -101,6 +117,7 @@ describe('hostile links', () => {
         assert.equal(shown, expected, link.defaults ? 'the default state' : 'the link runs');
         if (link.canonical !== undefined) assert.equal(shown, link.canonical, 'the canonical configuration');
       }
+      if (link.diverges !== undefined) await particlesDiverged(link.diverges);
       if (link.lab === 'particles') await particlesStep();
       else if (link.lab === 'training') await trainingSteps();
       else await depthComputes();

@@ -8,7 +8,9 @@
 //   says: 's'      (with key) the message also contains the text `s` (e.g. the value as typed);
 //   valid: true    the link is valid (hostile text is data): it runs, with no message;
 //   canonical: 'c' (with valid) the configuration the lab shows is exactly `c`;
-//   defaults: true nothing to read in it: the lab's default state, with no message.
+//   defaults: true nothing to read in it: the lab's default state, with no message;
+//   diverges: N    (particles, with valid) the run shown has diverged at step N: its divergence
+//                  message is shown and the Export menu's data end at that state.
 // Payloads try to set `window.__pwned` or open a dialog; none may succeed.
 
 const X = 'window.__pwned=1';
@@ -18,7 +20,7 @@ const SVG = `<svg onload=${X}>`;
 const enc = encodeURIComponent;
 const big = (n, c = '9') => c.repeat(n);
 
-/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, canonical?: string, defaults?: boolean }>} */
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, canonical?: string, defaults?: boolean, diverges?: number }>} */
 export const HOSTILE_LINKS = [
   // ---- script injection, in every position ------------------------------------------------
   { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
@@ -106,6 +108,8 @@ export const HOSTILE_LINKS = [
   { name: 't = 1e309', lab: 'particles', hash: 'preset=polytope&t=1e309', key: 't' },
   { name: 't = -1', lab: 'particles', hash: 'preset=polytope&t=-1', key: 't' },
   { name: 'embed = 2', lab: 'particles', hash: 'preset=polytope&embed=2', key: 'embed' },
+  // Issue 16, row 9: the moment asked lies past a divergence (the scores overflow at step 5875).
+  { name: 't = 1e6 past a divergence at step 5875: the exports hold the state shown', lab: 'particles', hash: 'version=2&preset=hyperplanes&dt=1&until=1e6&t=1e6', valid: true, diverges: 5875 },
   { name: 'script in panels', lab: 'particles', hash: `preset=polytope&embed=1&panels=${enc(SCRIPT)}`, key: 'panels' },
 
   // ---- the training lab --------------------------------------------------------------------

@@ -108,18 +108,31 @@ export function setupExport(h) {
     body.replaceChildren(...items, status);
   }
 
-  /** Loads the state a PNG holds, validated as a link; refusals name the key. */
+  let loads = 0; // the PNG loads started: only the newest one speaks and acts
+
+  /**
+   * Loads the state a PNG holds, validated as a link; refusals name the key. The status line
+   * follows the file being loaded (an earlier file's message is replaced at once); a newer load
+   * takes over (an older one still reading or computing says and does nothing more); the step is
+   * claimed only when the lab shown reached it.
+   */
   async function importFile(file) {
+    const mine = ++loads;
+    const current = () => mine === loads;
     const shown = h.labs.active;
+    say(`Loading ${file.name}…`);
     const refuse = (res) => {
+      if (!current()) return;
       shown.refuse(res, 'The PNG was not loaded; the last good run keeps going.');
       say(`Not loaded: ${res.key}: ${res.message}`);
     };
     const state = await readPngState(file);
+    if (!current()) return undefined;
     if (!state.ok) return refuse(state);
     const res = h.wasm.check_link(state.config);
     if (!res.ok) return refuse(res);
     const lab = await h.labs.get(h.labs.idOf(res.lab));
+    if (!current()) return undefined;
     // The lab's own check (the particle lab's device cap).
     const page = lab.check(res.canonical);
     if (!page.ok) return refuse(page);
@@ -129,8 +142,17 @@ export function setupExport(h) {
       if (!at.ok) return refuse({ ok: false, key: 'attn-step', message: at.message });
     }
     await h.openLink(res.canonical, 'push');
-    if (state.step !== null) await lab.seekTo(state.step);
-    say(`Loaded ${file.name}${state.step === null ? '' : ` at step ${state.step}`}.`);
+    if (!current()) return undefined;
+    if (state.step === null) {
+      say(`Loaded ${file.name}.`);
+      return undefined;
+    }
+    say(`Loading ${file.name}: computing the run to step ${state.step}…`);
+    const reached = await lab.seekTo(state.step);
+    if (!current()) return undefined;
+    say(reached === state.step
+      ? `Loaded ${file.name} at step ${state.step}.`
+      : `Loaded ${file.name}, but not at its step ${state.step}: ${Number.isInteger(reached) ? `the run stopped at step ${reached}` : 'this lab does not use the step'}.`);
     return undefined;
   }
 

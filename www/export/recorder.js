@@ -1,5 +1,9 @@
 // WebM recording of a canvas: canvas.captureStream + MediaRecorder. The canvas's own redraws are
-// the frames (a paused run records a still picture).
+// the frames (a paused run records a still picture). The browser writes a live stream (no
+// duration, no seek index); the file saved is rewritten by webm_fix.js with its Duration (the
+// time recorded) and Cues, so players show its length and seek in it.
+
+import { fixWebm } from './webm_fix.js';
 
 /** Frames per second asked of the canvas stream. */
 export const FPS = 30;
@@ -44,17 +48,32 @@ export class CanvasRecorder {
     this.started = performance.now();
   }
 
-  /** Stops recording; resolves to the video (a Blob of type video/webm), or null if none. */
+  /**
+   * Stops recording; resolves to null when nothing was recorded, else `{ blob, seconds, warning }`:
+   * the video (a Blob of type video/webm) with its Duration and Cues, `seconds` its Duration;
+   * when the browser's file cannot be read as WebM it is kept as recorded (`seconds` the time
+   * recorded) and `warning` says why.
+   */
   stop() {
     const rec = this.recorder;
     if (!rec) return Promise.resolve(null);
+    const ms = performance.now() - this.started;
     this.recorder = null;
     return new Promise((resolve) => {
       rec.addEventListener('stop', () => {
         for (const track of rec.stream.getTracks()) track.stop();
-        const blob = new Blob(this.parts, { type: 'video/webm' });
+        const raw = new Blob(this.parts, { type: 'video/webm' });
         this.parts = [];
-        resolve(blob.size > 0 ? blob : null);
+        if (raw.size === 0) {
+          resolve(null);
+          return;
+        }
+        raw.arrayBuffer().then((buf) => {
+          const fixed = fixWebm(new Uint8Array(buf), ms);
+          resolve({ blob: new Blob([fixed.bytes], { type: 'video/webm' }), seconds: fixed.duration / 1000, warning: '' });
+        }).catch((e) => {
+          resolve({ blob: raw, seconds: ms / 1000, warning: `saved as recorded, without a duration or seek index (${e.message})` });
+        });
       }, { once: true });
       rec.stop();
     });

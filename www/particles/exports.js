@@ -60,15 +60,16 @@ function videoGroup(menu) {
 async function toggleRecording(menu) {
   if (recorder.recording) {
     clearInterval(recTimer);
-    const blob = await recorder.stop();
+    const video = await recorder.stop();
     menu.rebuild();
-    if (!blob) {
+    if (!video) {
       menu.say('The recording is empty.');
       return;
     }
     const name = `attn-${slug(presetOf(app.canonical || ''))}-tokens.webm`;
-    download(blob, name);
-    menu.say(`Saved ${name} (${Math.round(blob.size / 1024)} kB).`);
+    download(video.blob, name);
+    const what = `${Math.round(video.blob.size / 1024)} kB, ${video.seconds.toFixed(1)} s`;
+    menu.say(video.warning ? `Saved ${name} (${what}): ${video.warning}.` : `Saved ${name} (${what}).`);
     return;
   }
   try {

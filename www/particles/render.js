@@ -31,7 +31,10 @@ export function updateMetrics(now, force) {
     recordState(app.metrics);
     ui.tokens.setStyle(s.labels(), s.leaders());
   } catch {
-    app.metrics = null; // P cannot be computed at this state (the divergence message says why)
+    // P cannot be computed at this state (the divergence message says why): it is the run's last
+    // good state, the one shown, and the exports keep it (tokens, no metrics, as `attn run`).
+    app.metrics = null;
+    recordState(null);
   }
   app.metricsCost = performance.now() - t0;
   app.lastMetricsAt = now;

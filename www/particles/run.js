@@ -104,13 +104,18 @@ function recordSample() {
   try {
     recordState(s.metrics()); // pushes the sample into the chart's history
   } catch {
+    recordState(null); // the metrics overflow: the exports still keep the tokens
     return;
   }
   ui.tokens.push(s.step_count(), s.t(), viewTokens());
   app.metricsCost = 0.7 * app.metricsCost + 0.3 * (performance.now() - c0);
 }
 
-/** Keeps the state whose metrics `m` were just computed for the exports (history.js). */
+/**
+ * Keeps the state shown for the exports (history.js), with the metrics `m` just computed, or
+ * null when they cannot be (the attention scores overflow: `attn run` prints such a state's
+ * tokens with `"metrics": null`).
+ */
 export function recordState(m) {
   const s = app.stepper;
   runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m);

@@ -95,17 +95,18 @@ fn frames(run: &mut Threaded, plan: &Schedule, writer: &mut Writer) -> Result<()
     loop {
         let step = run.sim().step_count();
         let due = step.is_multiple_of(plan.every) || step == plan.last;
-        if due {
-            writer.frame(run.sim_mut())?;
-        }
+        // A due state whose metrics overflow is still printed (tokens, `"metrics": null`): the
+        // next step needs the same attention scores, so it is the last good state, the one the
+        // page shows and exports.
+        let unmeasured = if due { writer.frame(run.sim_mut())? } else { None };
         if step >= plan.last {
-            return Ok(());
+            return unmeasured.map_or(Ok(()), |m| Err(Failure::Diverged(m)));
         }
         if let Err(e) = run.step() {
-            // The state is the last good one: show it (when its metrics can be computed), then
-            // stop with the explanation.
+            // The state is the last good one: show it (tokens only when its metrics cannot be
+            // computed), then stop with the explanation.
             if !due {
-                writer.last_good_frame(run.sim_mut())?;
+                writer.frame(run.sim_mut())?;
             }
             return Err(Failure::Diverged(e.message));
         }
@@ -134,21 +135,17 @@ impl Writer<'_> {
         }
     }
 
-    fn frame(&mut self, sim: &mut Simulation) -> Result<(), Failure> {
-        let metrics = Metrics::compute(sim, &mut self.scratch).map_err(Failure::Diverged)?;
-        self.write_frame(sim, Some(&metrics))
-    }
-
-    /// The last good state of a diverged run: with metrics when they can be computed, else
-    /// tokens only (`"metrics": null`).
-    fn last_good_frame(&mut self, sim: &mut Simulation) -> Result<(), Failure> {
+    /// Writes the state: with its metrics, or tokens only (`"metrics": null`) when they cannot be
+    /// computed (the attention scores overflow: the run is at its last good state), returning
+    /// then why.
+    fn frame(&mut self, sim: &mut Simulation) -> Result<Option<String>, Failure> {
         match Metrics::compute(sim, &mut self.scratch) {
-            Ok(metrics) => self.write_frame(sim, Some(&metrics)),
-            Err(_) => {
+            Ok(metrics) => self.write_frame(sim, Some(&metrics)).map(|()| None),
+            Err(why) => {
                 let (n, d, coords) = (sim.n(), sim.d(), sim.config().coords);
                 self.scratch.tokens.resize(n * d, 0.0);
                 sim.tokens_in(coords, &mut self.scratch.tokens);
-                self.write_frame(sim, None)
+                self.write_frame(sim, None).map(|()| Some(why))
             }
         }
     }
