@@ -133,7 +133,7 @@ describe('postMessage API through www/host.html', () => {
       assert.ok(Math.abs(reply.t - 3.3) < 1e-9, `t = ${reply.t}`);
       assert.equal(reply.status, 'paused');
       const same = await frame.evaluate(() => {
-        const s = new window.__attn.wasm.Stepper(window.__attn.configString());
+        const s = new window.__attn.wasm.ParticleLab(window.__attn.configString());
         s.advance(33);
         const a = s.tokens(s.coords());
         const b = window.__attn.tokens();

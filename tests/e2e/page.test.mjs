@@ -186,7 +186,7 @@ describe('playground page', () => {
       for (const config of ['preset=polytope-3d&coords=z', 'preset=sphere-sa&integrator=rk4&coords=x']) {
         const steps = 200;
         const web = await page.evaluate(({ config, steps }) => {
-          const s = new window.__attn.wasm.Stepper(config);
+          const s = new window.__attn.wasm.ParticleLab(config);
           const taken = s.advance_past_until(steps);
           const coords = s.integrate_in();
           const x = s.tokens(coords);
@@ -233,7 +233,7 @@ describe('playground page', () => {
       assert.ok(m, `tooltip shows the value: ${text}`);
       // Exactly P_14,5 of the same state, computed separately.
       const expected = await page.evaluate(() => {
-        const s = new window.__attn.wasm.Stepper(window.__attn.configString());
+        const s = new window.__attn.wasm.ParticleLab(window.__attn.configString());
         s.advance(window.__attn.step());
         const p = s.attention();
         const v = p[14 * s.n() + 5];

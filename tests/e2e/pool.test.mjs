@@ -40,14 +40,14 @@ describe('worker pool', () => {
             for (const b of bytes) bin += String.fromCharCode(b);
             return btoa(bin);
           };
-          const { Stepper } = window.__attn.wasm;
-          const one = new Stepper(config);
+          const { ParticleLab } = window.__attn.wasm;
+          const one = new ParticleLab(config);
           one.advance_past_until(steps);
           const coords = one.integrate_in();
           const out = { single: b64(one.tokens(coords)), pools: [], dt: one.dt(), coords };
           one.free();
           for (const workers of [1, 2, 3]) {
-            const s = new Stepper(config);
+            const s = new ParticleLab(config);
             const pool = new Pool(workers, spawn, module);
             const taken = await pool.advance(s, s.config_string(), steps, { pastEnd: true });
             out.pools.push({ workers, taken, tokens: b64(s.tokens(coords)), status: s.status() });

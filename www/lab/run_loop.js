@@ -1,7 +1,7 @@
 // The run loop every stepping lab shares (Rust owns the run's state and its step; JS owns the
 // loop and the drawing): play, pause, one step, reset, the speed (steps per animation frame),
 // stepping within a per-frame time budget, and seeking to a step in short slices that never
-// freeze the page. A lab hands it hooks into its wasm run (the particle Stepper, the TrainingLab) and its
+// freeze the page. A lab hands it hooks into its wasm run (the ParticleLab, the TrainingLab) and its
 // views; the loop never draws itself.
 
 import { RateMeter } from '../ui/rate.js';

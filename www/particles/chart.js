@@ -1,4 +1,4 @@
-// The metrics chart: drawn by the web crate with plotters onto the canvas (Stepper.draw_chart);
+// The metrics chart: drawn by the web crate with plotters onto the canvas (ParticleLab.draw_chart);
 // PlotChart sizes the canvas for the screen's pixel ratio and turns the pointer into a time for
 // the hover readout.
 

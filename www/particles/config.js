@@ -117,7 +117,7 @@ function fillPoints(draft, page) {
   const probe = draft.clone().set('init', before && before !== 'points' ? before : 'cube');
   let x;
   try {
-    const st = new wasm.Stepper(probe.delete('points').text());
+    const st = new wasm.ParticleLab(probe.delete('points').text());
     x = st.tokens('x');
     st.free();
   } catch {

@@ -1,4 +1,4 @@
-// The attention heatmap: the RGBA pixels computed in Rust (Stepper.heatmap_rgba) put into an
+// The attention heatmap: the RGBA pixels computed in Rust (ParticleLab.heatmap_rgba) put into an
 // ImageData, scaled up without smoothing; hovering reports the entry (i, j) under the pointer.
 
 import { fitCanvas, theme } from '../render/palette.js';

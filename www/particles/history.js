@@ -35,7 +35,7 @@ export class RunHistory {
   /**
    * Records the state at `step` (time `t`): `tokens()` gives the n x d row-major tokens in
    * `coords` (a fresh array, kept as it is; called only when the step is new) and `metrics` is
-   * the object Stepper.metrics() returned, or null when they could not be computed (the last
+   * the object ParticleLab.metrics() returned, or null when they could not be computed (the last
    * good state of a diverging run). A step already recorded is kept as it is.
    */
   record(step, t, tokens, metrics) {

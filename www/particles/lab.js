@@ -1,11 +1,11 @@
 // The particle lab (science.md §1-2): tokens moving as particles under self-attention, with the
 // attention matrix and metrics over time. This module is the lab's interface to the page (the
 // object main.js's table loads; lab/labs.js says what each member does); the lab's concerns live
-// in its other modules: markup.js, wiring.js, run.js (the Stepper and the run loop's hooks),
+// in its other modules: markup.js, wiring.js, run.js (the ParticleLab and the run loop's hooks),
 // render.js, config.js, device_cap.js, view_keys.js, captions.js, hover.js, divergence.js,
 // exports.js, hooks.js, state.js.
 //
-// Data flow: link / fields -> Draft (lab/) -> check_link and the page's device cap -> Stepper
+// Data flow: link / fields -> Draft (lab/) -> check_link and the page's device cap -> ParticleLab
 // -> views. The run advances in animation frames within a time budget (lab/run_loop.js).
 
 import * as wasm from '../pkg/attn_web.js';

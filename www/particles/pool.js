@@ -1,8 +1,8 @@
 // The worker pool of the particle lab (issue 5): one row worker per core, each with its own wasm
 // instance, each computing a block of rows of every velocity evaluation. The run itself (the
-// Stepper: state, clock, integrator arithmetic, status) stays with the caller; a step is driven
-// stage by stage (Stepper.begin_step / stage_state / supply_velocity), so the tokens are
-// bit-identical to Stepper.advance whatever the number of workers. Works in the page (module Web
+// ParticleLab: state, clock, integrator arithmetic, status) stays with the caller; a step is driven
+// stage by stage (ParticleLab.begin_step / stage_state / supply_velocity), so the tokens are
+// bit-identical to ParticleLab.advance whatever the number of workers. Works in the page (module Web
 // Workers) and under Node (worker_threads, crates/xtask/bench/pool.mjs) through `spawn`.
 
 /**

@@ -1,4 +1,4 @@
-// The particle run: a new wasm Stepper for a valid configuration, the view it is drawn in (the
+// The particle run: a new wasm ParticleLab for a valid configuration, the view it is drawn in (the
 // projection of d > 3 tokens, fixed at reset), the states recorded for the chart, trails and
 // exports, and the run loop's hooks into it (lab/run_loop.js): in-frame samples, and the worker
 // pool that steps runs of n >= 512 off the main thread (pool_run.js).
@@ -14,9 +14,9 @@ import { heavyAnalysesDue, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
 import { showScale } from './view_keys.js';
 
-/** Replaces the run by a new Stepper for a valid canonical configuration. */
+/** Replaces the run by a new ParticleLab for a valid canonical configuration. */
 export function startRun(canonical) {
-  const s = new wasm.Stepper(canonical);
+  const s = new wasm.ParticleLab(canonical);
   if (app.stepper) app.stepper.free();
   app.stepper = s;
   app.canonical = s.config_string();
@@ -172,7 +172,7 @@ function poolStep(s, done) {
   return true;
 }
 
-/** The particle lab's run loop (lab/run_loop.js) with its hooks into the Stepper. */
+/** The particle lab's run loop (lab/run_loop.js) with its hooks into the ParticleLab. */
 export function createLoop(controls) {
   return new RunLoop({
     run: () => app.stepper,

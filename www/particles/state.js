@@ -1,4 +1,4 @@
-// The particle lab's state, shared by its modules: the run shown (the wasm Stepper and its
+// The particle lab's state, shared by its modules: the run shown (the wasm ParticleLab and its
 // canonical configuration), how it is viewed (projection axes), what needs redrawing and the
 // analyses' timing; and the lab's objects (panels, controls, run loop, configuration page), set
 // once when the lab mounts (lab.js).

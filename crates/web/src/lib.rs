@@ -4,7 +4,7 @@
 //! [`attn_core::particles::analysis`]). This crate converts between the core and JavaScript (typed arrays,
 //! plain objects built with `serde_wasm_bindgen`'s JSON-compatible serializer, `JsError` for every
 //! failure) and holds drawing helpers that are not science: heatmap pixels and the charts.
-//! One class per lab under [`labs`] ([`Stepper`], the particle lab; [`TrainingLab`]; [`DepthLab`]);
+//! One class per lab under [`labs`] ([`ParticleLab`], the particle lab; [`TrainingLab`]; [`DepthLab`]);
 //! [`link`] checks links of every lab for the page (the address bar, field hints, the page's
 //! limits); [`charts`] draws with plotters; [`export`] formats what the Export menu writes.
 //!
@@ -24,7 +24,7 @@ mod presets;
 mod status;
 
 pub use labs::depth::DepthLab;
-pub use labs::particles::Stepper;
+pub use labs::particles::ParticleLab;
 pub use labs::particles_pool::RowWorker;
 pub use labs::training::TrainingLab;
 

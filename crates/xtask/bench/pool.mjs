@@ -15,7 +15,7 @@ let glue = null;
 let wasmModule = null;
 let exportsOf = null;
 
-/** Loads the wasm glue of `pkgDir` once (the main instance, which owns the Stepper). */
+/** Loads the wasm glue of `pkgDir` once (the main instance, which owns the ParticleLab). */
 function load(pkgDir) {
   if (glue) return;
   const dir = resolve(pkgDir);
@@ -42,7 +42,7 @@ function spawnNodeWorker() {
  */
 export async function createPoolStepper(pkgDir, config, workers) {
   await load(pkgDir);
-  const stepper = new glue.Stepper(config);
+  const stepper = new glue.ParticleLab(config);
   const canonical = stepper.config_string();
   const pool = new Pool(workers, spawnNodeWorker, wasmModule);
   await pool.configure(canonical);
@@ -64,5 +64,5 @@ export async function createPoolStepper(pkgDir, config, workers) {
 /** The single-thread stepper of the same glue (for comparisons). */
 export async function createStepper(pkgDir, config) {
   await load(pkgDir);
-  return new glue.Stepper(config);
+  return new glue.ParticleLab(config);
 }

@@ -1,7 +1,7 @@
 // Times the wasm particle stepper under Node for `cargo xtask bench`, on the same cases and the
 // same number of steps as the native run it is compared with:
 //   wasm-1:    one thread: a worker thread with its own wasm instance (a fresh one per case, so
-//              its memory size is the case's own), stepping with `Stepper.advance_past_until`;
+//              its memory size is the case's own), stepping with `ParticleLab.advance_past_until`;
 //   wasm-pool: the worker pool of the page (`createPoolStepper` of ./pool.mjs: one wasm
 //              instance per worker_thread, each computing a block of rows); its memory is the
 //              largest worker instance's.
@@ -28,7 +28,7 @@ function writeTokens(path, tokens) {
 async function singleInWorker({ pkg, module, config, steps, out }) {
   const glue = await import(pathToFileURL(join(pkg, 'attn_web.js')).href);
   const wasm = glue.initSync({ module });
-  const stepper = new glue.Stepper(config);
+  const stepper = new glue.ParticleLab(config);
   const take = (k) => {
     const taken = stepper.advance_past_until(k);
     if (taken !== k) throw new Error(`the run stopped after ${taken} of ${k} steps: ${stepper.message()}`);
@@ -93,7 +93,7 @@ if (!isMainThread) {
       await take(steps);
       const msPerStep = (performance.now() - start) / steps;
       writeTokens(outPool, pool.tokens());
-      // The main instance (which holds the Stepper and lives across cases) first, then each worker's.
+      // The main instance (which holds the ParticleLab and lives across cases) first, then each worker's.
       const [main, ...perWorker] = await pool.memoryBytes();
       return { warmup_ms: warmupMs, ms_per_step: msPerStep, steps, memory_bytes: Math.max(...perWorker), main_memory_bytes: main, instances: perWorker.length };
     } finally {

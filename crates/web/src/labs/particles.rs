@@ -1,4 +1,4 @@
-//! The particle lab's class, [`Stepper`]: one run of the core's [`Simulation`] in the page, the
+//! The particle lab's class, [`ParticleLab`]: one run of the core's [`Simulation`] in the page, the
 //! buffers its views read (tokens, `P` or its block maxima, labels, leaders, the metrics
 //! history) and the particle presets. The stage-by-stage stepping for the worker pool is in
 //! [`super::particles_pool`].
@@ -59,7 +59,7 @@ struct MatricesOut<'a> {
 
 /// One particle run in the page: a configuration, its simulation, and the buffers the views read.
 #[wasm_bindgen]
-pub struct Stepper {
+pub struct ParticleLab {
     pub(crate) sim: Simulation,
     scratch: MetricsScratch,
     /// Step at which `scratch.p` holds `P`.
@@ -87,15 +87,15 @@ fn view_scratch(n: usize) -> MetricsScratch {
 }
 
 #[wasm_bindgen]
-impl Stepper {
+impl ParticleLab {
     /// Parses `config` (`key=value&...`) and builds the run at `t = 0`. The error text is the
     /// core's configuration error, "`key`: what is allowed".
     #[wasm_bindgen(constructor)]
-    pub fn new(config: &str) -> Result<Stepper, JsError> {
+    pub fn new(config: &str) -> Result<ParticleLab, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
         let sim = Simulation::new(&c);
         let (n, len) = (sim.n(), sim.n() * sim.d());
-        Ok(Stepper {
+        Ok(ParticleLab {
             sim,
             scratch: view_scratch(n),
             p_row: Vec::new(),
@@ -119,7 +119,7 @@ impl Stepper {
         self.sim.advance_past_end(k as u64) as u32
     }
 
-    /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`Stepper::message`]).
+    /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`ParticleLab::message`]).
     pub fn status(&self) -> String {
         crate::status::name(self.sim.status())
     }
@@ -231,7 +231,7 @@ impl Stepper {
     }
 
     /// The tokens in `coords` projected on `k` axes: `axes` is `k x d` row-major (e.g. from
-    /// [`Stepper::pca_axes`]); returns a new `Float64Array` of `n x k`, row-major,
+    /// [`ParticleLab::pca_axes`]); returns a new `Float64Array` of `n x k`, row-major,
     /// `out[i * k + a] = <axes_a, token_i>`. A view helper (a matrix product), not an analysis.
     pub fn project(&mut self, coords: &str, axes: &[f64], k: u32) -> Result<Float64Array, JsError> {
         let s = space(coords)?;
@@ -282,9 +282,9 @@ impl Stepper {
         Ok(Float64Array::from(&p[..]))
     }
 
-    /// `P_ij` of the attention matrix last computed (by [`Stepper::heatmap_rgba`],
-    /// [`Stepper::attention`], [`Stepper::p_max`] or [`Stepper::metrics`]; see
-    /// [`Stepper::p_step`]), so hovering never recomputes `P`. NaN when none was computed or an
+    /// `P_ij` of the attention matrix last computed (by [`ParticleLab::heatmap_rgba`],
+    /// [`ParticleLab::attention`], [`ParticleLab::p_max`] or [`ParticleLab::metrics`]; see
+    /// [`ParticleLab::p_step`]), so hovering never recomputes `P`. NaN when none was computed or an
     /// index is out of range.
     ///
     /// Large runs (`n > 512`) do not store `P`: the row `i` is then computed for the current
@@ -309,7 +309,7 @@ impl Stepper {
         self.p_row[j]
     }
 
-    /// Step at which the attention matrix read by [`Stepper::p_value`] was computed, or -1.
+    /// Step at which the attention matrix read by [`ParticleLab::p_value`] was computed, or -1.
     pub fn p_step(&self) -> f64 {
         self.p_step.map(|s| s as f64).unwrap_or(-1.0)
     }
@@ -320,19 +320,19 @@ impl Stepper {
         Ok(heatmap::finite_max(self.p_view().0))
     }
 
-    /// Side in pixels of [`Stepper::heatmap_rgba`]'s image: `n` when `n <= max_side`, else
+    /// Side in pixels of [`ParticleLab::heatmap_rgba`]'s image: `n` when `n <= max_side`, else
     /// `ceil(n / b)` with blocks of `b = ceil(n / max_side)` entries per side.
     pub fn heatmap_side(&self, max_side: u32) -> u32 {
         heatmap::side(self.sim.n(), max_side as usize).0 as u32
     }
 
-    /// Entries per pixel side in [`Stepper::heatmap_rgba`] (1 unless `n > max_side`).
+    /// Entries per pixel side in [`ParticleLab::heatmap_rgba`] (1 unless `n > max_side`).
     pub fn heatmap_block(&self, max_side: u32) -> u32 {
         heatmap::side(self.sim.n(), max_side as usize).1 as u32
     }
 
     /// RGBA pixels of `P(t)` for an `ImageData` (`side x side x 4` bytes, row-major, opaque;
-    /// side from [`Stepper::heatmap_side`]). Colour: viridis of `P_ij / max P` (0 dark purple,
+    /// side from [`ParticleLab::heatmap_side`]). Colour: viridis of `P_ij / max P` (0 dark purple,
     /// max yellow); a pixel covering a block of entries shows the block's largest entry.
     pub fn heatmap_rgba(&mut self, max_side: u32) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
@@ -341,7 +341,7 @@ impl Stepper {
         Ok(Uint8ClampedArray::from(&px[..]))
     }
 
-    /// [`Stepper::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
+    /// [`ParticleLab::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
     /// `P_ij / top` (`top = 1`: the fixed 0..1 scale); `top <= 0` or not finite uses `max P`.
     pub fn heatmap_rgba_scaled(&mut self, max_side: u32, top: f64) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
@@ -366,7 +366,7 @@ impl Stepper {
     }
 
     /// Cluster label of each token (`n`, labels `0..clusters` in order of first appearance) from
-    /// the last [`Stepper::metrics`] call; empty before the first call.
+    /// the last [`ParticleLab::metrics`] call; empty before the first call.
     pub fn labels(&self) -> Uint32Array {
         if self.labels_step.is_none() {
             return Uint32Array::new_with_length(0);
@@ -374,12 +374,12 @@ impl Stepper {
         Uint32Array::from(&self.scratch.labels[..])
     }
 
-    /// The leaders (tokens j with max_i P_ij > 1/2) from the last [`Stepper::metrics`] call.
+    /// The leaders (tokens j with max_i P_ij > 1/2) from the last [`ParticleLab::metrics`] call.
     pub fn leaders(&self) -> Uint32Array {
         Uint32Array::from(&self.leaders[..])
     }
 
-    /// Step of the last [`Stepper::metrics`] call, or -1.
+    /// Step of the last [`ParticleLab::metrics`] call, or -1.
     pub fn metrics_step(&self) -> f64 {
         self.labels_step.map(|s| s as f64).unwrap_or(-1.0)
     }

@@ -1,10 +1,10 @@
 //! The worker pool's two halves (issue 5): [`RowWorker`], one per Web Worker (or Node worker
 //! thread), computes blocks of rows of each velocity evaluation with its own field; the
-//! [`Stepper`] that owns the run drives a step stage by stage with the velocities the workers
+//! [`ParticleLab`] that owns the run drives a step stage by stage with the velocities the workers
 //! return. Each row is computed inside one worker in the core's fixed order, so the tokens are
-//! bit-identical to [`Stepper::advance`] whatever the number of workers.
+//! bit-identical to [`ParticleLab::advance`] whatever the number of workers.
 
-use super::particles::Stepper;
+use super::particles::ParticleLab;
 use attn_core::parse;
 use attn_core::particles::field::Field;
 use attn_core::particles::init;
@@ -61,13 +61,13 @@ impl RowWorker {
 }
 
 #[wasm_bindgen]
-impl Stepper {
+impl ParticleLab {
     /// Starts a step whose velocities the worker pool computes. Errors after a divergence.
     pub fn begin_step(&mut self) -> Result<(), JsError> {
         self.sim.begin_step().map_err(|e| JsError::new(&e.message))
     }
 
-    /// Whether a step started with [`Stepper::begin_step`] is waiting for a velocity.
+    /// Whether a step started with [`ParticleLab::begin_step`] is waiting for a velocity.
     pub fn stage_pending(&mut self) -> bool {
         self.sim.pending_stage().is_some()
     }
