@@ -35,8 +35,14 @@ pub const TRAINING_TABLE: &[Key<TrainingConfig>] = &[
     key_float!(weight_lo, open 0.0, closed 1e6, "weight of a class's first distinct token (`linspace(weight_lo, weight_hi, distinct)`)"),
     key_float!(weight_hi, open 0.0, closed 1e6, "weight of a class's last distinct token"),
     key_choice!(weights_init, WeightsInit, "initial `Y`, `Z`: `zero`, or `uniform` in `[-1/√M, 1/√M)` from the seed"),
-    key_float!(eta_z, open 0.0, closed 100.0, "learning rate of `Z`"),
-    key_float!(ratio, open 0.0, closed 1000.0, "`r = eta_Y / eta_Z`"),
+    Key {
+        effect: "larger: sparser final attention",
+        ..key_float!(eta_z, open 0.0, closed 100.0, "learning rate of `Z`")
+    },
+    Key {
+        effect: "larger: attention freezes earlier, with a higher final entropy (when a query serves two classes)",
+        ..key_float!(ratio, open 0.0, closed 1000.0, "`r = eta_Y / eta_Z`")
+    },
     key_float!(momentum, closed 0.0, open 1.0, "SGD momentum"),
     key_count!(batch, 1, 4096, "sequences per iteration"),
     key_count!(seq_len, 2, 4096, "tokens per sequence (context + query)"),
@@ -46,7 +52,10 @@ pub const TRAINING_TABLE: &[Key<TrainingConfig>] = &[
         allowed: "0..queries-1 (text: a token id)",
         ..key_count!(query_row, 0, MAX_M - 1, "recorded query: index among the query tokens (text: a token id)")
     },
-    key_float!(snap_tol, open 0.0, open 1.0, "snap threshold on max |Δc| per iteration"),
+    Key {
+        effect: "smaller: a stricter test, so a later snap",
+        ..key_float!(snap_tol, open 0.0, open 1.0, "snap threshold on max |Δc| per iteration")
+    },
     key_count!(vocab, 2, MAX_M, "vocabulary cap for `text`"),
     key_text!(text, MAX_TEXT_BYTES, "your text (percent-encoded); non-empty replaces the synthetic data"),
 ];

@@ -49,29 +49,31 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
         get: |_| "particles".to_string(),
         set: |_, v| crate::link::values::lab("lab", v.str(), "particles"),
     },
-    key_choice!(model, Model, "velocity field"),
-    Key { allowed: "1..=16384 (the page runs up to 4096)", ..key_count!(n, 1, MAX_N, "number of tokens") },
-    key_count!(d, 1, MAX_D, "token dimension"),
-    key_seed!(seed, "PRNG seed"),
-    key_float!(beta, open 0.0, closed 1000.0, "inverse temperature β"),
-    key_float!(dt, open 0.0, closed 1.0, "time step"),
-    Key { allowed: "0 <= until <= 1e6, until/dt <= 1e8", ..key_float!(until, closed 0.0, closed 1e6, "stop time") },
+    Key { effect: "the sphere models keep every token on the unit sphere (`sphere-usa`: attention weights not normalised by the row sum)", ..key_choice!(model, Model, "velocity field") },
+    Key { effect: "more tokens: a denser initial cloud; the work per step grows as n²", allowed: "1..=16384 (the page runs up to 4096)", ..key_count!(n, 1, MAX_N, "number of tokens") },
+    Key { effect: "d > 3 is shown projected (PCA or two chosen coordinates)", ..key_count!(d, 1, MAX_D, "token dimension") },
+    Key { effect: "another seed: other initial tokens (and `psd` matrices), same distribution", ..key_seed!(seed, "PRNG seed") },
+    Key { effect: "larger β: sharper attention, more and longer-lived clusters", ..key_float!(beta, open 0.0, closed 1000.0, "inverse temperature β") },
+    Key { effect: "smaller dt: closer to the ODE, more steps to reach until", ..key_float!(dt, open 0.0, closed 1.0, "time step") },
+    Key { effect: "later: tokens closer to their limit", allowed: "0 <= until <= 1e6, until/dt <= 1e8", ..key_float!(until, closed 0.0, closed 1e6, "stop time") },
     Key {
+        effect: "`z` stays bounded where `x` grows like e^{tV}",
         allowed: "`x`, `z` (z: euclidean only)",
         ..key_choice!(integrate_in, Space, "integrated variable: raw `x` or rescaled `z = exp(-tV) x`")
     },
     Key {
+        effect: "`rk4`: four evaluations per step, higher accuracy",
         allowed: "euclidean: `euler`, `rk4`; sphere: `retraction`, `rk4` (projected)",
         ..key_choice!(integrator, Integrator, "time stepping")
     },
-    matrix_key!(q, "`Q` (d x d)"),
-    matrix_key!(k, "`K` (d x d)"),
-    matrix_key!(v, "`V` (d x d)"),
+    Key { effect: "with `K`, decides who attends to whom: scores ⟨Q xᵢ, K xⱼ⟩", ..matrix_key!(q, "`Q` (d x d)") },
+    Key { effect: "with `Q`, decides who attends to whom: scores ⟨Q xᵢ, K xⱼ⟩", ..matrix_key!(k, "`K` (d x d)") },
+    Key { effect: "its spectrum decides the limit: I gives a polytope's vertices, a simple top eigenvalue parallel hyperplanes, -I a collapse", ..matrix_key!(v, "`V` (d x d)") },
     Key {
         allowed: "`cube` ([-scale, scale]^d), `gaussian` (sd scale), `sphere` (radius scale), `points`",
         ..key_choice!(init, Init, "initial tokens")
     },
-    key_float!(scale, open 0.0, closed 1e6, "size of the initial distribution"),
+    Key { effect: "larger: scores grow as scale², so attention turns Boolean sooner", ..key_float!(scale, open 0.0, closed 1e6, "size of the initial distribution") },
     Key {
         name: "points",
         kind: Kind::Custom,
@@ -89,8 +91,9 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
             Ok(())
         },
     },
-    key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the spread"),
+    Key { effect: "larger: nearby tokens count as one cluster sooner", ..key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the spread") },
     Key {
+        effect: "`z` removes the e^{tV} growth, so the clusters show",
         allowed: "`x`, `z` (z: euclidean only)",
         ..key_choice!(coords, Space, "view key: coordinates shown and analysed")
     },
