@@ -217,7 +217,7 @@ describe('playground page', () => {
   });
 
   test('hovering the heatmap shows (i, j) and the exact P_ij; hovering the chart shows values', async () => {
-    const page = await openPage(browser, 'preset=polytope');
+    const page = await openPage(browser, 'preset=polytope&order=index');
     try {
       await page.waitForFunction(() => window.__attn.step() >= 5);
       await pause(page);
@@ -314,6 +314,82 @@ describe('playground page', () => {
       assertNoErrors(linked);
     } finally {
       await linked.close();
+    }
+  });
+
+  test('the heatmap orders rows and columns by cluster (default), by leader or by index, with lines between groups; hovers name the tokens', async () => {
+    const page = await openPage(browser, 'version=4&preset=polytope&t=20');
+    try {
+      await page.waitForFunction(() => window.__attn.step() === 200 && window.__attn.metrics()?.step === 200
+        && window.__attn.heatmapOrder().perm.length === 20);
+      assert.equal(await page.inputValue('#heat-order'), 'cluster');
+      const { perm, starts } = await page.evaluate(() => window.__attn.heatmapOrder());
+      const labels = Array.from(await page.evaluate(() => Array.from(window.__attn.labels())));
+      assert.deepEqual([...perm].sort((a, b) => a - b), [...Array(20).keys()], 'a permutation of the tokens');
+      // Groups: one cluster each, largest first.
+      const bounds = [0, ...starts, 20];
+      const sizes = [];
+      for (let g = 0; g + 1 < bounds.length; g += 1) {
+        const group = perm.slice(bounds[g], bounds[g + 1]).map((i) => labels[i]);
+        assert.equal(new Set(group).size, 1, `group ${g} is one cluster: ${group}`);
+        sizes.push(group.length);
+      }
+      assert.ok(starts.length >= 2, `polytope ends in several clusters (${starts})`);
+      assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a), 'largest cluster first');
+      // A separator line in the panel's colour at the first group start, across the image.
+      const snap = await canvasSnapshot(page, '#heatmap', { pixels: true });
+      const x = Math.round((starts[0] / 20) * snap.width);
+      const px = (xx, yy) => Array.from(snap.pixels.slice((yy * snap.width + xx) * 4, (yy * snap.width + xx) * 4 + 3));
+      const line = px(x, Math.floor(((bounds[0] + bounds[1]) / 2 / 20) * snap.height));
+      assert.ok(line.every((c) => c > 200), `the separator is drawn in the light panel colour: ${line}`);
+      // Mid-height of the first and the last group's rows (off the horizontal separators).
+      const mid = (g) => Math.floor(((bounds[g] + bounds[g + 1]) / 2 / 20) * snap.height);
+      for (const y of [mid(0), mid(bounds.length - 2)]) {
+        assert.deepEqual(px(x, y), line, `separator at x = ${x}, y = ${y}`);
+        assert.notDeepEqual(px(x - 4, y), line, 'the image either side of it');
+      }
+      // Hover the first cell: the tokens of position 0.
+      const heatmap = page.locator('#heatmap');
+      const box = await heatmap.boundingBox();
+      await heatmap.hover({ position: { x: 0.5 / 20 * box.width, y: 0.5 / 20 * box.height } });
+      const tip = page.locator('#heatmap-tip');
+      await tip.waitFor({ state: 'visible' });
+      assert.match(await tip.textContent(), new RegExp(`\\(i, j\\) = \\(${perm[0]}, ${perm[0]}\\)`));
+      // Token order: the identity, no lines; the link writes order=index, Back restores.
+      await page.selectOption('#heat-order', 'index');
+      await page.waitForFunction(() => location.hash.endsWith('&order=index'));
+      await page.waitForFunction(() => window.__attn.heatmapOrder().starts.length === 0);
+      assert.deepEqual((await page.evaluate(() => window.__attn.heatmapOrder())).perm, [...Array(20).keys()]);
+      await page.goBack();
+      await page.waitForFunction(() => document.querySelector('#heat-order').value === 'cluster');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+    // Leaders: in the 1-D preset every row's largest entry is its leader; each group starts with it.
+    const leaders = await openPage(browser, 'version=4&preset=leaders&t=10&order=leader');
+    try {
+      await leaders.waitForFunction(() => window.__attn.step() === 100 && window.__attn.heatmapOrder().perm.length === 40);
+      const { perm, starts } = await leaders.evaluate(() => window.__attn.heatmapOrder());
+      const p = await leaders.evaluate(() => {
+        const s = new window.__attn.wasm.ParticleLab(window.__attn.configString());
+        s.advance(100);
+        const out = Array.from(s.attention());
+        s.free();
+        return out;
+      });
+      const argmax = (i) => p.slice(i * 40, (i + 1) * 40).reduce((best, x, j, row) => (x > row[best] ? j : best), 0);
+      const bounds = [0, ...starts, 40];
+      assert.ok(starts.length >= 1 && starts.length <= 10, `a few leaders (${starts.length + 1})`);
+      for (let g = 0; g + 1 < bounds.length; g += 1) {
+        const group = perm.slice(bounds[g], bounds[g + 1]);
+        const leader = argmax(group[0]);
+        assert.ok(group.every((i) => argmax(i) === leader), `group ${g} follows one leader`);
+        if (group.includes(leader)) assert.equal(group[0], leader, 'the leader heads its group');
+      }
+      assertNoErrors(leaders);
+    } finally {
+      await leaders.close();
     }
   });
 

@@ -40,6 +40,12 @@ export function refreshText() {
   heat += ui.heatmap.scale === 'one'
     ? ' Colour: viridis on the fixed scale 0 to 1 (a uniform P is dark, 1/n). Hover for the exact value.'
     : ' Colour: viridis from 0 to max P (the largest entry is yellow, whatever its size). Hover for the exact value.';
+  const order = ui.heatmap.order;
+  heat += order === 'cluster'
+    ? ' Rows and columns ordered by cluster (largest first, tokens alone last; lines between clusters), so a clustered P shows diagonal blocks.'
+    : order === 'leader'
+      ? ' Rows and columns ordered by leader (each row\'s largest entry; the leader first, lines between groups), so a Boolean P shows one full column per group.'
+      : ' Rows and columns in token order.';
   if (block > 1) heat += ` Each pixel shows the largest entry of a ${block} × ${block} block.`;
   $('heatmap-caption').textContent = heat;
 

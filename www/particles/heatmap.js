@@ -1,5 +1,7 @@
 // The attention heatmap: the RGBA pixels computed in Rust (ParticleLab.heatmap_rgba) put into an
-// ImageData, scaled up without smoothing; hovering reports the entry (i, j) under the pointer.
+// ImageData, scaled up without smoothing, in the order the view key `order` asks for (by
+// cluster, by leader, or token index; computed in Rust), with thin lines between the order's
+// groups; hovering reports the tokens (i, j) of the entry under the pointer.
 
 import { fitCanvas, theme } from '../render/palette.js';
 
@@ -19,6 +21,9 @@ export class HeatmapView {
     this.n = 0;
     this.hasImage = false;
     this.scale = 'one'; // colour scale: 'one' (0..1, fixed) or 'max' (0..max P)
+    this.order = 'cluster'; // row and column order: 'cluster', 'leader' or 'index'
+    this.perm = null; // position -> token of the image shown
+    this.starts = []; // positions where a group starts
     const report = (e) => {
       const cell = this.cellAt(e);
       onHover(cell);
@@ -34,6 +39,8 @@ export class HeatmapView {
     const rgba = stepper.heatmap_rgba_scaled(HEATMAP_MAX_SIDE, this.scale === 'one' ? 1 : 0);
     this.n = stepper.n();
     this.block = stepper.heatmap_block(HEATMAP_MAX_SIDE);
+    this.perm = stepper.heatmap_perm();
+    this.starts = Array.from(stepper.heatmap_starts());
     if (this.image.width !== side) this.image.width = side;
     if (this.image.height !== side) this.image.height = side;
     this.imageCtx.putImageData(new ImageData(rgba, side, side), 0, 0);
@@ -54,7 +61,20 @@ export class HeatmapView {
     ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
     if (!this.hasImage) return;
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.image, 0, 0, Math.round(w * dpr), Math.round(h * dpr));
+    const W = Math.round(w * dpr);
+    const H = Math.round(h * dpr);
+    ctx.drawImage(this.image, 0, 0, W, H);
+    // Separators between the order's groups (a group narrower than a pixel gets none).
+    if (this.starts.length && this.starts.length < this.n / 2) {
+      ctx.fillStyle = theme().panel;
+      const line = Math.max(1, Math.round(dpr));
+      for (const a of this.starts) {
+        const x = Math.round((a / this.n) * W);
+        const y = Math.round((a / this.n) * H);
+        ctx.fillRect(x - (line >> 1), 0, line, H);
+        ctx.fillRect(0, y - (line >> 1), W, line);
+      }
+    }
   }
 
   /** The matrix entry under a pointer event, with the pointer's position in the canvas (CSS px). */
@@ -64,8 +84,10 @@ export class HeatmapView {
     const x = e.clientX - rect.left;
     const y = e.clientY - rect.top;
     if (x < 0 || y < 0 || x >= rect.width || y >= rect.height) return null;
-    const j = Math.min(this.n - 1, Math.floor((x / rect.width) * this.n));
-    const i = Math.min(this.n - 1, Math.floor((y / rect.height) * this.n));
-    return { i, j, x, y, w: rect.width, h: rect.height };
+    const b = Math.min(this.n - 1, Math.floor((x / rect.width) * this.n));
+    const a = Math.min(this.n - 1, Math.floor((y / rect.height) * this.n));
+    // Positions to tokens: the image is in the order's permutation.
+    const token = (pos) => (this.perm && this.perm.length === this.n ? this.perm[pos] : pos);
+    return { i: token(a), j: token(b), x, y, w: rect.width, h: rect.height };
   }
 }

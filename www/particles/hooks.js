@@ -43,6 +43,10 @@ export function installHooks() {
     status: () => app.stepper.status(),
     playing: () => ui.loop.playing,
     metrics: () => app.metrics ?? null,
+    /** Cluster label of each token at the last metrics (Uint32Array n). */
+    labels: () => app.stepper.labels(),
+    /** The heatmap shown: its order's permutation (position -> token) and group starts. */
+    heatmapOrder: () => ({ perm: Array.from(ui.heatmap.perm ?? []), starts: [...ui.heatmap.starts] }),
     /** Where the token view last drew each token, [x, y] in CSS pixels (2-D and 3-D views). */
     drawnTokens: () => (ui.tokens.drawn ?? []).map((p) => [p[0], p[1]]),
     historyLen: () => app.stepper.history_len(),

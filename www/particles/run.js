@@ -17,6 +17,7 @@ import { showScale } from './view_keys.js';
 /** Replaces the run by a new ParticleLab for a valid canonical configuration. */
 export function startRun(canonical) {
   const s = new wasm.ParticleLab(canonical);
+  s.set_heatmap_order(ui.heatmap.order);
   if (app.stepper) app.stepper.free();
   app.stepper = s;
   app.canonical = s.config_string();

@@ -38,6 +38,7 @@ export function viewPairs() {
   const pitch = Math.round(tokenView.pitch * 1000) / 1000;
   out.push(['camera', `${yaw},${pitch}`]);
   if (tokenView.colour !== 'clusters') out.push(['colour', tokenView.colour]);
+  if (heatmapView.order !== 'cluster') out.push(['order', heatmapView.order]);
   if (app.axesChosen) out.push(['axes', tokenView.axes]);
   return out;
 }
@@ -73,8 +74,16 @@ export function applyView(view) {
   tokenView.pitch = view.camera.pitch;
   tokenView.colour = view.colour;
   $('colour').value = view.colour;
+  showHeatOrder(view.order);
   app.axesChosen = view.axes !== null && view.axes !== undefined;
   showScale(app.axesChosen ? view.axes : app.stepper.suggested_axes());
+}
+
+/** The heatmap's order (the view key `order`): the view, its select, the run's heatmap. */
+export function showHeatOrder(order) {
+  ui.heatmap.order = order;
+  $('heat-order').value = order;
+  if (app.stepper) app.stepper.set_heatmap_order(order);
 }
 
 /** The token view's axis scales (`equal` or `per-axis`: the view key `axes`) and its select;

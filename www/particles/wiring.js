@@ -14,7 +14,7 @@ import { onChartHover, onHeatHover } from './hover.js';
 import { renderNow } from './render.js';
 import { createLoop, setupView } from './run.js';
 import { TokenView } from './tokens.js';
-import { showHeatScale, showScale } from './view_keys.js';
+import { showHeatOrder, showHeatScale, showScale } from './view_keys.js';
 import { $, app, ui } from './state.js';
 
 /** Builds the lab's objects on its markup (the wasm module initialised). */
@@ -64,6 +64,15 @@ export function wire(defaultLink) {
   ui.config = createConfig(controls, defaultLink);
   controls.showSpeed(ui.loop.perFrame);
 
+  $('heat-order').addEventListener('change', (e) => {
+    showHeatOrder(e.target.value);
+    if (!app.stepper) return;
+    refreshText();
+    app.needs.heat = true;
+    app.lastHeatAt = -Infinity;
+    if (!ui.loop.playing) renderNow();
+    changed('push');
+  });
   $('heat-scale').addEventListener('change', (e) => {
     showHeatScale(e.target.value);
     if (!app.stepper) return;

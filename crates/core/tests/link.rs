@@ -538,3 +538,19 @@ fn the_axes_view_key_is_checked_and_written_after_colour() {
         parse("version=4&preset=polytope-line").unwrap()
     );
 }
+
+/// `order`: the heatmap's rows and columns, after `colour` and before `axes`; `cluster` by
+/// default (not written).
+#[test]
+fn the_order_view_key_is_checked_and_written_after_colour() {
+    let l = parse_link("version=4&preset=leaders&axes=equal&order=leader&colour=plain").unwrap();
+    assert_eq!(l.view.order, "leader");
+    assert_eq!(l.to_canonical_string(), "version=4&preset=leaders&colour=plain&order=leader&axes=equal");
+    assert_eq!(
+        parse_link("version=4&preset=leaders&order=cluster").unwrap().to_canonical_string(),
+        "version=4&preset=leaders"
+    );
+    let e = parse_link("version=4&preset=polytope&order=rank").unwrap_err();
+    assert_eq!(e.key, "order");
+    assert!(e.message.contains("cluster, leader, index"), "{}", e.message);
+}

@@ -95,6 +95,13 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         labs: &["particles"],
     },
     ViewKey {
+        name: "order",
+        meaning: "order of the heatmap's rows and columns (thin lines between groups)",
+        allowed: "`cluster` (largest cluster first, tokens alone last), `leader` (each leader with the tokens attending most to it), `index` (token order)",
+        default: "`cluster`",
+        labs: &["particles"],
+    },
+    ViewKey {
         name: "axes",
         meaning: "scales of the token view's axes",
         allowed: "`equal` (one scale: distances true), `per-axis` (each coordinate fills the view)",

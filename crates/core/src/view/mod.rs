@@ -104,6 +104,9 @@ pub struct View {
     pub camera: Camera,
     /// Token colours: `"clusters"`, `"index"` or `"plain"`.
     pub colour: &'static str,
+    /// The heatmap's order: `"cluster"`, `"leader"` or `"index"`
+    /// ([`crate::particles::analysis::order::TokenOrder`]).
+    pub order: &'static str,
     /// The token view's axis scales: `"equal"` or `"per-axis"`; `None`: the preset's suggestion
     /// ([`crate::particles::config::Preset::suggested_axes`]).
     pub axes: Option<&'static str>,
@@ -144,6 +147,7 @@ impl View {
             projection: Projection { mode: ProjectionMode::Pca2, a: 1, b: 2 },
             camera: DEFAULT_CAMERA,
             colour: "clusters",
+            order: "cluster",
             axes: None,
             residual_axis: "log",
         }
@@ -198,6 +202,7 @@ impl View {
                 "camera" => (self.camera != base.camera)
                     .then(|| format!("{},{}", format_f64(self.camera.yaw), format_f64(self.camera.pitch))),
                 "colour" => (self.colour != base.colour).then(|| self.colour.to_string()),
+                "order" => (self.order != base.order).then(|| self.order.to_string()),
                 "axes" => self.axes.map(str::to_string),
                 "residual_axis" => (self.residual_axis != base.residual_axis).then(|| self.residual_axis.to_string()),
                 _ => None,

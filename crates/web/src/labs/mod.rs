@@ -1,8 +1,10 @@
 //! One wasm-bindgen class per lab, each marshalling a core run to JavaScript (typed arrays,
 //! JSON-compatible objects, `JsError`): [`particles`] (the particle lab's run and its
-//! stage-by-stage stepping for the worker pool in [`particles_pool`]), [`training`], [`depth`].
+//! stage-by-stage stepping for the worker pool in [`particles_pool`], its heatmap in
+//! [`particles_heatmap`]), [`training`], [`depth`].
 
 pub mod depth;
 pub mod particles;
+pub mod particles_heatmap;
 pub mod particles_pool;
 pub mod training;

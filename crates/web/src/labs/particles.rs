@@ -6,11 +6,11 @@
 use crate::charts::{heatmap, particles as chart};
 use crate::to_js;
 use attn_core::link::Named;
-use attn_core::particles::analysis::metrics::{attention_views, energy_defined};
+use attn_core::particles::analysis::metrics::energy_defined;
 use attn_core::particles::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::particles::config::{Preset, Space};
 use attn_core::{parse, Simulation, Stepping};
-use js_sys::{Float64Array, Uint32Array, Uint8ClampedArray};
+use js_sys::{Float64Array, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -61,21 +61,23 @@ struct MatricesOut<'a> {
 #[wasm_bindgen]
 pub struct ParticleLab {
     pub(crate) sim: Simulation,
-    scratch: MetricsScratch,
-    /// Step at which `scratch.p` holds `P`.
-    p_step: Option<u64>,
+    pub(crate) scratch: MetricsScratch,
+    /// Step at which `scratch.p` holds `P` (token order).
+    pub(crate) p_step: Option<u64>,
     /// Step at which `scratch.labels` and `leaders` were computed.
-    labels_step: Option<u64>,
+    pub(crate) labels_step: Option<u64>,
     leaders: Vec<u32>,
     history: attn_core::particles::analysis::history::History,
     buf: Vec<f64>,
     /// One row of `P` for hovers on large runs, and the (step, row) it holds.
     p_row: Vec<f64>,
     p_row_of: Option<(u64, usize)>,
+    /// The heatmap's order (the view key `order`) and what it was last drawn from.
+    pub(crate) heat: super::particles_heatmap::HeatmapView,
 }
 
 /// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
-const HEATMAP_SIDE: usize = 512;
+pub(crate) const HEATMAP_SIDE: usize = 512;
 
 /// Metrics scratch of a run of `n` tokens: the whole `P` kept for `n <= HEATMAP_SIDE`, else only
 /// the heatmap's block maxima (memory O(n) + the view, not O(n^2)).
@@ -105,6 +107,7 @@ impl ParticleLab {
             leaders: Vec::new(),
             history: Default::default(),
             buf: vec![0.0; len],
+            heat: Default::default(),
         })
     }
 
@@ -252,26 +255,6 @@ impl ParticleLab {
         Float64Array::from(&axes[..])
     }
 
-    /// Computes the heatmap's view of `P(t)` once per step: the whole `P` for `n <= 512`,
-    /// else its block maxima only (`P` streamed row by row, never stored).
-    fn ensure_p(&mut self) -> Result<(), JsError> {
-        let step = self.sim.step_count();
-        if self.p_step == Some(step) {
-            return Ok(());
-        }
-        attention_views(&mut self.sim, &mut self.scratch).map_err(|e| JsError::new(&e.message))?;
-        self.p_step = Some(step);
-        Ok(())
-    }
-
-    /// The matrix the heatmap draws and its side: `P` (`n x n`) or its block maxima.
-    fn p_view(&self) -> (&[f64], usize) {
-        match self.scratch.pool {
-            Some((side, _)) if !self.scratch.keep_p => (&self.scratch.pooled, side),
-            _ => (&self.scratch.p, self.sim.n()),
-        }
-    }
-
     /// The attention matrix `P(t)`: a new `Float64Array` of `n x n`, row-major, rows summing
     /// to 1 (for `sphere-usa`, W row-normalised). Throws the divergence message if `P` cannot be
     /// computed.
@@ -314,48 +297,14 @@ impl ParticleLab {
         self.p_step.map(|s| s as f64).unwrap_or(-1.0)
     }
 
-    /// Largest entry of the current `P` (the top of the heatmap's colour scale).
-    pub fn p_max(&mut self) -> Result<f64, JsError> {
-        self.ensure_p()?;
-        Ok(heatmap::finite_max(self.p_view().0))
-    }
-
-    /// Side in pixels of [`ParticleLab::heatmap_rgba`]'s image: `n` when `n <= max_side`, else
-    /// `ceil(n / b)` with blocks of `b = ceil(n / max_side)` entries per side.
-    pub fn heatmap_side(&self, max_side: u32) -> u32 {
-        heatmap::side(self.sim.n(), max_side as usize).0 as u32
-    }
-
-    /// Entries per pixel side in [`ParticleLab::heatmap_rgba`] (1 unless `n > max_side`).
-    pub fn heatmap_block(&self, max_side: u32) -> u32 {
-        heatmap::side(self.sim.n(), max_side as usize).1 as u32
-    }
-
-    /// RGBA pixels of `P(t)` for an `ImageData` (`side x side x 4` bytes, row-major, opaque;
-    /// side from [`ParticleLab::heatmap_side`]). Colour: viridis of `P_ij / max P` (0 dark purple,
-    /// max yellow); a pixel covering a block of entries shows the block's largest entry.
-    pub fn heatmap_rgba(&mut self, max_side: u32) -> Result<Uint8ClampedArray, JsError> {
-        self.ensure_p()?;
-        let (p, side) = self.p_view();
-        let px = heatmap::rgba(p, side, max_side as usize, heatmap::finite_max(p));
-        Ok(Uint8ClampedArray::from(&px[..]))
-    }
-
-    /// [`ParticleLab::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
-    /// `P_ij / top` (`top = 1`: the fixed 0..1 scale); `top <= 0` or not finite uses `max P`.
-    pub fn heatmap_rgba_scaled(&mut self, max_side: u32, top: f64) -> Result<Uint8ClampedArray, JsError> {
-        self.ensure_p()?;
-        let scale = if top > 0.0 && top.is_finite() { top } else { heatmap::finite_max(self.p_view().0) };
-        let (p, side) = self.p_view();
-        let px = heatmap::rgba(p, side, max_side as usize, scale);
-        Ok(Uint8ClampedArray::from(&px[..]))
-    }
-
     /// Computes the metrics of the current state (core `Metrics::compute`, cost O(n^2 d)) and
     /// records them for the chart: `{ t, step, clusters, boolean_distance, effective_rank,
     /// energy (null unless defined), leaders: [token indices] }`. Throws the divergence message
     /// when `P` cannot be computed.
     pub fn metrics(&mut self) -> Result<JsValue, JsError> {
+        // Token order for the streamed views: the heatmap recomputes its own order.
+        self.scratch.positions = None;
+        self.heat.of = None;
         let m = Metrics::compute(&mut self.sim, &mut self.scratch).map_err(|e| JsError::new(&e))?;
         let step = self.sim.step_count();
         self.p_step = Some(step);

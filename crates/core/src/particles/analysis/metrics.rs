@@ -1,6 +1,7 @@
 //! The metrics shown over time: clusters, Boolean distance, effective rank, energy, leaders.
 
 use super::attention::{boolean_distance_row, mark_leaders, pool_row};
+use super::order::{pool_row_ordered, row_argmax};
 use super::rank::{effective_rank_of_rows, sample_rows};
 use super::{clusters::cluster_labels_into, interaction_energy};
 use crate::linalg::is_identity;
@@ -38,6 +39,13 @@ pub struct MetricsScratch {
     pub pool: Option<(usize, usize)>,
     /// The block maxima (`side x side`, row-major) after the last compute, when `pool` is set.
     pub pooled: Vec<f64>,
+    /// Positions of the tokens in an ordered heatmap ([`super::order::TokenOrder::positions`]):
+    /// the block maxima are then those of `P` with rows and columns in that order; `None`:
+    /// token order.
+    pub positions: Option<Vec<usize>>,
+    /// Column of the largest entry of each row of `P` after the last compute (`n`;
+    /// [`super::order::row_argmax`]): each token's leader, for the heatmap's leader order.
+    pub best: Vec<usize>,
     /// Tokens in the displayed coordinates (`n x d`) after the last compute.
     pub tokens: Vec<f64>,
     /// Cluster label of each token after the last compute.
@@ -59,14 +67,8 @@ impl Metrics {
     /// `scratch`. Errors (with the divergence message) when `P` cannot be computed.
     pub fn compute(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<Metrics, String> {
         let (n, d) = (sim.n(), sim.d());
-        scratch.tokens.resize(n * d, 0.0);
-        scratch.labels.resize(n, 0);
-        scratch.parent.resize(n, 0);
         let stats = stream(sim, scratch, true).map_err(|e| e.message)?;
-        let coords = sim.config().coords;
-        sim.tokens_in(coords, &mut scratch.tokens);
-        let tol = sim.config().cluster_tol * sim.initial_spread();
-        let clusters = cluster_labels_into(&scratch.tokens, n, d, tol, &mut scratch.labels, &mut scratch.parent);
+        let clusters = cluster_labels_now(sim, scratch);
         let energy =
             if energy_defined(sim) { Some(interaction_energy(sim.state(), n, d, sim.config().beta)) } else { None };
         Ok(Metrics {
@@ -77,6 +79,20 @@ impl Metrics {
             leaders: (0..n).filter(|&j| scratch.leader[j]).collect(),
         })
     }
+}
+
+/// The cluster labels of the current state into `scratch.labels` (and the displayed tokens into
+/// `scratch.tokens`), as [`Metrics::compute`] finds them: single linkage in the displayed
+/// coordinates at `cluster_tol` times the initial spread. Returns the number of clusters.
+pub fn cluster_labels_now(sim: &mut Simulation, scratch: &mut MetricsScratch) -> usize {
+    let (n, d) = (sim.n(), sim.d());
+    scratch.tokens.resize(n * d, 0.0);
+    scratch.labels.resize(n, 0);
+    scratch.parent.resize(n, 0);
+    let coords = sim.config().coords;
+    sim.tokens_in(coords, &mut scratch.tokens);
+    let tol = sim.config().cluster_tol * sim.initial_spread();
+    cluster_labels_into(&scratch.tokens, n, d, tol, &mut scratch.labels, &mut scratch.parent)
 }
 
 /// What one streamed pass over the rows of `P` gives besides the scratch's views.
@@ -115,8 +131,10 @@ fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Res
     }
     let mut out = Streamed { boolean_distance: 0.0, finite: true };
     let mut next = 0;
-    let MetricsScratch { p, keep_p, pool, pooled, rank_rows, leader, .. } = scratch;
+    scratch.best.resize(n, 0);
+    let MetricsScratch { p, keep_p, pool, pooled, rank_rows, leader, positions, best, .. } = scratch;
     sim.attention_rows(&mut |i, row| {
+        best[i] = row_argmax(row);
         out.boolean_distance = boolean_distance_row(out.boolean_distance, row);
         out.finite &= row.iter().all(|x| x.is_finite());
         mark_leaders(row, leader);
@@ -128,7 +146,10 @@ fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Res
             p[i * n..(i + 1) * n].copy_from_slice(row);
         }
         if let Some((side, block)) = *pool {
-            pool_row(row, i, side, block, pooled);
+            match positions {
+                Some(pos) => pool_row_ordered(row, i, pos, side, block, pooled),
+                None => pool_row(row, i, side, block, pooled),
+            }
         }
     })?;
     Ok(out)

@@ -6,6 +6,7 @@ pub mod energy;
 pub mod history;
 pub mod hull;
 pub mod metrics;
+pub mod order;
 pub mod pca;
 pub mod rank;
 
@@ -13,4 +14,5 @@ pub use attention::{boolean_distance, leaders};
 pub use clusters::{cluster_labels, spread};
 pub use energy::interaction_energy;
 pub use metrics::{Metrics, MetricsScratch};
+pub use order::TokenOrder;
 pub use rank::effective_rank;
