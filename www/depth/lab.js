@@ -176,6 +176,8 @@ class DepthLabPage {
       total: () => this.info?.variants.length ?? 0,
       busy: () => this.busy,
       results: () => this.results,
+      // The residual chart's layout ({ plot, legend, labels, ... }, CSS px).
+      residualLayout: () => this.resLayout,
       times: () => Object.fromEntries(this.times),
       wasm,
     });

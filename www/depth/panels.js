@@ -3,7 +3,7 @@
 // view and the singular values (Rust/plotters charts, ImageData tiles), their captions and hover
 // readouts. Methods of the lab's page (lab.js mixes them in).
 
-import { fitCanvas, isDark } from '../render/palette.js';
+import { fitCanvas, isDark, setLabels } from '../render/palette.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { MAX_SIDE } from './variants.js';
@@ -45,10 +45,14 @@ export const panelMethods = {
     this.drawSpectrum();
   },
 
+  /** Draws chart `id` with `fn(canvas, dpr, dark)`; the rectangles of the texts it drew go to
+   * the canvas's `data-labels` attribute (JSON `[{ text, x, y, w, h }]`, CSS px). */
   chart(id, fn) {
     try {
       const { dpr } = fitCanvas($(id));
-      return fn($(id), dpr, isDark());
+      const drawn = fn($(id), dpr, isDark());
+      setLabels($(id), drawn);
+      return drawn;
     } catch (e) {
       console.warn(e);
       return null;

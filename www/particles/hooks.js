@@ -43,6 +43,8 @@ export function installHooks() {
     status: () => app.stepper.status(),
     playing: () => ui.loop.playing,
     metrics: () => app.metrics ?? null,
+    /** The metrics chart's layout (CSS px: x0, x1, panels, labels), or null before a draw. */
+    chartLayout: () => ui.chart?.layout ?? null,
     historyLen: () => app.stepper.history_len(),
     historyNear: (t) => app.stepper.history_near(t),
     /** Worker pool: force `k` workers (0 = step on the main thread, null = automatic). */

@@ -2,7 +2,7 @@
 // returns the plot's layout): sizes the canvas for the screen's pixel ratio and maps the pointer
 // along the x axis for hover readouts. The particle and training charts extend it.
 
-import { fitCanvas, isDark } from './palette.js';
+import { fitCanvas, isDark, setLabels } from './palette.js';
 
 export class PlotChart {
   /**
@@ -33,10 +33,12 @@ export class PlotChart {
     canvas.addEventListener('pointerleave', () => onHover(null));
   }
 
-  /** Redraws `source`'s chart; keeps the layout for hover mapping. */
+  /** Redraws `source`'s chart; keeps the layout for hover mapping; the texts it drew go to the
+   * canvas's `data-labels` attribute. */
   draw(source) {
     const { dpr } = fitCanvas(this.canvas);
     this.layout = source.draw_chart(this.canvas, dpr, isDark());
+    setLabels(this.canvas, this.layout);
     return this.layout;
   }
 

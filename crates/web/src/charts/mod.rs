@@ -4,11 +4,14 @@
 //! Content-Security-Policy allows), [`axes`] and [`legend`] the common parts; [`heatmap`] turns
 //! values into viridis pixels. One file per lab's charts: [`particles`] (the metrics over time),
 //! [`training`] (loss, entropy, `max |Δc|`, snap), [`sweep`] (entropy against `r`), [`depth`]
-//! (rank collapse, histograms, same-sentence share, paths, spectrum).
+//! (histograms, same-sentence share, paths, spectrum) and [`depth_residual`] (rank collapse).
+//! Every chart records the texts it draws ([`canvas::Texts`]) and returns their boxes, so the
+//! page can set them as the canvas's `data-labels` attribute.
 
 pub mod axes;
 pub mod canvas;
 pub mod depth;
+pub mod depth_residual;
 pub mod heatmap;
 pub mod legend;
 pub mod particles;

@@ -1,6 +1,9 @@
 //! The metrics chart: the core's metrics [`History`] drawn with plotters onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
-use crate::charts::plot::{clamp_dpr, err, note, panel, power_of_ten, readout, root, theme, tick, Geometry, PanelSpec};
+use crate::charts::canvas::TextBox;
+use crate::charts::plot::{
+    clamp_dpr, err, note, panel, power_of_ten, readout, root, span_label, theme, Geometry, PanelSpec,
+};
 use attn_core::particles::analysis::history::History;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -21,6 +24,8 @@ pub struct Layout {
     pub t1: f64,
     /// The panels from top to bottom.
     pub panels: Vec<PanelLayout>,
+    /// Every text drawn (tick labels, titles, notes) with its ink box, CSS px.
+    pub labels: Vec<TextBox>,
 }
 
 /// One panel's plot area.
@@ -51,12 +56,12 @@ pub fn draw(
     energy_defined: bool,
 ) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
-    let root = root(canvas)?;
+    let (root, texts) = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(err)?;
     let (w, hgt) = root.dim_in_pixel();
     if w < 40 || hgt < 40 {
-        return Ok(Layout { x0: 0.0, x1: 0.0, t0: 0.0, t1: 0.0, panels: vec![] });
+        return Ok(Layout { x0: 0.0, x1: 0.0, t0: 0.0, t1: 0.0, panels: vec![], labels: vec![] });
     }
     let g = Geometry::new(dpr);
     let t1 = if t_max.is_finite() && t_max > 0.0 { t_max } else { 1.0 };
@@ -124,12 +129,17 @@ pub fn draw(
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let has_energy = energy_defined && lo.is_finite();
+    // A constant (or nearly constant) energy gets a padded range: at least ±0.5% of its
+    // value (±0.5 at 0), so the tick labels read apart.
     let (e0, e1) = if has_energy {
-        let pad = ((hi - lo) * 0.08).max(1e-9 * hi.abs().max(1.0));
-        (lo - pad, hi + pad)
+        let scale = hi.abs().max(lo.abs());
+        let half = ((hi - lo) * 0.58).max(if scale > 0.0 { 5e-3 * scale } else { 0.5 });
+        let mid = (lo + hi) / 2.0;
+        (mid - half, mid + half)
     } else {
         (0.0, 1.0)
     };
+    let energy_label = move |v: &f64| if has_energy { span_label(*v, (e1 - e0) / 4.0) } else { String::new() };
     let title = if energy_defined {
         format!("interaction energy E_β: {}", readout(last(&h.energy)))
     } else {
@@ -139,7 +149,7 @@ pub fn draw(
     let spec = PanelSpec {
         show_x: true,
         x_desc: "t (time units)",
-        y_fmt: &|v| if has_energy { tick(*v) } else { String::new() },
+        y_fmt: &energy_label,
         ..PanelSpec::new("energy", title, t, y, th.series[3])
     };
     let (_, yr) = panel(&areas[3], &g, &th, &spec, x.clone(), e0..e1)?;
@@ -166,5 +176,5 @@ pub fn draw(
     });
     root.present().map_err(err)?;
     let (x0, x1) = px(&xr_all);
-    Ok(Layout { x0, x1, t0: 0.0, t1, panels })
+    Ok(Layout { x0, x1, t0: 0.0, t1, panels, labels: texts.css(dpr) })
 }

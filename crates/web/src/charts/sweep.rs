@@ -22,7 +22,7 @@ pub fn draw(
     dark: bool,
 ) -> Result<(), String> {
     let dpr = clamp_dpr(dpr);
-    let root = root(canvas)?;
+    let (root, _) = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(err)?;
     let (w, h) = root.dim_in_pixel();
@@ -81,7 +81,7 @@ pub fn draw(
         &mut chart,
         &g,
         &th,
-        Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)") },
+        Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)"), y_fmt: None },
     )?;
 
     // The uniform-attention reference.

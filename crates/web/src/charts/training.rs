@@ -2,6 +2,7 @@
 //! drawn with plotters in three stacked panels, with dashed references (`ln M`, the
 //! uniform-attention entropy, `snap_tol`) and the snap iteration. Drawing only, no science.
 
+use crate::charts::canvas::TextBox;
 use crate::charts::plot::{clamp_dpr, panel, power_of_ten, readout, root, theme, Geometry, PanelSpec, RefLine};
 use plotters::prelude::*;
 use serde::Serialize;
@@ -38,6 +39,8 @@ pub struct Layout {
     pub i0: f64,
     pub i1: f64,
     pub panels: Vec<PanelLayout>,
+    /// Every text drawn (tick labels, titles) with its ink box, CSS px.
+    pub labels: Vec<TextBox>,
 }
 
 /// One panel's plot area (CSS px).
@@ -52,11 +55,11 @@ pub struct PanelLayout {
 /// Draws `d` on `canvas` (`width`/`height` in device pixels, `dpr` per CSS px).
 pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
-    let root = root(canvas)?;
+    let (root, texts) = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(crate::charts::plot::err)?;
     let (w, h) = root.dim_in_pixel();
-    let empty = Layout { x0: 0.0, x1: 0.0, i0: 0.0, i1: 0.0, panels: vec![] };
+    let empty = Layout { x0: 0.0, x1: 0.0, i0: 0.0, i1: 0.0, panels: vec![], labels: vec![] };
     if w < 40 || h < 40 {
         return Ok(empty);
     }
@@ -145,5 +148,5 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
 
     root.present().map_err(crate::charts::plot::err)?;
     let (x0, x1p) = px(&xr);
-    Ok(Layout { x0, x1: x1p, i0: 0.0, i1: x1, panels })
+    Ok(Layout { x0, x1: x1p, i0: 0.0, i1: x1, panels, labels: texts.css(dpr) })
 }

@@ -8,6 +8,7 @@
 //! show it: colours of `S` span each head's own off-diagonal range.
 
 use crate::charts::depth::{self as depth_chart, Results};
+use crate::charts::depth_residual;
 use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
@@ -185,7 +186,9 @@ fn results(value: JsValue) -> Result<Results, JsError> {
 
 /// Draws the relative residual `||res(X_l)|| / ||X_l||` against layer for every finished
 /// variant (`results`: array of `run_variant` objects), linear or `log` y axis. `canvas` in
-/// device pixels (`dpr` per CSS px). Returns `{ x0, x1, l0, l1 }` (CSS px) for hover.
+/// device pixels (`dpr` per CSS px). Returns `{ x0, x1, y0, y1, l0, l1, plot, legend, labels }`
+/// (CSS px): layers `l0`, `l1` at `x0`, `x1` for hover, the plot area and legend band as
+/// `{ x, y, w, h }` (or null), and every text drawn as `{ text, x, y, w, h }`.
 #[wasm_bindgen]
 pub fn draw_depth_residual(
     canvas: HtmlCanvasElement,
@@ -196,25 +199,27 @@ pub fn draw_depth_residual(
     dark: bool,
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    let layout = depth_chart::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
+    let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 
 /// Draws the |i - j| histograms of high-similarity pairs of one variant's result, one ridge per
 /// layer (each scaled to its own peak), layer 1 at the top.
+/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_histograms(
     canvas: HtmlCanvasElement,
     result_value: JsValue,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(result_value)?;
-    depth_chart::histograms(canvas, r.first(), dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::histograms(canvas, r.first(), dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the same-sentence share of high-similarity pairs against layer, one curve per
 /// variant, with the chance level dashed.
+/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_same_sentence(
     canvas: HtmlCanvasElement,
@@ -223,13 +228,14 @@ pub fn draw_depth_same_sentence(
     chance: f64,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the share of paths of each length (`shares`, `k = 0..=L`) as bars, and for variants
 /// with a path decomposition the share of the output norm carried by each length.
+/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_paths(
     canvas: HtmlCanvasElement,
@@ -237,13 +243,14 @@ pub fn draw_depth_paths(
     results_value: JsValue,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    depth_chart::paths(canvas, shares, &r, dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::paths(canvas, shares, &r, dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the singular values `σ_k(X_l) / σ_1(X_l)` of layer `layer` (log axis), one curve per
-/// variant.
+/// variant./// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
+
 #[wasm_bindgen]
 pub fn draw_depth_spectrum(
     canvas: HtmlCanvasElement,
@@ -251,9 +258,9 @@ pub fn draw_depth_spectrum(
     layer: u32,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    depth_chart::spectrum(canvas, &r, layer as usize, dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::spectrum(canvas, &r, layer as usize, dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 #[cfg(test)]
