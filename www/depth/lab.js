@@ -3,7 +3,8 @@
 // the view key to the variants' computation (variants.js) and the panels (panels.js). Loaded by
 // main.js (dynamic import) only when the lab is first shown.
 //
-// Data flow: link / fields -> Draft -> check_lab_config (lab/config_page.js) -> DepthLab.info
+// Data flow: link / fields -> Draft -> check_page_config (the core's check and the page's limits,
+// web crate page_limits.rs; lab/config_page.js) -> DepthLab.info
 // (labels, chance level, path shares; cheap, on the main thread) -> the worker runs the variants
 // in order -> each reply (result JSON + similarity tiles) is kept and every chart is redrawn, so
 // the curves appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
@@ -62,7 +63,7 @@ export function createLab(ctx) {
     step() {},
     reset: () => page.compute(),
     seekTo: async () => 0,
-    check: (text) => ctx.wasm.check_lab_config(text),
+    check: (text) => ctx.wasm.check_page_config(text),
     refuse: (res, tail) => page.config.refuse(res, tail),
     state: () => null,
     exports: () => {
@@ -83,11 +84,13 @@ class DepthLabPage {
     this.canonical = '';
     this.info = null;
     this.results = []; // run_variant objects, in arrival order
-    this.tiles = new Map(); // variant label -> { side, pixels, values, layers, heads, n, variant }
+    this.tiles = null; // the shown variant's { variant, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
     this.worker = null;
+    this.workerBytes = null; // size of the worker's wasm memory, as its last reply said
     this.job = 0; // id of the current computation
-    this.queue = [];
+    this.queue = []; // messages still to send: { variant, result } (result false: tiles only)
+    this.inflight = null; // the message the worker is on
     this.busy = false;
     this.visible = false;
     this.log = true;
@@ -108,7 +111,7 @@ class DepthLabPage {
       onUseParticle: () => this.useParticle(),
     });
     this.config = new ConfigPage({
-      check: (text) => wasm.check_lab_config(text),
+      check: (text) => wasm.check_page_config(text),
       presetPairs: (name) => wasm.depth_preset_pairs(name),
       defaultPreset: 'collapse-small',
       defaultLink: ctx.defaultLink,
@@ -142,7 +145,7 @@ class DepthLabPage {
         this.linkChanged('push'); // the view key residual_axis
       });
     }
-    $('dp-grid-variant').addEventListener('change', () => this.drawSimilarity());
+    $('dp-grid-variant').addEventListener('change', () => this.variantChosen());
     $('dp-sv-layer').addEventListener('input', () => {
       this.svLayer = Number($('dp-sv-layer').value);
       $('dp-sv-layer-out').textContent = String(this.svLayer);
@@ -176,8 +179,12 @@ class DepthLabPage {
       total: () => this.info?.variants.length ?? 0,
       busy: () => this.busy,
       results: () => this.results,
-      // The residual chart's layout ({ plot, legend, labels, ... }, CSS px).
+      // The variant whose similarity tiles the page holds (the grid shows), and the residual
+      // chart's layout ({ plot, legend, labels, ... }, CSS px).
+      gridVariant: () => this.tiles?.variant ?? null,
+      pending: () => Boolean(this.inflight) || this.queue.length > 0,
       residualLayout: () => this.resLayout,
+      workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory
       times: () => Object.fromEntries(this.times),
       wasm,
     });
@@ -257,8 +264,8 @@ class DepthLabPage {
     draft.set('input', 'particle');
     if (n) draft.set('tokens', n);
     if (d) draft.set('d_model', d);
-    let res = this.wasm.check_lab_config(draft.clone().set('weights', 'particle').set('heads', '1').set('d_head', d ?? '2').text());
-    if (!res.ok) res = this.wasm.check_lab_config(draft.text());
+    let res = this.wasm.check_page_config(draft.clone().set('weights', 'particle').set('heads', '1').set('d_head', d ?? '2').text());
+    if (!res.ok) res = this.wasm.check_page_config(draft.text());
     this.config.draft = draft;
     if (!res.ok) {
       this.config.refuse(res, KEPT);

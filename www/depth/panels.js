@@ -29,11 +29,10 @@ export const panelMethods = {
     $('dp-sv-layer-out').textContent = String(this.svLayer);
   },
 
-  /** The variant whose similarity is shown: the chosen one when ready, else the latest. */
-  shownVariant() {
-    const want = $('dp-grid-variant').value;
-    if (this.tiles.has(want)) return want;
-    return this.results.at(-1)?.variant ?? null;
+  /** The variant the grid's selector shows (a label: `SAN`, ...): the grid and the distance
+   * ridges show this one, or say that it is being computed. */
+  selectedVariant() {
+    return $('dp-grid-variant').value;
   },
 
   drawAll() {
@@ -66,11 +65,15 @@ export const panelMethods = {
   },
 
   drawSimilarity() {
-    const v = this.shownVariant();
+    const v = this.selectedVariant();
     // The grid's box follows the layers x heads shape (labels take about half a cell).
     $('dp-grid').parentElement.style.aspectRatio = `${this.info.heads + 0.6} / ${this.info.layers + 0.4}`;
-    this.grid.set(v ? this.tiles.get(v) : null, this.info.labels);
+    const tiles = this.tiles?.variant === v ? this.tiles : null;
+    const done = this.results.some((x) => x.variant === v);
+    const note = done ? `${v}: computing its similarity maps…` : this.busy ? `${v}: waiting for its result…` : `${v}: not computed`;
+    this.grid.set(tiles, this.info.labels, note);
     this.grid.draw();
+    $('dp-grid').dataset.variant = tiles ? tiles.variant : '';
     const r = this.results.find((x) => x.variant === v);
     this.chart('dp-hist', (c, dpr, dark) => this.wasm.draw_depth_histograms(c, r ? [r] : [], dpr, dark));
   },
