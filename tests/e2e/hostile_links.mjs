@@ -69,6 +69,8 @@ export const HOSTILE_LINKS = [
   { name: 'n too large', lab: 'particles', hash: 'preset=polytope&n=4097', key: 'n' },
   { name: 'd too large', lab: 'particles', hash: 'preset=polytope&d=257', key: 'd' },
   { name: 'n and d too large for the device', lab: 'particles', hash: 'preset=polytope&n=4096&d=256', key: 'n' },
+  // Issue 16 row 16: one token, a constant series (the token view's axis: charts_labels.test.mjs).
+  { name: 'one token (valid)', lab: 'particles', hash: 'version=2&preset=polytope&n=1', valid: true },
   { name: 'n too large for the device with rk4', lab: 'particles', hash: 'preset=polytope&n=4096&d=3&integrator=rk4', key: 'n' },
 
   // ---- unicode and control characters ----------------------------------------------------
@@ -144,4 +146,10 @@ export const HOSTILE_LINKS = [
   { name: 'depth: sentence lengths that do not sum to n', lab: 'depth', hash: 'lab=depth&preset=collapse-small&sentences=1,2,3', key: 'sentences' },
   { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\u200bers' },
   { name: 'depth: script as the text (valid: text is data)', lab: 'depth', hash: `lab=depth&preset=collapse-small&input=text&tokens=12&text=${enc(`${SCRIPT} ${IMG}. ok.`)}`, valid: true },
+  // Issue 16: a residual of exactly 0 and an f32 overflow run and are drawn (row 10, the charts:
+  // charts_labels.test.mjs); one token more than the page holds at 48 layers of 16 heads (row
+  // 17: the core and the CLI take it, the page's limit, web crate page_limits.rs, does not).
+  { name: 'depth: a residual of exactly 0 (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=collapse-small&tokens=2&heads=1&d_model=1&d_head=1&layers=1', valid: true },
+  { name: 'depth: an f32 overflow (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=bert-init&qk_scale=10&weight_scale=10&layernorm=none&layers=4&heads=2&tokens=16', valid: true },
+  { name: 'depth: more similarity maps than the page holds', lab: 'depth', hash: 'version=4&lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072', key: 'tokens', says: 'the page allows n <= 208' },
 ];

@@ -35,6 +35,7 @@ export class SimilarityGrid {
     this.zoom = zoom;
     this.tiles = null; // { variant, side, pixels, values, layers, heads, n }
     this.image = null;
+    this.note = '';
     this.pick = { layer: 1, head: 0 };
     this.labels = [];
     this.geom = null;
@@ -71,11 +72,18 @@ export class SimilarityGrid {
     zoom.addEventListener('pointerleave', () => h.onZoomHover(null));
   }
 
-  /** New tiles (or null while none is ready). */
-  set(tiles, labels) {
-    this.tiles = tiles;
+  /**
+   * The tiles to show (or null while none is ready, with `note` saying why). New tiles are
+   * copied into an atlas canvas once and their pixel array is released (the atlas holds them).
+   */
+  set(tiles, labels, note = 'computing…') {
     this.labels = labels;
-    this.image = tiles ? atlas(tiles) : null;
+    this.note = note;
+    if (tiles !== this.tiles) {
+      this.image = tiles ? atlas(tiles) : null;
+      if (tiles) tiles.pixels = null;
+      this.tiles = tiles;
+    }
     if (tiles) {
       this.pick.layer = Math.min(Math.max(1, this.pick.layer), tiles.layers);
       this.pick.head = Math.min(this.pick.head, tiles.heads - 1);
@@ -107,7 +115,7 @@ export class SimilarityGrid {
     const t = this.tiles;
     if (!t || !this.image) {
       ctx.textAlign = 'center';
-      ctx.fillText('computing…', w / 2, h / 2);
+      ctx.fillText(this.note ?? 'computing…', w / 2, h / 2);
       this.geom = null;
       return;
     }

@@ -83,11 +83,13 @@ class DepthLabPage {
     this.canonical = '';
     this.info = null;
     this.results = []; // run_variant objects, in arrival order
-    this.tiles = new Map(); // variant label -> { side, pixels, values, layers, heads, n, variant }
+    this.tiles = null; // the shown variant's { variant, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
     this.worker = null;
+    this.workerBytes = null; // size of the worker's wasm memory, as its last reply said
     this.job = 0; // id of the current computation
-    this.queue = [];
+    this.queue = []; // messages still to send: { variant, result } (result false: tiles only)
+    this.inflight = null; // the message the worker is on
     this.busy = false;
     this.visible = false;
     this.log = true;
@@ -143,7 +145,7 @@ class DepthLabPage {
         this.linkChanged('push'); // the view key residual_axis
       });
     }
-    $('dp-grid-variant').addEventListener('change', () => this.drawSimilarity());
+    $('dp-grid-variant').addEventListener('change', () => this.variantChosen());
     $('dp-sv-layer').addEventListener('input', () => {
       this.svLayer = Number($('dp-sv-layer').value);
       $('dp-sv-layer-out').textContent = String(this.svLayer);
@@ -156,8 +158,8 @@ class DepthLabPage {
       const x = e.clientX - r.left;
       if (!L || !(L.x1 > L.x0)) return this.resTip(null);
       const u = (x - L.x0) / (L.x1 - L.x0);
-      const layer = Math.round(L.l0 + u * (L.l1 - L.l0));
-      if (layer < L.l0 || layer > L.l1) return this.resTip(null);
+      const layer = Math.round(L.start + u * (L.end - L.start));
+      if (layer < L.start || layer > L.end) return this.resTip(null);
       this.resTip({ layer, x, y: e.clientY - r.top, w: r.width });
     };
     canvas.addEventListener('pointermove', hover);
@@ -177,6 +179,12 @@ class DepthLabPage {
       total: () => this.info?.variants.length ?? 0,
       busy: () => this.busy,
       results: () => this.results,
+      // The variant whose similarity tiles the page holds (the grid shows), and the residual
+      // chart's layout ({ plot, legend, labels, ... }, CSS px).
+      gridVariant: () => this.tiles?.variant ?? null,
+      pending: () => Boolean(this.inflight) || this.queue.length > 0,
+      residualLayout: () => this.resLayout,
+      workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory
       times: () => Object.fromEntries(this.times),
       wasm,
     });

@@ -3,7 +3,7 @@
 // view and the singular values (Rust/plotters charts, ImageData tiles), their captions and hover
 // readouts. Methods of the lab's page (lab.js mixes them in).
 
-import { fitCanvas, isDark } from '../render/palette.js';
+import { fitCanvas, isDark, setLabels } from '../render/palette.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { MAX_SIDE } from './variants.js';
@@ -29,11 +29,10 @@ export const panelMethods = {
     $('dp-sv-layer-out').textContent = String(this.svLayer);
   },
 
-  /** The variant whose similarity is shown: the chosen one when ready, else the latest. */
-  shownVariant() {
-    const want = $('dp-grid-variant').value;
-    if (this.tiles.has(want)) return want;
-    return this.results.at(-1)?.variant ?? null;
+  /** The variant the grid's selector shows (a label: `SAN`, ...): the grid and the distance
+   * ridges show this one, or say that it is being computed. */
+  selectedVariant() {
+    return $('dp-grid-variant').value;
   },
 
   drawAll() {
@@ -45,10 +44,14 @@ export const panelMethods = {
     this.drawSpectrum();
   },
 
+  /** Draws chart `id` with `fn(canvas, dpr, dark)`; the rectangles of the texts it drew go to
+   * the canvas's `data-labels` attribute (JSON `[{ text, x, y, w, h }]`, CSS px). */
   chart(id, fn) {
     try {
       const { dpr } = fitCanvas($(id));
-      return fn($(id), dpr, isDark());
+      const drawn = fn($(id), dpr, isDark());
+      setLabels($(id), drawn);
+      return drawn;
     } catch (e) {
       console.warn(e);
       return null;
@@ -62,11 +65,15 @@ export const panelMethods = {
   },
 
   drawSimilarity() {
-    const v = this.shownVariant();
+    const v = this.selectedVariant();
     // The grid's box follows the layers x heads shape (labels take about half a cell).
     $('dp-grid').parentElement.style.aspectRatio = `${this.info.heads + 0.6} / ${this.info.layers + 0.4}`;
-    this.grid.set(v ? this.tiles.get(v) : null, this.info.labels);
+    const tiles = this.tiles?.variant === v ? this.tiles : null;
+    const done = this.results.some((x) => x.variant === v);
+    const note = done ? `${v}: computing its similarity maps…` : this.busy ? `${v}: waiting for its result…` : `${v}: not computed`;
+    this.grid.set(tiles, this.info.labels, note);
     this.grid.draw();
+    $('dp-grid').dataset.variant = tiles ? tiles.variant : '';
     const r = this.results.find((x) => x.variant === v);
     this.chart('dp-hist', (c, dpr, dark) => this.wasm.draw_depth_histograms(c, r ? [r] : [], dpr, dark));
   },
@@ -107,7 +114,7 @@ export const panelMethods = {
       return;
     }
     const L = this.resLayout;
-    cursor.style.left = `${L.x0 + ((h.layer - L.l0) / (L.l1 - L.l0)) * (L.x1 - L.x0)}px`;
+    cursor.style.left = `${L.x0 + ((h.layer - L.start) / (L.end - L.start)) * (L.x1 - L.x0)}px`;
     cursor.hidden = false;
     tipLines(tip, [`layer ${h.layer}`, ...this.results.map((r) => `${r.variant}: ${fmt(r.residual[h.layer])}`)]);
     placeTip(tip, h.x, h.y, h.w);

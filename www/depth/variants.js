@@ -1,7 +1,10 @@
 // Computing the depth lab's variants in its worker (workers/depth.js, its own wasm instance):
-// one message per variant, each reply (result JSON and similarity tiles) kept and drawn as it
-// arrives, with progress, Cancel and the summary for screen readers. Methods of the lab's page
-// (lab.js mixes them in).
+// one message per variant, each reply's result kept and drawn as it arrives, with progress,
+// Cancel and the summary for screen readers. Similarity tiles (f32 values and pixels,
+// L·H·n²·4 bytes and more) are kept for one variant only, the one the grid's selector shows:
+// the worker sends them with that variant's result, or on request when the selector changes
+// (running the variant again when the worker's records hold another one). Methods of the lab's
+// page (lab.js mixes them in).
 
 import { fmt } from '../ui/format.js';
 
@@ -16,12 +19,13 @@ export const variantMethods = {
   /** Computes every configured variant again, one message per variant. */
   compute() {
     if (!this.info) return;
-    if (this.busy) this.stopWorker();
+    if (this.inflight) this.stopWorker();
     this.job += 1;
     this.results = [];
-    this.tiles = new Map();
+    this.tiles = null;
     this.times = new Map();
-    this.queue = [...this.info.variants];
+    this.queue = this.info.variants.map((variant) => ({ variant, result: true }));
+    this.inflight = null;
     this.overflow([]);
     this.busy = true;
     this.controls.setBusy(true);
@@ -48,14 +52,27 @@ export const variantMethods = {
     this.worker = null;
   },
 
+  /** The label (`SAN`, ...) of variant name `name` (`san`, ...). */
+  labelOf(name) {
+    return this.info.variant_labels[this.info.variants.indexOf(name)] ?? name;
+  },
+
+  /** The next message to the worker: a variant to compute (with its tiles when it is the one
+   * the grid's selector shows), or the tiles of the variant shown. */
   sendNext() {
-    const variant = this.queue.shift();
-    if (!variant) {
-      this.finish(null);
+    this.inflight = null;
+    const job = this.queue.shift();
+    if (!job) {
+      if (this.busy) this.finish(null);
       return;
     }
-    this.ensureWorker().postMessage({ id: this.job, config: this.canonical, variant, maxSide: MAX_SIDE, paths: this.pathsWanted() });
-    this.updateStatus(variant);
+    const tiles = this.labelOf(job.variant) === this.selectedVariant();
+    this.inflight = { ...job, tiles };
+    this.ensureWorker().postMessage({
+      id: this.job, config: this.canonical, variant: job.variant, maxSide: MAX_SIDE,
+      result: job.result, tiles, paths: job.result && this.pathsWanted(),
+    });
+    if (job.result) this.updateStatus(job.variant);
   },
 
   onReply(msg) {
@@ -65,27 +82,55 @@ export const variantMethods = {
       return;
     }
     if (msg.kind === 'paths') {
-      // The variant's last message: its path decomposition (or null); then the next variant.
+      // A variant's last message: its path decomposition (or null); then the next message.
       const r = this.results.at(-1);
       if (r) r.paths = msg.paths;
       if (msg.paths && this.visible) this.drawPaths();
       this.sendNext();
       return;
     }
-    const label = msg.result.variant;
-    this.results.push(msg.result);
-    this.times.set(label, msg.ms);
-    this.tiles.set(label, {
-      variant: label,
-      side: msg.side,
-      pixels: msg.pixels,
-      values: msg.values,
-      layers: this.info.layers,
-      heads: this.info.heads,
-      n: this.info.n,
-    });
-    this.overflow(this.results);
+    const label = this.labelOf(msg.variant);
+    this.workerBytes = msg.wasmBytes;
+    if (msg.result) {
+      this.results.push(msg.result);
+      this.times.set(label, msg.ms);
+      this.overflow(this.results);
+    }
+    if (msg.tiles) this.keepTiles(label, msg.tiles);
+    this.ensureTiles();
     if (this.visible) this.drawAll();
+    if (!msg.result) this.sendNext(); // a tiles-only reply has no paths message
+  },
+
+  /**
+   * Keeps the similarity tiles of variant `label` when the grid shows it; the page holds one
+   * variant's tiles at most (the previous ones are dropped), others are dropped at once.
+   */
+  keepTiles(label, tiles) {
+    if (label !== this.selectedVariant()) return;
+    const { side, pixels, values } = tiles;
+    this.tiles = { variant: label, side, pixels, values, layers: this.info.layers, heads: this.info.heads, n: this.info.n };
+  },
+
+  /** The grid's selector changed: the previous tiles go, the chosen variant's are asked for. */
+  variantChosen() {
+    if (this.tiles && this.tiles.variant !== this.selectedVariant()) this.tiles = null;
+    this.ensureTiles();
+    if (!this.inflight) this.sendNext();
+    this.drawSimilarity();
+  },
+
+  /** Asks the worker for the shown variant's tiles when it has a result but no tiles are held
+   * or on their way (a queued or running job of that variant brings them). */
+  ensureTiles() {
+    const want = this.selectedVariant();
+    if (!this.info || this.tiles?.variant === want) return;
+    const name = this.info.variants[this.info.variant_labels.indexOf(want)];
+    if (!name || !this.results.some((r) => r.variant === want)) return;
+    const f = this.inflight;
+    if (f && f.variant === name && f.tiles) return;
+    if (this.queue.some((j) => j.variant === name)) return;
+    this.queue.unshift({ variant: name, result: false });
   },
 
   cancel() {
@@ -93,10 +138,15 @@ export const variantMethods = {
     this.stopWorker();
     this.job += 1;
     this.queue = [];
+    this.inflight = null;
     this.finish('cancelled');
   },
 
   finish(error) {
+    if (error) {
+      this.queue = [];
+      this.inflight = null;
+    }
     this.busy = false;
     this.controls.setBusy(false);
     const total = this.info.variants.length;

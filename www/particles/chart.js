@@ -10,6 +10,6 @@ export class ChartView extends PlotChart {
    * @param {(hover: {t: number, x: number, y: number, w: number, layout: object} | null) => void} onHover
    */
   constructor(canvas, onHover) {
-    super(canvas, ['t0', 't1'], onHover, (L, u, at) => ({ t: L.t0 + u * (L.t1 - L.t0), ...at, layout: L }));
+    super(canvas, onHover, (L, u, at) => ({ t: L.start + u * (L.end - L.start), ...at, layout: L }));
   }
 }

@@ -6,11 +6,19 @@
 import * as wasm from '../pkg/attn_web.js';
 import { ConfigPage } from '../lab/config_page.js';
 import { Draft } from '../lab/draft.js';
-import { checkPage } from './device_cap.js';
 import { startRun } from './run.js';
 import { $, app, ui } from './state.js';
 
 const KEPT = 'The last valid run keeps going.';
+
+/**
+ * The particle page's check of a configuration: the core's, then the page's limits (the web
+ * crate's page_limits.rs: at most 4096 tokens, a bounded n² d per step), naming `edited` (the key
+ * the user changed) where a refusal can.
+ */
+export function checkPage(text, edited = null) {
+  return wasm.check_link(text, 'particles', undefined, edited ?? undefined);
+}
 
 /**
  * The configuration string of preset `name` at configuration `version` (default today's; a

@@ -49,6 +49,8 @@ export function installHooks() {
     heatmapOrder: () => ({ perm: Array.from(ui.heatmap.perm ?? []), starts: [...ui.heatmap.starts] }),
     /** Where the token view last drew each token, [x, y] in CSS pixels (2-D and 3-D views). */
     drawnTokens: () => (ui.tokens.drawn ?? []).map((p) => [p[0], p[1]]),
+    /** The metrics chart's layout (CSS px: x0, x1, panels, labels), or null before a draw. */
+    chartLayout: () => ui.chart?.layout ?? null,
     historyLen: () => app.stepper.history_len(),
     historyNear: (t) => app.stepper.history_near(t),
     /** Worker pool: force `k` workers (0 = step on the main thread, null = automatic). */

@@ -2,17 +2,16 @@
 // attention matrix and metrics over time. This module is the lab's interface to the page (the
 // object main.js's table loads; lab/labs.js says what each member does); the lab's concerns live
 // in its other modules: markup.js, wiring.js, run.js (the ParticleLab and the run loop's hooks),
-// render.js, config.js, device_cap.js, view_keys.js, captions.js, hover.js, divergence.js,
+// render.js, config.js, view_keys.js, captions.js, hover.js, divergence.js,
 // exports.js, hooks.js, state.js.
 //
-// Data flow: link / fields -> Draft (lab/) -> check_link and the page's device cap -> ParticleLab
+// Data flow: link / fields -> Draft (lab/) -> check_link (the core's check and the page's limits) -> ParticleLab
 // -> views. The run advances in animation frames within a time budget (lab/run_loop.js).
 
 import * as wasm from '../pkg/attn_web.js';
 import { setupShareBar } from '../share/share_bar.js';
 import { refreshText } from './captions.js';
-import { reset, showRun } from './config.js';
-import { checkPage } from './device_cap.js';
+import { checkPage, reset, showRun } from './config.js';
 import { exportsOf } from './exports.js';
 import { installHooks, runState } from './hooks.js';
 import { buildMarkup, citation, subtitle } from './markup.js';

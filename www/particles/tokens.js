@@ -2,7 +2,7 @@
 // leaders, the autoscale that follows growing tokens and the 3-D drag; tokens_draw.js draws it
 // in 1-D (x against time), 2-D or 3-D. It computes no science.
 
-import { clearCanvas, tokenColours } from '../render/palette.js';
+import { clearCanvas, setLabels, tokenColours } from '../render/palette.js';
 import { draw2d, draw3d, drawTime } from './tokens_draw.js';
 
 const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
@@ -125,6 +125,9 @@ export class TokenView {
     } else {
       for (let a = 0; a < k; a++) need = Math.max(need, hi[a] - c[a], c[a] - lo[a]);
     }
+    // A single point (n = 1, or every token at one place: no spread on any axis) gets a padded
+    // view, ±5% of its largest coordinate (±1 at the origin), not a zoom onto round-off.
+    if (lo.every((l, a) => hi[a] === l)) need = Math.max(need, (Math.max(...c.map(Math.abs)) * 0.05 || 1) / 1.08);
     const floor = Math.max(1e-12, 1e-9 * Math.max(...c.map(Math.abs)));
     const follow = (want, was) => {
       const n = Math.max(want * 1.08, floor);
@@ -151,9 +154,9 @@ export class TokenView {
     const { w, h, th } = clearCanvas(this.canvas, ctx);
     if (!this.pts || !this.view) return;
     const colours = tokenColours(this.colour, this.labels, this.n);
-    if (this.k === 1) drawTime(this, ctx, w, h, th, colours);
-    else if (this.k === 2) draw2d(this, ctx, w, h, th, colours);
-    else draw3d(this, ctx, w, h, th, colours);
+    const draw = this.k === 1 ? drawTime : this.k === 2 ? draw2d : draw3d;
+    // The boxes of the texts drawn (ticks, axis names) go to data-labels, as the charts' do.
+    setLabels(this.canvas, { labels: draw(this, ctx, w, h, th, colours) });
   }
 
   // ---- interaction -----------------------------------------------------------------------

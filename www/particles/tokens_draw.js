@@ -1,6 +1,7 @@
 // Drawing the token view (tokens.js holds its state): tokens as points in 2-D (equal
 // scales, ticks), 3-D (rotated by the view's yaw and pitch, sorted by depth) or 1-D against time,
 // with trails, leader rings and the heatmap hover's pair. Reads the view `tv`; computes no science.
+// Each draw function returns the ink boxes of the texts it drew ({ text, x, y, w, h }, CSS px).
 
 import { niceTicks, tickLabel, tickLabels } from '../render/palette.js';
 
@@ -68,6 +69,34 @@ function rings(tv, ctx, pos, r, th) {
   }
 }
 
+/** Draws `s` at (x, y) in the context's font, align and baseline; records its ink box in `out`. */
+function label(ctx, s, x, y, out) {
+  ctx.fillText(s, x, y);
+  const m = ctx.measureText(s);
+  const l = m.actualBoundingBoxLeft;
+  const a = m.actualBoundingBoxAscent;
+  out.push({ text: s, x: x - l, y: y - a, w: l + m.actualBoundingBoxRight, h: a + m.actualBoundingBoxDescent });
+}
+
+/**
+ * Ticks of a horizontal axis from `lo` to `hi` drawn over `length` CSS px whose labels (in the
+ * context's font) fit side by side with a gap: up to `count`, fewer when long labels (a narrow
+ * range far from 0) would overlap, at least one.
+ */
+function fittingTicks(ctx, lo, hi, count, length) {
+  let last = { ticks: [], labels: [] };
+  for (let k = count; k >= 1; k--) {
+    const ticks = niceTicks(lo, hi, k);
+    const labels = tickLabels(ticks);
+    const widths = labels.map((l) => ctx.measureText(l).width);
+    const px = length / (hi - lo);
+    if (ticks.every((v, i) => i === 0 || (v - ticks[i - 1]) * px >= (widths[i] + widths[i - 1]) / 2 + 8)) return { ticks, labels };
+    last = { ticks, labels };
+  }
+  const mid = Math.floor(last.ticks.length / 2);
+  return { ticks: last.ticks.slice(mid, mid + 1), labels: last.labels.slice(mid, mid + 1) };
+}
+
 /** Square plot area with room for tick labels; equal scale on both axes. */
 function frame2d(w, h, left = 46) {
   const bottom = 30;
@@ -82,12 +111,12 @@ export function draw2d(tv, ctx, w, h, th, colours) {
   const [hx, hy] = hs;
   // Room on the left for the widest y tick label (huge coordinates have long labels).
   ctx.font = '11px system-ui, sans-serif';
-  const xTicks = niceTicks(c[0] - hx, c[0] + hx, 5);
   const yTicks = niceTicks(c[1] - hy, c[1] + hy, 5);
-  const xLabels = tickLabels(xTicks);
   const yLabels = tickLabels(yTicks);
   const widest = Math.max(0, ...yLabels.map((l) => ctx.measureText(l).width));
   const { x0, y0, size } = frame2d(w, h, Math.max(46, Math.ceil(widest) + 24));
+  const { ticks: xTicks, labels: xLabels } = fittingTicks(ctx, c[0] - hx, c[0] + hx, 5, size);
+  const out = [];
   const sx = size / (2 * hx);
   const sy = size / (2 * hy);
   const s = Math.min(sx, sy);
@@ -108,7 +137,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
     ctx.moveTo(x, y0);
     ctx.lineTo(x, y0 + size);
     ctx.stroke();
-    ctx.fillText(xLabels[i], x, y0 + size + 4);
+    label(ctx, xLabels[i], x, y0 + size + 4, out);
   });
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
@@ -118,16 +147,16 @@ export function draw2d(tv, ctx, w, h, th, colours) {
     ctx.moveTo(x0, y);
     ctx.lineTo(x0 + size, y);
     ctx.stroke();
-    ctx.fillText(yLabels[i], x0 - 5, y);
+    label(ctx, yLabels[i], x0 - 5, y, out);
   });
   ctx.fillStyle = th.fg;
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'right';
   ctx.textBaseline = 'bottom';
-  ctx.fillText(tv.names[0], x0 + size - 4, y0 + size - 4);
+  label(ctx, tv.names[0], x0 + size - 4, y0 + size - 4, out);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
-  ctx.fillText(tv.names[1], x0 + 5, y0 + 4);
+  label(ctx, tv.names[1], x0 + 5, y0 + 4, out);
 
   ctx.save();
   ctx.beginPath();
@@ -155,6 +184,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
   }
   rings(tv, ctx, pos, r, th);
   ctx.restore();
+  return out;
 }
 
 function drawTrails(tv, ctx, th, project) {
@@ -213,6 +243,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const axisLen = half * 0.95;
+  const out = [];
   for (let a = 0; a < 3; a++) {
     const e = [0, 0, 0];
     e[a] = axisLen;
@@ -224,7 +255,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     ctx.lineTo(cx + X * s, cy - Y * s);
     ctx.stroke();
     ctx.fillStyle = th.muted;
-    ctx.fillText(tv.names[a], cx + X * s * 1.06, cy - Y * s * 1.06);
+    label(ctx, tv.names[a], cx + X * s * 1.06, cy - Y * s * 1.06, out);
   }
   if (tv.sphere) {
     ctx.strokeStyle = th.muted;
@@ -268,7 +299,8 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   ctx.textBaseline = 'bottom';
   const perAxis = hs.some((ha) => ha !== half);
   const lengths = perAxis ? `axis half-lengths ${hs.map((ha, a) => `${tv.names[a]} ${tickLabel(ha * 0.95)}`).join(', ')} (per axis)` : `axis half-length ${tickLabel(axisLen)}`;
-  ctx.fillText(tv.sphere ? 'unit sphere (dashed); drag to rotate' : `${lengths}; drag to rotate`, 8, h - 6);
+  label(ctx, tv.sphere ? 'unit sphere (dashed); drag to rotate' : `${lengths}; drag to rotate`, 8, h - 6, out);
+  return out;
 }
 
 export function drawTime(tv, ctx, w, h, th, colours) {
@@ -293,6 +325,7 @@ export function drawTime(tv, ctx, w, h, th, colours) {
   ctx.fillStyle = th.muted;
   ctx.lineWidth = 1;
   ctx.strokeRect(left, top, pw, ph);
+  const out = [];
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   tTicks.forEach((v, i) => {
@@ -300,9 +333,9 @@ export function drawTime(tv, ctx, w, h, th, colours) {
     ctx.moveTo(X(v), top);
     ctx.lineTo(X(v), top + ph);
     ctx.stroke();
-    ctx.fillText(tLabels[i], X(v), top + ph + 4);
+    label(ctx, tLabels[i], X(v), top + ph + 4, out);
   });
-  ctx.fillText('t', left + pw / 2, top + ph + 17);
+  label(ctx, 't', left + pw / 2, top + ph + 17, out);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   yTicks.forEach((v, i) => {
@@ -310,7 +343,7 @@ export function drawTime(tv, ctx, w, h, th, colours) {
     ctx.moveTo(left, Y(v));
     ctx.lineTo(left + pw, Y(v));
     ctx.stroke();
-    ctx.fillText(yLabels[i], left - 5, Y(v));
+    label(ctx, yLabels[i], left - 5, Y(v), out);
   });
   ctx.save();
   ctx.translate(12, top + ph / 2);
@@ -365,4 +398,5 @@ export function drawTime(tv, ctx, w, h, th, colours) {
   }
   rings(tv, ctx, pos, r, th);
   ctx.restore();
+  return out;
 }

@@ -15,9 +15,9 @@ function angle(a) {
 }
 
 /**
- * The view keys as [key, value] pairs. `camera` is always given: the core's check of the link
- * (check_link) drops it when it equals the core's default angles, so the page keeps no copy of
- * them.
+ * The view keys as [key, value] pairs. `heatmap`, `trails`, `camera`, `colour` and `order` are
+ * always given: the core's check of the link (check_link) drops a value equal to the core's
+ * default, so the page keeps no copy of the defaults.
  * @returns {[string, string][]}
  */
 export function viewPairs() {
@@ -25,8 +25,8 @@ export function viewPairs() {
   const d = app.stepper ? app.stepper.d() : 0;
   const out = [];
   if (loop.speedChosen) out.push(['speed', String(loop.perFrame)]);
-  if (heatmapView.scale === 'max') out.push(['heatmap', 'max']);
-  if (!tokenView.showTrails) out.push(['trails', '0']);
+  out.push(['heatmap', heatmapView.scale]);
+  out.push(['trails', tokenView.showTrails ? '1' : '0']);
   const pr = app.projection;
   if (d > 3 && pr.mode === 'pca3') out.push(['projection', 'pca3']);
   if (d > 3 && pr.mode === 'axes') {
@@ -37,8 +37,8 @@ export function viewPairs() {
   const yaw = angle(tokenView.yaw);
   const pitch = Math.round(tokenView.pitch * 1000) / 1000;
   out.push(['camera', `${yaw},${pitch}`]);
-  if (tokenView.colour !== 'clusters') out.push(['colour', tokenView.colour]);
-  if (heatmapView.order !== 'cluster') out.push(['order', heatmapView.order]);
+  out.push(['colour', tokenView.colour]);
+  out.push(['order', heatmapView.order]);
   if (app.axesChosen) out.push(['axes', tokenView.axes]);
   return out;
 }

@@ -128,6 +128,15 @@ export function clearCanvas(canvas, ctx) {
   return { w, h, dpr, th };
 }
 
+/**
+ * Sets `canvas`'s `data-labels` attribute to the rectangles of the texts a chart drew
+ * (`drawn.labels`, `[{ text, x, y, w, h }]` in CSS px: what the web crate's charts return, and
+ * the token view's ticks), so tests can check that no two overlap. Nothing when there are none.
+ */
+export function setLabels(canvas, drawn) {
+  if (drawn && Array.isArray(drawn.labels)) canvas.dataset.labels = JSON.stringify(drawn.labels);
+}
+
 /** "Nice" tick values covering [lo, hi] (about `count` of them). */
 export function niceTicks(lo, hi, count = 5) {
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];

@@ -1,20 +1,20 @@
 // A chart drawn by the web crate with plotters (`source.draw_chart(canvas, dpr, dark)`, which
-// returns the plot's layout): sizes the canvas for the screen's pixel ratio and maps the pointer
-// along the x axis for hover readouts. The particle and training charts extend it.
+// returns the one chart layout of the web crate's charts/layout.rs: `{ x0, x1, start, end,
+// panels, plot, legend, labels }`, CSS px): sizes the canvas for the screen's pixel ratio and
+// maps the pointer along the x axis (value `start` at `x0`, `end` at `x1`) for hover readouts.
+// The particle and training charts extend it.
 
-import { fitCanvas, isDark } from './palette.js';
+import { fitCanvas, isDark, setLabels } from './palette.js';
 
 export class PlotChart {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {[string, string]} range the layout's keys of the x axis's first and last value
    * @param {(hover: object | null) => void} onHover gets `hoverAt`'s result or null off the plot
    * @param {(L: object, u: number, at: {x: number, y: number, w: number}) => object} hoverAt
    *   the hover for the pointer at fraction `u` of the x axis
    */
-  constructor(canvas, range, onHover, hoverAt) {
+  constructor(canvas, onHover, hoverAt) {
     this.canvas = canvas;
-    this.range = range;
     this.layout = null;
     const report = (e) => {
       const rect = canvas.getBoundingClientRect();
@@ -33,18 +33,19 @@ export class PlotChart {
     canvas.addEventListener('pointerleave', () => onHover(null));
   }
 
-  /** Redraws `source`'s chart; keeps the layout for hover mapping. */
+  /** Redraws `source`'s chart; keeps the layout for hover mapping; the texts it drew go to the
+   * canvas's `data-labels` attribute. */
   draw(source) {
     const { dpr } = fitCanvas(this.canvas);
     this.layout = source.draw_chart(this.canvas, dpr, isDark());
+    setLabels(this.canvas, this.layout);
     return this.layout;
   }
 
   /** Canvas x (CSS px) of x-axis value v. */
   xOf(v) {
     const L = this.layout;
-    const [k0, k1] = this.range;
-    if (!L || !(L[k1] > L[k0])) return null;
-    return L.x0 + ((v - L[k0]) / (L[k1] - L[k0])) * (L.x1 - L.x0);
+    if (!L || !(L.end > L.start)) return null;
+    return L.x0 + ((v - L.start) / (L.end - L.start)) * (L.x1 - L.x0);
   }
 }

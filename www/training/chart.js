@@ -10,6 +10,6 @@ export class TrainingChart extends PlotChart {
    * @param {(hover: {iteration: number, x: number, y: number, w: number} | null) => void} onHover
    */
   constructor(canvas, onHover) {
-    super(canvas, ['i0', 'i1'], onHover, (L, u, at) => ({ iteration: Math.round(L.i0 + u * (L.i1 - L.i0)), ...at }));
+    super(canvas, onHover, (L, u, at) => ({ iteration: Math.round(L.start + u * (L.end - L.start)), ...at }));
   }
 }

@@ -5,7 +5,7 @@
 // (400 cells, 40 000 runs: sweep_plan) is refused naming the list that is too long.
 
 import { Draft } from '../lab/draft.js';
-import { fitCanvas, isDark } from '../render/palette.js';
+import { fitCanvas, isDark, setLabels } from '../render/palette.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -257,8 +257,9 @@ export class SweepPanel {
     const res = this.run ? this.run.results : [];
     const col = (k) => Float64Array.from(res, (c) => c[k]);
     try {
-      this.wasm.draw_sweep_chart(this.canvas, col('eta_z'), col('ratio'), col('mean'), col('std'),
+      const layout = this.wasm.draw_sweep_chart(this.canvas, col('eta_z'), col('ratio'), col('mean'), col('std'),
         this.run ? this.run.reference : this.baseReference ?? NaN, dpr, isDark());
+      setLabels(this.canvas, layout);
     } catch (e) {
       console.warn(e);
     }

@@ -1,14 +1,19 @@
-// The depth lab's worker: a module Web Worker with its own wasm instance. Each message runs one
+// The depth lab's worker: a module Web Worker with its own wasm instance. A message runs one
 // variant of a depth configuration (forward pass and all analyzers, the core's run_variant) and
-// replies with its result, the context similarity tiles of every layer and head as viridis
-// pixels (layer-major, then head; `side x side x 4` each) and their values (f32, `n x n` each),
-// both transferred. The DepthLab of the last configuration is kept between messages. The page
-// sends the next variant when a reply arrives, so each curve appears when it is ready; cancelling
-// terminates the worker.
+// replies with its result and, when asked, the context similarity tiles of every layer and head
+// as viridis pixels (layer-major, then head; `side x side x 4` each) and their values (f32,
+// `n x n` each), both transferred (the worker keeps no copy). The DepthLab of the last
+// configuration is kept between messages, with the records of the one variant it ran last: a
+// tiles-only request for that variant does not run it again. The page sends the next message
+// when a reply arrives; cancelling terminates the worker.
 //
-// In:  { id, config, variant, maxSide, paths } (paths: also decompose by path length)
-// Out: { id, ok: true, kind: 'result', variant, result, side, pixels, values, ms }, then
-//      { id, ok: true, kind: 'paths', variant, paths: object | null, ms } | { id, ok: false, error }
+// In:  { id, config, variant, maxSide, result, tiles, paths } (result: run the variant and send
+//      its result; tiles: send its similarity tiles; paths: also decompose by path length)
+// Out: { id, ok: true, kind: 'result', variant, result: object | null,
+//        tiles: { side, pixels, values } | null, ms, wasmBytes } (wasmBytes: the size of this
+//        worker's wasm memory, which holds the records of one variant),
+//      then, when a result was asked for, { id, ok: true, kind: 'paths', variant, paths, ms };
+//      or { id, ok: false, error }
 
 import init, { DepthLab } from '../pkg/attn_web.js';
 
@@ -17,7 +22,7 @@ let lab = null;
 let labConfig = '';
 
 self.onmessage = async (e) => {
-  const { id, config, variant, maxSide, paths: wantPaths } = e.data;
+  const { id, config, variant, maxSide, result: wantResult, tiles: wantTiles, paths: wantPaths } = e.data;
   try {
     await ready;
     const t0 = performance.now();
@@ -27,12 +32,13 @@ self.onmessage = async (e) => {
       lab = new DepthLab(config);
       labConfig = config;
     }
-    const result = lab.run_variant(variant);
-    const side = lab.tile_side(maxSide);
-    const pixels = lab.similarity_rgba(maxSide);
-    const values = lab.similarity_values();
+    const result = wantResult || lab.last_variant() !== variant ? lab.run_variant(variant) : null;
+    const tiles = wantTiles ? lab.similarity_tiles(maxSide) : null;
     const ms = performance.now() - t0;
-    self.postMessage({ id, ok: true, kind: 'result', variant, result, side, pixels, values, ms }, [pixels.buffer, values.buffer]);
+    const transfer = tiles ? [tiles.pixels.buffer, tiles.values.buffer] : [];
+    const wasmBytes = (await ready).memory.buffer.byteLength;
+    self.postMessage({ id, ok: true, kind: 'result', variant, result: wantResult ? result : null, tiles, ms, wasmBytes }, transfer);
+    if (!wantResult) return;
     // The path-length decomposition (linear, bias-free stacks) follows, so the curve shows first.
     const t1 = performance.now();
     const paths = wantPaths ? lab.path_lengths() : null;

@@ -40,6 +40,9 @@ struct LinkErr {
 /// - `from_api` (optional, default false): a configuration a host page sends with the
 ///   postMessage API's `setConfig` (core `lab::parse_api_link`; `lab` is then not used: a host
 ///   may switch labs): `embed` is refused, naming `embed` (embed mode is the embedding page's).
+/// - With `lab` or `from_api`, the page's limits ([`crate::page_limits`]) apply too: a run too
+///   heavy for the page is refused naming the key to change (`edited`, optional: the key the user
+///   just changed, named where a refusal can name it).
 ///
 /// Returns `{ ok: true, lab, link, open_step, view, view_pairs, canonical, differences: [{ key,
 /// preset, value }], pairs: [[key, value]] }`: `link` is the canonical link (configuration, then
@@ -52,12 +55,25 @@ struct LinkErr {
 /// false, lab, key, message }` (`lab` the lab the text asks for, so the page shows the error in
 /// that lab; `key` the offending key). Never throws for bad input.
 #[wasm_bindgen]
-pub fn check_link(text: &str, lab: Option<String>, from_api: Option<bool>) -> Result<JsValue, JsError> {
+pub fn check_link(
+    text: &str,
+    lab: Option<String>,
+    from_api: Option<bool>,
+    edited: Option<String>,
+) -> Result<JsValue, JsError> {
     let parsed = match (from_api.unwrap_or(false), lab.as_deref()) {
         (true, _) => lab::parse_api_link(text),
         (false, Some(name)) => lab::parse_lab_link(name, text),
         (false, None) => parse_link(text),
     };
+    // A lab's page, and the API that drives it, refuse what the page cannot run.
+    let page = from_api.unwrap_or(false) || lab.is_some();
+    let parsed = parsed.and_then(|l| {
+        if page {
+            crate::page_limits::check_page(&l.config, edited.as_deref())?;
+        }
+        Ok(l)
+    });
     match parsed {
         Ok(l) => to_js(&LinkOk {
             lab: l.config.lab(),

@@ -170,8 +170,10 @@ impl DepthRun {
     }
 
     /// Runs variant `v` (forward pass and analyzers) and keeps its records for the views,
-    /// replacing the previous variant's.
+    /// replacing the previous variant's (dropped first, so one variant's records are held at a
+    /// time, also while the next one runs).
     pub fn run_variant(&mut self, v: Variant) -> VariantResult {
+        self.last = None;
         let block = v.block(&self.config);
         let (result, records) = match self.config.precision {
             Precision::F32 => {

@@ -4,14 +4,15 @@
 //! length, and the singular values of one layer. Drawing only: every number comes from the
 //! core's `VariantResult` (sent by the page's worker as JSON and handed back here).
 
-use crate::charts::axes::{self, Axes};
-use crate::charts::canvas::Canvas;
-use crate::charts::legend::legend;
-use crate::charts::plot::{clamp_dpr, err, note, root, theme, tick, Geometry, Theme};
+use crate::charts::axes::{self, log_ticks, power_label, Axes, Ticked};
+use crate::charts::canvas::{Canvas, Texts};
+use crate::charts::layout::Layout;
+use crate::charts::legend::{band, draw_band, Entry};
+use crate::charts::plot::{clamp_dpr, err, fit_text, note, root, theme, tick, Geometry, Rect, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use web_sys::HtmlCanvasElement;
 
 /// One layer's pooled similarity statistics (the fields the charts read).
@@ -59,130 +60,42 @@ pub fn colour(th: &Theme, label: &str) -> RGBColor {
     th.series[i]
 }
 
-fn legend_text(label: &str) -> &'static str {
+/// The legend's explanation of variant `label` (empty for an unknown label).
+pub fn legend_text(label: &str) -> &'static str {
     LEGEND.iter().find(|(l, _)| *l == label).map_or("", |(_, t)| t)
 }
 
-/// Hover layout of the residual chart, CSS px.
-#[derive(Serialize)]
-pub struct Layout {
-    pub x0: f64,
-    pub x1: f64,
-    pub y0: f64,
-    pub y1: f64,
-    pub l0: f64,
-    pub l1: f64,
-}
+/// The drawing area of a depth chart's canvas.
+pub type Area = DrawingArea<Canvas, Shift>;
 
-type Area = DrawingArea<Canvas, Shift>;
-
-fn title(area: &Area, g: &Geometry, th: &Theme, text: &str, x: i32) -> Result<(), String> {
+/// A chart's title at `x` along the top edge, made to fit the canvas ([`fit_text`]).
+pub fn title(area: &Area, g: &Geometry, th: &Theme, text: &str, x: i32) -> Result<(), String> {
     let font = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
-    area.draw_text(text, &font, (x, (g.font * 0.35) as i32)).map_err(err)
+    let room = area.dim_in_pixel().0 as i32 - x - g.margin_r as i32;
+    area.draw_text(&fit_text(area, &font, text, room), &font, (x, (g.font * 0.35) as i32)).map_err(err)
 }
 
-fn start(canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<Option<(Area, Geometry, Theme)>, String> {
-    let area = root(canvas)?;
+/// The canvas filled with the theme's background, the record of its texts, sizes and theme;
+/// `None` when it is too small to draw on.
+pub fn start(
+    canvas: HtmlCanvasElement,
+    dpr: f64,
+    dark: bool,
+) -> Result<Option<(Area, Texts, Geometry, Theme)>, String> {
+    let (area, texts) = root(canvas)?;
     let th = theme(dark);
     area.fill(&th.bg).map_err(err)?;
     let (w, h) = area.dim_in_pixel();
     if w < 60 || h < 60 {
         return Ok(None);
     }
-    Ok(Some((area, Geometry::new(clamp_dpr(dpr)), th)))
-}
-
-/// Relative residual against layer, one curve per variant (log: a log y axis, zeros lifted to
-/// its floor).
-pub fn residual(
-    canvas: HtmlCanvasElement,
-    results: &Results,
-    layers: usize,
-    log: bool,
-    dpr: f64,
-    dark: bool,
-) -> Result<Layout, String> {
-    let empty = Layout { x0: 0.0, x1: 0.0, y0: 0.0, y1: 0.0, l0: 0.0, l1: 0.0 };
-    let Some((area, g, th)) = start(canvas, dpr, dark)? else {
-        return Ok(empty);
-    };
-    let values = || results.iter().flat_map(|r| r.residual.iter().flatten().copied()).filter(|v| v.is_finite());
-    let hi = values().fold(0.0f64, f64::max).max(1e-300);
-    let pos_min = values().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
-    let floor = if pos_min.is_finite() { (pos_min / 3.0).max(1e-18) } else { 1e-3 };
-    let x_max = layers.max(1) as f64;
-    let builder = |_: &str| axes::builder(&area, &g, (g.font * 1.4) as u32);
-    macro_rules! draw_with {
-        ($chart:expr, $clamp:expr) => {{
-            let mut chart = $chart;
-            let y_desc = if log { "||res(X_l)|| / ||X_l|| (log)" } else { "||res(X_l)|| / ||X_l||" };
-            let frame = Axes {
-                x_labels: layers.min(12) + 1,
-                y_labels: 6,
-                x_fmt: &axes::whole,
-                x_desc: "layer l (0 = the input)",
-                y_desc: Some(y_desc),
-            };
-            axes::mesh(&mut chart, &g, &th, frame)?;
-            let radius = (2.5 * g.dpr).round() as i32;
-            for r in results {
-                let c = colour(&th, &r.variant);
-                let style = c.stroke_width(g.line(2.0));
-                let pts: Vec<(f64, f64)> = r
-                    .residual
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(l, v)| v.filter(|v| v.is_finite()).map(|v| (l as f64, $clamp(v))))
-                    .collect();
-                chart.draw_series(LineSeries::new(pts.iter().copied(), style)).map_err(err)?;
-                chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
-            }
-            let (xr, yr) = chart.plotting_area().get_pixel_range();
-            let entries: Vec<(RGBColor, String)> =
-                results.iter().map(|r| (colour(&th, &r.variant), legend_text(&r.variant).to_string())).collect();
-            // Right of the middle: the skip curves stay near the top, the collapsing ones fall to the bottom.
-            legend(
-                &area,
-                &g,
-                &th,
-                &entries,
-                (xr.end - (6.0 * g.dpr) as i32, yr.start + (yr.end - yr.start) * 3 / 10),
-                true,
-            )?;
-            (xr, yr)
-        }};
-    }
-    let (xr, yr) = if log {
-        let lo = floor;
-        let top = hi * 2.0;
-        let chart = builder("").build_cartesian_2d(-0.3..x_max + 0.3, (lo..top).log_scale()).map_err(err)?;
-        draw_with!(chart, |v: f64| v.max(lo))
-    } else {
-        let chart = builder("").build_cartesian_2d(-0.3..x_max + 0.3, 0.0..hi * 1.08).map_err(err)?;
-        draw_with!(chart, |v: f64| v)
-    };
-    title(&area, &g, &th, "relative residual of X_l against depth (rank collapse)", xr.start)?;
-    if results.is_empty() {
-        note(&area, &g, &th, "computing the first variant…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
-    }
-    area.present().map_err(err)?;
-    // Layer 0 and layer L in CSS px.
-    let px_per = (xr.end - xr.start) as f64 / (x_max + 0.6);
-    let x_of = |l: f64| (xr.start as f64 + (l + 0.3) * px_per) / g.dpr;
-    Ok(Layout {
-        x0: x_of(0.0),
-        x1: x_of(x_max),
-        y0: yr.start as f64 / g.dpr,
-        y1: yr.end as f64 / g.dpr,
-        l0: 0.0,
-        l1: x_max,
-    })
+    Ok(Some((area, texts, Geometry::new(clamp_dpr(dpr)), th)))
 }
 
 /// The |i - j| histograms of one variant, one ridge per layer (each scaled to its own peak).
-pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, dark: bool) -> Result<(), String> {
-    let Some((area, g, th)) = start(canvas, dpr, dark)? else {
-        return Ok(());
+pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, dark: bool) -> Result<Layout, String> {
+    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+        return Ok(Layout::default());
     };
     let layers = r.map_or(0, |r| r.similarity.len());
     let n = r.and_then(|r| r.similarity.first()).map_or(2, |l| l.distance_histogram.len().max(2));
@@ -192,7 +105,8 @@ pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, 
     let labels = layers.max(1);
     let step = labels.div_ceil(12).max(1);
     let x_desc = "|i − j| (token distance) of the high-similarity pairs";
-    axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 0, x_fmt: &axes::whole, x_desc, y_desc: None })?;
+    let frame = Axes { x_labels: 8, y_labels: 0, x_fmt: &axes::whole, x_desc, y_desc: None, y_fmt: None };
+    axes::mesh(&mut chart, &g, &th, frame)?;
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     if let Some(r) = r {
         let c = r.variant.as_str();
@@ -223,7 +137,7 @@ pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, 
         note(&area, &g, &th, "waiting for the variant's result…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
     }
     area.present().map_err(err)?;
-    Ok(())
+    Ok(Layout { plot: Some(Rect::of(&xr, &yr).css(g.dpr)), labels: texts.css(g.dpr), ..Layout::default() })
 }
 
 /// Same-sentence share against layer, one curve per variant, the chance level dashed.
@@ -234,13 +148,20 @@ pub fn same_sentence(
     chance: f64,
     dpr: f64,
     dark: bool,
-) -> Result<(), String> {
-    let Some((area, g, th)) = start(canvas, dpr, dark)? else {
-        return Ok(());
+) -> Result<Layout, String> {
+    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+        return Ok(Layout::default());
     };
     let x_max = layers.max(1) as f64;
     let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(0.7..x_max + 0.3, 0.0..1.05).map_err(err)?;
-    let frame = Axes { x_labels: layers.min(12), y_labels: 6, x_fmt: &axes::whole, x_desc: "layer l", y_desc: None };
+    let frame = Axes {
+        x_labels: layers.min(12),
+        y_labels: 6,
+        x_fmt: &axes::whole,
+        x_desc: "layer l",
+        y_desc: None,
+        y_fmt: None,
+    };
     axes::mesh(&mut chart, &g, &th, frame)?;
     if chance.is_finite() {
         let dash = (5.0 * g.dpr).round() as i32;
@@ -277,17 +198,32 @@ pub fn same_sentence(
         chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(g.line(2.0)))).map_err(err)?;
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
     }
-    let (xr, _) = chart.plotting_area().get_pixel_range();
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
     title(&area, &g, &th, "same-sentence share of the high-similarity pairs", xr.start)?;
     area.present().map_err(err)?;
-    Ok(())
+    Ok(Layout { plot: Some(Rect::of(&xr, &yr).css(g.dpr)), labels: texts.css(g.dpr), ..Layout::default() })
+}
+
+/// A legend band under the plot: laid out before the chart is built (its height is the
+/// chart's bottom margin), drawn after.
+fn legend_band(area: &Area, g: &Geometry, entries: &[Entry]) -> (crate::charts::legend::Band, i32) {
+    let (w, _) = area.dim_in_pixel();
+    let b = band(area, g, entries, &[], w as i32 - 2 * g.margin_r as i32);
+    let margin = if b.height > 0 { b.height + (6.0 * g.dpr) as i32 } else { 0 };
+    (b, margin)
 }
 
 /// Path shares `C(L,k) H^k / (H+1)^L` as bars; for variants with a decomposition, the share of
 /// `sum_k ||S^(k)||_F` carried by each length as a line.
-pub fn paths(canvas: HtmlCanvasElement, shares: &[f64], results: &Results, dpr: f64, dark: bool) -> Result<(), String> {
-    let Some((area, g, th)) = start(canvas, dpr, dark)? else {
-        return Ok(());
+pub fn paths(
+    canvas: HtmlCanvasElement,
+    shares: &[f64],
+    results: &Results,
+    dpr: f64,
+    dark: bool,
+) -> Result<Layout, String> {
+    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+        return Ok(Layout::default());
     };
     let k_max = shares.len().saturating_sub(1).max(1) as f64;
     let carried: Vec<(&VariantData, Vec<f64>)> = results
@@ -305,13 +241,29 @@ pub fn paths(canvas: HtmlCanvasElement, shares: &[f64], results: &Results, dpr: 
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max)
         .max(1e-9);
-    let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(-0.6..k_max + 0.6, 0.0..hi * 1.1).map_err(err)?;
+    let mut entries = vec![Entry {
+        colour: th.muted,
+        text: "bars: share of paths C(L,k) H^k / (H+1)^L".to_string(),
+        short: "bars: share of paths".to_string(),
+    }];
+    for (r, _) in &carried {
+        entries.push(Entry {
+            colour: colour(&th, &r.variant),
+            text: format!("{}: share of output norm", r.variant),
+            short: r.variant.clone(),
+        });
+    }
+    let (lb, margin) = legend_band(&area, &g, &entries);
+    let mut builder = axes::builder(&area, &g, 0);
+    builder.margin_bottom(margin as u32);
+    let mut chart = builder.build_cartesian_2d(-0.6..k_max + 0.6, 0.0..hi * 1.1).map_err(err)?;
     let x_desc = "path length k (attention layers a path goes through)";
+    let x_labels = (k_max as usize + 1).min(13);
     axes::mesh(
         &mut chart,
         &g,
         &th,
-        Axes { x_labels: (k_max as usize + 1).min(13), y_labels: 5, x_fmt: &axes::whole, x_desc, y_desc: None },
+        Axes { x_labels, y_labels: 5, x_fmt: &axes::whole, x_desc, y_desc: None, y_fmt: None },
     )?;
     chart
         .draw_series(
@@ -320,30 +272,34 @@ pub fn paths(canvas: HtmlCanvasElement, shares: &[f64], results: &Results, dpr: 
             }),
         )
         .map_err(err)?;
-    let mut entries = vec![(th.muted, "bars: share of paths C(L,k) H^k / (H+1)^L".to_string())];
     for (r, v) in &carried {
-        let c = colour(&th, &r.variant);
-        let style = c.stroke_width(g.line(2.0));
+        let style = colour(&th, &r.variant).stroke_width(g.line(2.0));
         chart.draw_series(LineSeries::new(v.iter().enumerate().map(|(k, &y)| (k as f64, y)), style)).map_err(err)?;
-        entries.push((c, format!("{}: share of output norm", r.variant)));
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
-    legend(&area, &g, &th, &entries, (xr.start + (6.0 * g.dpr) as i32, yr.start + (4.0 * g.dpr) as i32), false)?;
+    let (_, h) = area.dim_in_pixel();
+    let legend = draw_band(&area, &g, &th, &entries, &lb, (g.margin_r as i32, h as i32 - lb.height))?;
     title(&area, &g, &th, "paths through the skip connections", xr.start)?;
     area.present().map_err(err)?;
-    Ok(())
+    Ok(Layout {
+        plot: Some(Rect::of(&xr, &yr).css(g.dpr)),
+        legend: legend.map(|r| r.css(g.dpr)),
+        labels: texts.css(g.dpr),
+        ..Layout::default()
+    })
 }
 
-/// `σ_k(X_l) / σ_1(X_l)` of layer `layer` on a log axis, one curve per variant.
+/// `σ_k(X_l) / σ_1(X_l)` of layer `layer` on a log axis (over `log10`, ticks at powers of ten),
+/// one curve per variant.
 pub fn spectrum(
     canvas: HtmlCanvasElement,
     results: &Results,
     layer: usize,
     dpr: f64,
     dark: bool,
-) -> Result<(), String> {
-    let Some((area, g, th)) = start(canvas, dpr, dark)? else {
-        return Ok(());
+) -> Result<Layout, String> {
+    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+        return Ok(Layout::default());
     };
     let curves: Vec<(&VariantData, Vec<(f64, f64)>)> = results
         .iter()
@@ -360,32 +316,36 @@ pub fn spectrum(
         })
         .collect();
     let k_max = curves.iter().map(|(_, c)| c.len()).max().unwrap_or(2).max(2) as f64;
-    let floor =
-        curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)).filter(|v| *v > 0.0).fold(1.0f64, f64::min).max(1e-17)
-            / 2.0;
-    let mut chart =
-        axes::builder(&area, &g, 0).build_cartesian_2d(1.0..k_max, (floor..2.0).log_scale()).map_err(err)?;
-    axes::mesh(&mut chart, &g, &th, Axes { x_labels: 8, y_labels: 6, x_fmt: &axes::whole, x_desc: "k", y_desc: None })?;
+    let smallest =
+        curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)).filter(|v| *v > 0.0).fold(1.0f64, f64::min).max(1e-17);
+    let lo_e = (smallest.log10() - 0.2).floor();
+    let hi_e = 0.3;
+    let entries: Vec<Entry> = curves
+        .iter()
+        .map(|(r, _)| Entry { colour: colour(&th, &r.variant), text: r.variant.clone(), short: r.variant.clone() })
+        .collect();
+    let (lb, margin) = legend_band(&area, &g, &entries);
+    let mut builder = axes::builder(&area, &g, 0);
+    builder.margin_bottom(margin as u32);
+    let y = Ticked::new(lo_e..hi_e, log_ticks(lo_e, hi_e, 6));
+    let mut chart = builder.build_cartesian_2d(1.0..k_max, y).map_err(err)?;
+    let frame =
+        Axes { x_labels: 8, y_labels: 6, x_fmt: &axes::whole, x_desc: "k", y_desc: None, y_fmt: Some(&power_label) };
+    axes::mesh(&mut chart, &g, &th, frame)?;
     for (r, pts) in &curves {
-        let c = colour(&th, &r.variant);
-        let style = c.stroke_width(g.line(2.0));
-        chart.draw_series(LineSeries::new(pts.iter().map(|&(k, v)| (k, v.max(floor))), style)).map_err(err)?;
+        let style = colour(&th, &r.variant).stroke_width(g.line(2.0));
+        let at = |v: f64| if v > 0.0 { v.log10().max(lo_e) } else { lo_e };
+        chart.draw_series(LineSeries::new(pts.iter().map(|&(k, v)| (k, at(v))), style)).map_err(err)?;
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
-    let entries: Vec<(RGBColor, String)> =
-        curves.iter().map(|(r, _)| (colour(&th, &r.variant), r.variant.clone())).collect();
-    legend(
-        &area,
-        &g,
-        &th,
-        &entries,
-        (
-            xr.start + (8.0 * g.dpr) as i32,
-            yr.end - (g.font * 1.45) as i32 * entries.len() as i32 - (20.0 * g.dpr) as i32,
-        ),
-        false,
-    )?;
+    let (_, h) = area.dim_in_pixel();
+    let legend = draw_band(&area, &g, &th, &entries, &lb, (g.margin_r as i32, h as i32 - lb.height))?;
     title(&area, &g, &th, &format!("singular values σ_k / σ_1 of X_{} (log)", layer), xr.start)?;
     area.present().map_err(err)?;
-    Ok(())
+    Ok(Layout {
+        plot: Some(Rect::of(&xr, &yr).css(g.dpr)),
+        legend: legend.map(|r| r.css(g.dpr)),
+        labels: texts.css(g.dpr),
+        ..Layout::default()
+    })
 }

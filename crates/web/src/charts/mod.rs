@@ -4,12 +4,17 @@
 //! Content-Security-Policy allows), [`axes`] and [`legend`] the common parts; [`heatmap`] turns
 //! values into viridis pixels. One file per lab's charts: [`particles`] (the metrics over time),
 //! [`training`] (loss, entropy, `max |Δc|`, snap), [`sweep`] (entropy against `r`), [`depth`]
-//! (rank collapse, histograms, same-sentence share, paths, spectrum).
+//! (histograms, same-sentence share, paths, spectrum) and [`depth_residual`] (rank collapse).
+//! Every chart follows one protocol and returns one [`layout::Layout`] (where its axes, panels,
+//! plot and legend are, and the boxes of the texts it drew, which the page sets as the canvas's
+//! `data-labels` attribute).
 
 pub mod axes;
 pub mod canvas;
 pub mod depth;
+pub mod depth_residual;
 pub mod heatmap;
+pub mod layout;
 pub mod legend;
 pub mod particles;
 pub mod plot;

@@ -1,42 +1,13 @@
 //! The metrics chart: the core's metrics [`History`] drawn with plotters onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
-use crate::charts::plot::{clamp_dpr, err, note, panel, power_of_ten, readout, root, theme, tick, Geometry, PanelSpec};
+use crate::charts::layout::{Layout, Panel};
+use crate::charts::plot::{
+    clamp_dpr, err, note, panel, power_of_ten, readout, root, span_label, theme, Geometry, PanelSpec,
+};
 use attn_core::particles::analysis::history::History;
 use plotters::prelude::*;
-use serde::Serialize;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
-
-/// Where the chart's panels are on the canvas, in CSS pixels, so the page can map the mouse to
-/// a time: `t = t0 + (x - x0) / (x1 - x0) * (t1 - t0)`.
-#[derive(Clone, Debug, Serialize)]
-pub struct Layout {
-    /// Left edge of the plot areas (CSS px from the canvas's left edge).
-    pub x0: f64,
-    /// Right edge of the plot areas (CSS px).
-    pub x1: f64,
-    /// Time at `x0` (time units).
-    pub t0: f64,
-    /// Time at `x1` (time units).
-    pub t1: f64,
-    /// The panels from top to bottom.
-    pub panels: Vec<PanelLayout>,
-}
-
-/// One panel's plot area.
-#[derive(Clone, Debug, Serialize)]
-pub struct PanelLayout {
-    /// Metric shown: `clusters`, `boolean_distance`, `effective_rank` or `energy`.
-    pub name: &'static str,
-    /// Top edge of the plot area (CSS px).
-    pub y0: f64,
-    /// Bottom edge of the plot area (CSS px).
-    pub y1: f64,
-    /// Bottom of the value range shown (NaN when the panel shows no data).
-    pub v0: f64,
-    /// Top of the value range shown.
-    pub v1: f64,
-}
 
 /// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
 /// four stacked panels — clusters, Boolean distance (log scale), effective rank, interaction
@@ -51,12 +22,12 @@ pub fn draw(
     energy_defined: bool,
 ) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
-    let root = root(canvas)?;
+    let (root, texts) = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(err)?;
     let (w, hgt) = root.dim_in_pixel();
     if w < 40 || hgt < 40 {
-        return Ok(Layout { x0: 0.0, x1: 0.0, t0: 0.0, t1: 0.0, panels: vec![] });
+        return Ok(Layout::default());
     }
     let g = Geometry::new(dpr);
     let t1 = if t_max.is_finite() && t_max > 0.0 { t_max } else { 1.0 };
@@ -92,7 +63,7 @@ pub fn draw(
     let c_top = (cmax * 1.1).ceil().max(2.0);
     let (xr, yr) = panel(&areas[0], &g, &th, &spec, x.clone(), 0.0..c_top)?;
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout { name: spec.name, y0, y1, v0: 0.0, v1: c_top });
+    panels.push(Panel { name: spec.name, y0, y1, v0: 0.0, v1: c_top });
     let xr_all = xr;
 
     // Boolean distance on a log scale: 0.5 at most; exact zeros drawn at the floor 1e-16.
@@ -105,7 +76,7 @@ pub fn draw(
     };
     let (_, yr) = panel(&areas[1], &g, &th, &spec, x.clone(), (FLOOR..1.0).log_scale())?;
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout { name: spec.name, y0, y1, v0: FLOOR, v1: 1.0 });
+    panels.push(Panel { name: spec.name, y0, y1, v0: FLOOR, v1: 1.0 });
 
     // Effective rank: from 1 to the largest seen.
     let rmax = h.effective_rank.iter().copied().filter(|v| v.is_finite()).fold(2.0f64, f64::max);
@@ -114,7 +85,7 @@ pub fn draw(
     let spec = PanelSpec::new("effective_rank", title, &h.t, &h.effective_rank, th.series[2]);
     let (_, yr) = panel(&areas[2], &g, &th, &spec, x.clone(), 0.0..r_top)?;
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout { name: spec.name, y0, y1, v0: 0.0, v1: r_top });
+    panels.push(Panel { name: spec.name, y0, y1, v0: 0.0, v1: r_top });
 
     // Interaction energy, or the note saying when it is defined.
     let (lo, hi) = h
@@ -124,12 +95,17 @@ pub fn draw(
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let has_energy = energy_defined && lo.is_finite();
+    // A constant (or nearly constant) energy gets a padded range: at least ±0.5% of its
+    // value (±0.5 at 0), so the tick labels read apart.
     let (e0, e1) = if has_energy {
-        let pad = ((hi - lo) * 0.08).max(1e-9 * hi.abs().max(1.0));
-        (lo - pad, hi + pad)
+        let scale = hi.abs().max(lo.abs());
+        let half = ((hi - lo) * 0.58).max(if scale > 0.0 { 5e-3 * scale } else { 0.5 });
+        let mid = (lo + hi) / 2.0;
+        (mid - half, mid + half)
     } else {
         (0.0, 1.0)
     };
+    let energy_label = move |v: &f64| if has_energy { span_label(*v, (e1 - e0) / 4.0) } else { String::new() };
     let title = if energy_defined {
         format!("interaction energy E_β: {}", readout(last(&h.energy)))
     } else {
@@ -139,7 +115,7 @@ pub fn draw(
     let spec = PanelSpec {
         show_x: true,
         x_desc: "t (time units)",
-        y_fmt: &|v| if has_energy { tick(*v) } else { String::new() },
+        y_fmt: &energy_label,
         ..PanelSpec::new("energy", title, t, y, th.series[3])
     };
     let (_, yr) = panel(&areas[3], &g, &th, &spec, x.clone(), e0..e1)?;
@@ -157,7 +133,7 @@ pub fn draw(
         }
     }
     let (y0, y1) = px(&yr);
-    panels.push(PanelLayout {
+    panels.push(Panel {
         name: spec.name,
         y0,
         y1,
@@ -166,5 +142,5 @@ pub fn draw(
     });
     root.present().map_err(err)?;
     let (x0, x1) = px(&xr_all);
-    Ok(Layout { x0, x1, t0: 0.0, t1, panels })
+    Ok(Layout { x0, x1, start: 0.0, end: t1, panels, plot: None, legend: None, labels: texts.css(dpr) })
 }

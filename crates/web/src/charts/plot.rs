@@ -2,7 +2,7 @@
 //! labels, sizes scaled by the device pixel ratio, and one stacked panel (a series over a linear
 //! x axis, its title, dashed reference lines). Drawing only, no science.
 
-use crate::charts::canvas::Canvas;
+use crate::charts::canvas::{Canvas, Texts};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -73,6 +73,28 @@ pub fn tick(v: f64) -> String {
     s.to_string()
 }
 
+/// Label of tick value `v` on an axis whose ticks are about `step` apart: enough digits to tell
+/// neighbouring ticks apart (a nearly constant series has ticks that [`tick`] would print alike),
+/// exponent form for values below 1e-3 or from 1e5 on.
+pub fn span_label(v: f64, step: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return tick(v);
+    }
+    let step = if step.is_finite() && step > 0.0 { step } else { v.abs() };
+    let a = v.abs();
+    if !(1e-3..1e5).contains(&a) {
+        let digits = ((a / step).log10().ceil() as i64).clamp(0, 12) as usize;
+        return format!("{:.*e}", digits, v);
+    }
+    let decimals = ((-step.log10()).ceil() as i64 + 1).clamp(0, 12) as usize;
+    let s = format!("{:.*}", decimals, v);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// Readout of a value in a panel title.
 pub fn readout(v: f64) -> String {
     if v.is_nan() {
@@ -83,6 +105,32 @@ pub fn readout(v: f64) -> String {
         let s = format!("{:.4}", v);
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
+}
+
+/// `text` made to fit `room` device pixels in `font` on `area`'s canvas: first without its
+/// parenthesised parts (last first), then cut short with "…".
+pub fn fit_text<CT: plotters::coord::CoordTranslate>(
+    area: &DrawingArea<Canvas, CT>,
+    font: &TextStyle,
+    text: &str,
+    room: i32,
+) -> String {
+    let fits = |t: &str| area.estimate_text_size(t, font).map_or(true, |s| s.0 as i32 <= room);
+    let mut shown = text.to_string();
+    while !fits(&shown) {
+        match (shown.rfind(" ("), shown.rfind(')')) {
+            (Some(a), Some(b)) if a < b => shown.replace_range(a..=b, ""),
+            _ => break,
+        }
+    }
+    while !fits(&shown) {
+        let mut chars: Vec<char> = shown.trim_end_matches('…').chars().collect();
+        if chars.pop().is_none() {
+            break;
+        }
+        shown = format!("{}…", chars.iter().collect::<String>().trim_end());
+    }
+    shown
 }
 
 /// A plotters error as a message.
@@ -99,10 +147,34 @@ pub fn clamp_dpr(dpr: f64) -> f64 {
     }
 }
 
-/// The drawing area of a canvas (`width`/`height` in device pixels).
-pub fn root(canvas: HtmlCanvasElement) -> Result<DrawingArea<Canvas, Shift>, String> {
+/// The drawing area of a canvas (`width`/`height` in device pixels) and the record of the
+/// texts drawn on it.
+pub fn root(canvas: HtmlCanvasElement) -> Result<(DrawingArea<Canvas, Shift>, Texts), String> {
     let backend = Canvas::new(canvas).ok_or("chart: the canvas has no 2d context")?;
-    Ok(backend.into_drawing_area())
+    let texts = backend.texts();
+    Ok((backend.into_drawing_area(), texts))
+}
+
+/// A rectangle: top-left corner `(x, y)`, width `w`, height `h` (device or CSS pixels, as said
+/// where it is used).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Rect {
+    /// The rectangle of pixel ranges `xr`, `yr`.
+    pub fn of(xr: &Range<i32>, yr: &Range<i32>) -> Rect {
+        Rect { x: xr.start as f64, y: yr.start as f64, w: (xr.end - xr.start) as f64, h: (yr.end - yr.start) as f64 }
+    }
+
+    /// This rectangle in CSS pixels (from device pixels, `dpr` per CSS pixel).
+    pub fn css(self, dpr: f64) -> Rect {
+        Rect { x: self.x / dpr, y: self.y / dpr, w: self.w / dpr, h: self.h / dpr }
+    }
 }
 
 /// Sizes in device pixels (fonts and label areas scale with `dpr`: plotters-canvas has no

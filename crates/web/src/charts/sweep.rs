@@ -3,8 +3,9 @@
 //! as a dashed reference. Drawing only: the numbers come from the core's `run_cell`.
 
 use crate::charts::axes::{self, Axes};
+use crate::charts::layout::Layout;
 use crate::charts::legend::{legend, legend_height};
-use crate::charts::plot::{clamp_dpr, err, note, root, theme, tick, Geometry};
+use crate::charts::plot::{clamp_dpr, err, note, root, theme, tick, Geometry, Rect};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use web_sys::HtmlCanvasElement;
@@ -20,14 +21,14 @@ pub fn draw(
     reference: f64,
     dpr: f64,
     dark: bool,
-) -> Result<(), String> {
+) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
-    let root = root(canvas)?;
+    let (root, texts) = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(err)?;
     let (w, h) = root.dim_in_pixel();
     if w < 60 || h < 60 {
-        return Ok(());
+        return Ok(Layout::default());
     }
     let g = Geometry::new(dpr);
     let n = eta_z.len().min(ratio.len()).min(mean.len()).min(std.len());
@@ -81,7 +82,7 @@ pub fn draw(
         &mut chart,
         &g,
         &th,
-        Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)") },
+        Axes { x_labels: 8, y_labels: 6, x_fmt: &x_fmt, x_desc, y_desc: Some("final entropy (nats)"), y_fmt: None },
     )?;
 
     // The uniform-attention reference.
@@ -150,5 +151,11 @@ pub fn draw(
         )?;
     }
     root.present().map_err(err)?;
-    Ok(())
+    Ok(Layout {
+        x0: xr.start as f64 / dpr,
+        x1: xr.end as f64 / dpr,
+        plot: Some(Rect::of(&xr, &yr).css(dpr)),
+        labels: texts.css(dpr),
+        ..Layout::default()
+    })
 }

@@ -2,9 +2,9 @@
 //! drawn with plotters in three stacked panels, with dashed references (`ln M`, the
 //! uniform-attention entropy, `snap_tol`) and the snap iteration. Drawing only, no science.
 
+use crate::charts::layout::{Layout, Panel};
 use crate::charts::plot::{clamp_dpr, panel, power_of_ten, readout, root, theme, Geometry, PanelSpec, RefLine};
 use plotters::prelude::*;
-use serde::Serialize;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
 
@@ -29,34 +29,14 @@ pub struct Data<'a> {
     pub snap_final: bool,
 }
 
-/// Where the panels are, in CSS px, for mapping the mouse to an iteration:
-/// `i = i0 + (x - x0) / (x1 - x0) * (i1 - i0)`.
-#[derive(Clone, Debug, Serialize)]
-pub struct Layout {
-    pub x0: f64,
-    pub x1: f64,
-    pub i0: f64,
-    pub i1: f64,
-    pub panels: Vec<PanelLayout>,
-}
-
-/// One panel's plot area (CSS px).
-#[derive(Clone, Debug, Serialize)]
-pub struct PanelLayout {
-    /// `loss`, `entropy` or `max_dc`.
-    pub name: &'static str,
-    pub y0: f64,
-    pub y1: f64,
-}
-
 /// Draws `d` on `canvas` (`width`/`height` in device pixels, `dpr` per CSS px).
 pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
-    let root = root(canvas)?;
+    let (root, texts) = root(canvas)?;
     let th = theme(dark);
     root.fill(&th.bg).map_err(crate::charts::plot::err)?;
     let (w, h) = root.dim_in_pixel();
-    let empty = Layout { x0: 0.0, x1: 0.0, i0: 0.0, i1: 0.0, panels: vec![] };
+    let empty = Layout::default();
     if w < 40 || h < 40 {
         return Ok(empty);
     }
@@ -69,7 +49,7 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
     let px = |r: &Range<i32>| (r.start as f64 / dpr, r.end as f64 / dpr);
     let layout = |name: &'static str, yr: &Range<i32>| {
         let (y0, y1) = px(yr);
-        PanelLayout { name, y0, y1 }
+        Panel { name, y0, y1, v0: f64::NAN, v1: f64::NAN }
     };
     let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
     let iters = |n: usize| (0..n).map(|i| i as f64).collect::<Vec<f64>>();
@@ -145,5 +125,5 @@ pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result
 
     root.present().map_err(crate::charts::plot::err)?;
     let (x0, x1p) = px(&xr);
-    Ok(Layout { x0, x1: x1p, i0: 0.0, i1: x1, panels })
+    Ok(Layout { x0, x1: x1p, start: 0.0, end: x1, panels, plot: None, legend: None, labels: texts.css(dpr) })
 }

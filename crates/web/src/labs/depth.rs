@@ -8,11 +8,12 @@
 //! show it: colours of `S` span each head's own off-diagonal range.
 
 use crate::charts::depth::{self as depth_chart, Results};
+use crate::charts::depth_residual;
 use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
 use attn_core::link::quote;
-use js_sys::{Float32Array, Uint8ClampedArray};
+use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -51,12 +52,11 @@ struct Info<'a> {
     variant_labels: Vec<&'static str>,
 }
 
-/// One depth configuration: its input and the records of the last variant run.
+/// One depth configuration: its input and the records of the last variant run (the core's
+/// [`DepthRun`] keeps one variant's attention maps and head outputs at a time).
 #[wasm_bindgen]
 pub struct DepthLab {
     run: DepthRun,
-    /// The similarity values of the last variant (filled by `similarity_rgba`).
-    values: Vec<f32>,
 }
 
 #[wasm_bindgen]
@@ -65,7 +65,7 @@ impl DepthLab {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str) -> Result<DepthLab, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(DepthLab { run: DepthRun::new(&c), values: Vec::new() })
+        Ok(DepthLab { run: DepthRun::new(&c) })
     }
 
     /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
@@ -102,8 +102,13 @@ impl DepthLab {
                 quote(name)
             ))
         })?;
-        self.values.clear();
         to_js(&self.run.run_variant(v))
+    }
+
+    /// The name (`san`, ...) of the variant whose records the tiles read, or undefined before
+    /// any run.
+    pub fn last_variant(&self) -> Option<String> {
+        self.run.last_variant().map(|v| v.name().to_string())
     }
 
     /// The path-length decomposition of the last variant (`{ norms, relative_residuals, shares,
@@ -120,42 +125,41 @@ impl DepthLab {
         heatmap::side(self.run.n(), max_side as usize).0 as u32
     }
 
-    /// The context similarity matrices of the last variant as viridis pixels: the tiles of
-    /// layers `1..=L` (rows) and heads (columns) one after the other, each `side x side x 4`
-    /// (`side = tile_side(max_side)`). Each tile is scaled to its head's off-diagonal range
-    /// (the zero diagonal drawn at the low end). Empty before any run.
-    pub fn similarity_rgba(&mut self, max_side: u32) -> Uint8ClampedArray {
+    /// The context similarity matrices of the last variant: `{ side, pixels, values }`, each
+    /// layer's heads in turn (layers `1..=L`, then heads), written straight into JavaScript
+    /// arrays (nothing kept in wasm memory): `pixels` viridis RGBA, `side x side x 4` per tile
+    /// (`side = tile_side(max_side)`; each tile scaled to its head's off-diagonal range, the zero
+    /// diagonal at the low end), `values` the matrices as `f32`, `n x n` row-major per head, so
+    /// `L·H·n²·4` bytes. Layers from an overflowed one on have no records and are left out
+    /// (both arrays end early); both are empty before any run.
+    pub fn similarity_tiles(&self, max_side: u32) -> Result<Object, JsError> {
         let c = self.run.config();
         let n = self.run.n();
-        let mut out = Vec::new();
-        self.values.clear();
-        for l in 1..=c.layers {
+        let side = heatmap::side(n, max_side as usize).0;
+        let recorded = (1..=c.layers).take_while(|&l| self.run.attention(l, 0).is_some()).count();
+        let count = recorded * c.heads;
+        let tile_len = side * side * 4;
+        let pixels = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
+        let values = Float32Array::new_with_length((count * n * n) as u32);
+        let mut k = 0u32;
+        let mut row: Vec<f32> = Vec::with_capacity(n * n);
+        for l in 1..=recorded {
             for h in 0..c.heads {
-                let Some(s) = self.run.similarity_matrix(l, h) else {
-                    return Uint8ClampedArray::from(&out[..]);
-                };
-                out.extend(tile(&s, n, max_side as usize));
-                self.values.extend(s.iter().map(|&x| x as f32));
+                let s = self.run.similarity_matrix(l, h).ok_or_else(|| JsError::new("depth: layer without records"))?;
+                let t = tile(&s, n, max_side as usize);
+                pixels.subarray(k * tile_len as u32, (k + 1) * tile_len as u32).copy_from(&t);
+                row.clear();
+                row.extend(s.iter().map(|&x| x as f32));
+                values.subarray(k * (n * n) as u32, (k + 1) * (n * n) as u32).copy_from(&row);
+                k += 1;
             }
         }
-        Uint8ClampedArray::from(&out[..])
-    }
-
-    /// The context similarity matrices of the last variant as values (`f32`), layer-major then
-    /// head, each `n x n` row-major (zero diagonal). Empty before any run.
-    pub fn similarity_values(&mut self) -> Float32Array {
-        if self.values.is_empty() {
-            let c = self.run.config();
-            for l in 1..=c.layers {
-                for h in 0..c.heads {
-                    match self.run.similarity_matrix(l, h) {
-                        Some(s) => self.values.extend(s.iter().map(|&x| x as f32)),
-                        None => return Float32Array::from(&self.values[..]),
-                    }
-                }
-            }
-        }
-        Float32Array::from(&self.values[..])
+        let out = Object::new();
+        let set = |key: &str, v: &JsValue| Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ());
+        set("side", &JsValue::from(side as u32)).map_err(|_| JsError::new("depth: tiles"))?;
+        set("pixels", &pixels).map_err(|_| JsError::new("depth: tiles"))?;
+        set("values", &values).map_err(|_| JsError::new("depth: tiles"))?;
+        Ok(out)
     }
 }
 
@@ -185,7 +189,9 @@ fn results(value: JsValue) -> Result<Results, JsError> {
 
 /// Draws the relative residual `||res(X_l)|| / ||X_l||` against layer for every finished
 /// variant (`results`: array of `run_variant` objects), linear or `log` y axis. `canvas` in
-/// device pixels (`dpr` per CSS px). Returns `{ x0, x1, l0, l1 }` (CSS px) for hover.
+/// device pixels (`dpr` per CSS px). Returns `{ x0, x1, y0, y1, l0, l1, plot, legend, labels }`
+/// (CSS px): layers `l0`, `l1` at `x0`, `x1` for hover, the plot area and legend band as
+/// `{ x, y, w, h }` (or null), and every text drawn as `{ text, x, y, w, h }`.
 #[wasm_bindgen]
 pub fn draw_depth_residual(
     canvas: HtmlCanvasElement,
@@ -196,25 +202,27 @@ pub fn draw_depth_residual(
     dark: bool,
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    let layout = depth_chart::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
+    let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 
 /// Draws the |i - j| histograms of high-similarity pairs of one variant's result, one ridge per
 /// layer (each scaled to its own peak), layer 1 at the top.
+/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_histograms(
     canvas: HtmlCanvasElement,
     result_value: JsValue,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(result_value)?;
-    depth_chart::histograms(canvas, r.first(), dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::histograms(canvas, r.first(), dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the same-sentence share of high-similarity pairs against layer, one curve per
 /// variant, with the chance level dashed.
+/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_same_sentence(
     canvas: HtmlCanvasElement,
@@ -223,13 +231,14 @@ pub fn draw_depth_same_sentence(
     chance: f64,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the share of paths of each length (`shares`, `k = 0..=L`) as bars, and for variants
 /// with a path decomposition the share of the output norm carried by each length.
+/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_paths(
     canvas: HtmlCanvasElement,
@@ -237,13 +246,14 @@ pub fn draw_depth_paths(
     results_value: JsValue,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    depth_chart::paths(canvas, shares, &r, dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::paths(canvas, shares, &r, dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the singular values `σ_k(X_l) / σ_1(X_l)` of layer `layer` (log axis), one curve per
-/// variant.
+/// variant./// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
+
 #[wasm_bindgen]
 pub fn draw_depth_spectrum(
     canvas: HtmlCanvasElement,
@@ -251,9 +261,9 @@ pub fn draw_depth_spectrum(
     layer: u32,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
+) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    depth_chart::spectrum(canvas, &r, layer as usize, dpr, dark).map_err(|e| JsError::new(&e))
+    to_js(&depth_chart::spectrum(canvas, &r, layer as usize, dpr, dark).map_err(|e| JsError::new(&e))?)
 }
 
 #[cfg(test)]
@@ -274,10 +284,8 @@ mod tests {
 
     #[test]
     fn a_lab_runs_a_variant_and_gives_a_tile_per_layer_and_head() {
-        let mut lab = DepthLab {
-            run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()),
-            values: Vec::new(),
-        };
+        let mut lab =
+            DepthLab { run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()) };
         let _ = lab.run.run_variant(Variant::SanSkip);
         let c = lab.run.config();
         let n = lab.run.n();

@@ -115,7 +115,7 @@ pub fn uniform_entropy_of(config: &str) -> Result<f64, JsError> {
 /// `r = eta_Y / eta_Z` (log axis), one curve per `eta_Z`, and the uniform-attention entropy
 /// `reference` as a dashed line. `eta_z`, `ratio`, `mean`, `std` are aligned, one entry per
 /// finished cell. `canvas.width/height` in device pixels (`dpr` per CSS px); `dark` picks the
-/// dark palette.
+/// dark palette. Returns the chart's layout (`{ x0, x1, plot, labels, ... }`, CSS px).
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
 pub fn draw_sweep_chart(
@@ -127,8 +127,10 @@ pub fn draw_sweep_chart(
     reference: f64,
     dpr: f64,
     dark: bool,
-) -> Result<(), JsError> {
-    sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, dark).map_err(|e| JsError::new(&e))
+) -> Result<JsValue, JsError> {
+    let layout =
+        sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, dark).map_err(|e| JsError::new(&e))?;
+    to_js(&layout)
 }
 
 #[derive(Serialize)]

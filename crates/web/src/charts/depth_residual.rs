@@ -1,0 +1,153 @@
+//! The depth lab's rank-collapse chart (science.md §3): the relative residual
+//! `||res(X_l)|| / ||X_l||` against layer `l`, one curve per variant, on a linear or log axis.
+//!
+//! On the log axis (drawn over `log10`, ticks at powers of ten down to the floor, labelled below
+//! 1 as `0.001` and `10⁻¹⁸`) a residual of exactly 0 is drawn at the axis floor, a power of ten
+//! under the smallest positive value, and a note under the plot says so. A layer whose value is
+//! not finite (an f32 overflow; null in the worker's JSON) is drawn as a cross at the floor (0 on
+//! the linear axis), with a note naming the variants and the first such layer. The legend and
+//! the notes sit in a band under the plot, so they never cover a curve. It returns the one chart
+//! [`Layout`]: layer `start` (0) at `x0`, `end` (the last layer) at `x1`.
+
+use crate::charts::axes::{self, log_ticks, power_label, Axes, Ticked};
+use crate::charts::depth::{colour, legend_text, start, title, Results};
+use crate::charts::layout::{Layout, Panel};
+use crate::charts::legend::{band, draw_band, Entry};
+use crate::charts::plot::{err, note, Rect};
+use plotters::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// The notes under the chart: zeros drawn at the floor (log axis) and layers that are not finite.
+fn notes(results: &Results, log: bool, floor: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let zero = results.iter().any(|r| r.residual.contains(&Some(0.0)));
+    if log && zero {
+        out.push(format!("0 drawn at the floor {}", floor));
+    }
+    let bad: Vec<(String, usize)> = results
+        .iter()
+        .filter_map(|r| {
+            let l = r.residual.iter().position(|v| !v.is_some_and(f64::is_finite))?;
+            Some((r.variant.clone(), l))
+        })
+        .collect();
+    if !bad.is_empty() {
+        let which: Vec<String> = bad.iter().map(|(v, l)| format!("{} from layer {}", v, l)).collect();
+        out.push(format!(
+            "× not finite (overflow): {}; drawn at the floor {}",
+            which.join(", "),
+            if log { floor } else { "0" }
+        ));
+    }
+    out
+}
+
+/// Draws the relative residual against layer for `results` (log: a log y axis).
+pub fn residual(
+    canvas: HtmlCanvasElement,
+    results: &Results,
+    layers: usize,
+    log: bool,
+    dpr: f64,
+    dark: bool,
+) -> Result<Layout, String> {
+    let empty = Layout::default;
+    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+        return Ok(empty());
+    };
+    let values = || results.iter().flat_map(|r| r.residual.iter().flatten().copied()).filter(|v| v.is_finite());
+    let hi = values().fold(0.0f64, f64::max);
+    let pos_min = values().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+    // Log axis over log10: from a power of ten at least 0.2 decades under the smallest positive
+    // value (10^-3 when there is none) to 0.25 decades over the largest.
+    let lo_e = if pos_min.is_finite() { (pos_min.log10() - 0.2).floor().max(-300.0) } else { -3.0 };
+    let hi_e = if hi > 0.0 { (hi.log10() + 0.25).max(lo_e + 1.0) } else { lo_e + 3.0 };
+    let floor_text = power_label(&lo_e);
+    let entries: Vec<Entry> = results
+        .iter()
+        .map(|r| Entry {
+            colour: colour(&th, &r.variant),
+            text: legend_text(&r.variant).to_string(),
+            short: r.variant.clone(),
+        })
+        .collect();
+    let notes = notes(results, log, &floor_text);
+    let (w, _) = area.dim_in_pixel();
+    let pad = g.margin_r as i32;
+    let legend_band = band(&area, &g, &entries, &notes, w as i32 - 2 * pad);
+    let gap = if legend_band.height > 0 { (6.0 * g.dpr) as i32 } else { 0 };
+    let x_max = layers.max(1) as f64;
+    let x_range = -0.3..x_max + 0.3;
+    let y_desc = if log { "||res(X_l)|| / ||X_l|| (log)" } else { "||res(X_l)|| / ||X_l||" };
+    let mut builder = axes::builder(&area, &g, (g.font * 1.4) as u32);
+    builder.margin_bottom((legend_band.height + gap) as u32);
+    let x_fmt = axes::whole;
+    let frame = |y_fmt| Axes {
+        x_labels: layers.min(12) + 1,
+        y_labels: 6,
+        x_fmt: &x_fmt,
+        x_desc: "layer l (0 = the input)",
+        y_desc: Some(y_desc),
+        y_fmt,
+    };
+    let radius = (2.5 * g.dpr).round() as i32;
+    let cross = (4.0 * g.dpr).round() as i32;
+    macro_rules! curves {
+        ($chart:expr, $at:expr, $floor:expr) => {{
+            let chart = &mut $chart;
+            for r in results {
+                let c = colour(&th, &r.variant);
+                let pts: Vec<(f64, f64)> = r
+                    .residual
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(l, v)| v.filter(|v| v.is_finite()).map(|v| (l as f64, $at(v))))
+                    .collect();
+                chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(g.line(2.0)))).map_err(err)?;
+                chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
+                let bad = r.residual.iter().enumerate().filter(|(_, v)| !v.is_some_and(f64::is_finite));
+                chart
+                    .draw_series(bad.map(|(l, _)| Cross::new((l as f64, $floor), cross, c.stroke_width(g.line(2.0)))))
+                    .map_err(err)?;
+            }
+            let (xr, yr) = chart.plotting_area().get_pixel_range();
+            let (px0, _) = chart.backend_coord(&(0.0, $floor));
+            let (px1, _) = chart.backend_coord(&(x_max, $floor));
+            (xr, yr, px0, px1)
+        }};
+    }
+    let (xr, yr, px0, px1) = if log {
+        let y = Ticked::new(lo_e..hi_e, log_ticks(lo_e, hi_e, 7));
+        let mut chart = builder.build_cartesian_2d(x_range, y).map_err(err)?;
+        axes::mesh(&mut chart, &g, &th, frame(Some(&power_label)))?;
+        curves!(chart, |v: f64| if v > 0.0 { v.log10().max(lo_e) } else { lo_e }, lo_e)
+    } else {
+        let top = if hi > 0.0 { hi * 1.08 } else { 1.0 };
+        let mut chart = builder.build_cartesian_2d(x_range, 0.0..top).map_err(err)?;
+        axes::mesh(&mut chart, &g, &th, frame(None))?;
+        curves!(chart, |v: f64| v, 0.0)
+    };
+    let (_, h) = area.dim_in_pixel();
+    let legend = draw_band(&area, &g, &th, &entries, &legend_band, (pad, h as i32 - legend_band.height))?;
+    title(&area, &g, &th, "relative residual of X_l against depth (rank collapse)", xr.start)?;
+    if results.is_empty() {
+        note(&area, &g, &th, "computing the first variant…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
+    }
+    area.present().map_err(err)?;
+    Ok(Layout {
+        x0: px0 as f64 / g.dpr,
+        x1: px1 as f64 / g.dpr,
+        start: 0.0,
+        end: x_max,
+        panels: vec![Panel {
+            name: "residual",
+            y0: yr.start as f64 / g.dpr,
+            y1: yr.end as f64 / g.dpr,
+            v0: f64::NAN,
+            v1: f64::NAN,
+        }],
+        plot: Some(Rect::of(&xr, &yr).css(g.dpr)),
+        legend: legend.map(|r| r.css(g.dpr)),
+        labels: texts.css(g.dpr),
+    })
+}

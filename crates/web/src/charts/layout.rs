@@ -1,0 +1,47 @@
+//! The one layout every chart returns: where it drew, in CSS pixels from the canvas's top-left
+//! corner, so the page can map the pointer to a value, place a cursor, and test what it sees
+//! (the texts' boxes become the canvas's `data-labels`).
+//!
+//! The chart protocol: a chart is a function `(canvas, data, dpr, dark) -> Result<Layout,
+//! String>` that draws on the whole canvas (`width`/`height` in device pixels, `dpr` of them per
+//! CSS pixel) and returns this layout; an error is a drawing failure, never bad input.
+
+use crate::charts::canvas::TextBox;
+use crate::charts::plot::Rect;
+use serde::Serialize;
+
+/// Where a chart drew (CSS px).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Layout {
+    /// Left edge of the plot areas.
+    pub x0: f64,
+    /// Right edge of the plot areas.
+    pub x1: f64,
+    /// The x axis's value at `x0` (time, iteration or layer; 0 for a chart without such an axis).
+    pub start: f64,
+    /// The x axis's value at `x1`: a value `v` is at `x0 + (v - start) / (end - start) * (x1 - x0)`.
+    pub end: f64,
+    /// The stacked panels, top to bottom (one for a single plot).
+    pub panels: Vec<Panel>,
+    /// The plot area (of a single-plot chart), if drawn.
+    pub plot: Option<Rect>,
+    /// The legend band, if drawn.
+    pub legend: Option<Rect>,
+    /// Every text drawn (tick labels, titles, notes) with its ink box.
+    pub labels: Vec<TextBox>,
+}
+
+/// One panel's plot area and the values it shows.
+#[derive(Clone, Debug, Serialize)]
+pub struct Panel {
+    /// What the panel shows (`clusters`, `loss`, `residual`, ...).
+    pub name: &'static str,
+    /// Top edge of the plot area.
+    pub y0: f64,
+    /// Bottom edge of the plot area.
+    pub y1: f64,
+    /// Value at the bottom edge (NaN when the panel has no value axis or no data).
+    pub v0: f64,
+    /// Value at the top edge.
+    pub v1: f64,
+}

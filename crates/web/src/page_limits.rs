@@ -1,0 +1,188 @@
+//! The page's limits: what the browser page refuses on top of the core's own limits, because
+//! the page runs in a browser tab's time and memory. The single home of these limits; the CLI
+//! and the core keep only the core's limits, so a link the page refuses still runs in `attn`
+//! and no configuration version changes. [`crate::link::check_link`] applies them whenever a
+//! lab's page checks a link (its `lab` argument).
+//!
+//! Particle lab: one step is never split on the main thread, so the page refuses runs whose
+//! step costs far more than a frame. Cost model: `n² d` pair-coordinate evaluations per step,
+//! 4x for rk4's four stages ([`PARTICLE_STEP_BUDGET`]). Measured with the wasm stepper
+//! (crates/xtask/bench/wasm_bench.mjs, `cargo xtask bench`, Node, one thread): ~1.3-2 ns per
+//! pair-coordinate at d >= 128 (n = 512, d = 256: ~100 ms/step), while at d <= 3 the per-pair
+//! exp dominates (~18-20 ns per pair: n = 4096, d = 2: ~300 ms/step). The budget admits the
+//! largest runs the page promises (n = 4096 at d <= 3, Euler) and keeps high-d steps under
+//! ~100 ms (d = 256: n <= 443, ~70 ms/step). The page's views and analyses are sized for at most
+//! [`PARTICLE_MAX_N`] tokens.
+//!
+//! Depth lab: the page keeps one variant's context-similarity maps `S` (one `n x n` matrix per
+//! layer and head, sent by the worker as `f32`: `L·H·n²·4` bytes) while the worker's wasm keeps
+//! the same variant's records (attention maps `P`, `L·H·n²` entries in the run's precision, and
+//! the head outputs). [`DEPTH_MAX_MAPS`] bounds `L·H·n²`: 3.33e7 entries, 133 MB of `f32` maps on
+//! the page plus as much again (f32; twice with `precision=f64`) in the worker: the heavy run
+//! `layers=48&heads=16&tokens=208` (3.32e7) is allowed, `tokens=209` at that depth is not (the
+//! core allows up to 2^25 = 3.36e7).
+
+use attn_core::depth::DepthConfig;
+use attn_core::lab::LabConfig;
+use attn_core::particles::config::{Config, Integrator};
+use attn_core::ConfigError;
+
+/// Largest `layers · heads · n²` (context-similarity entries of one variant) the depth page
+/// runs: `4 · DEPTH_MAX_MAPS` bytes of `f32` maps kept on the page.
+pub const DEPTH_MAX_MAPS: usize = 33_300_000;
+
+/// Refuses a depth configuration heavier than the page holds ([`DEPTH_MAX_MAPS`]), naming
+/// `tokens` and the largest `n` the page allows at its `layers` and `heads`.
+pub fn check_depth(c: &DepthConfig) -> Result<(), ConfigError> {
+    let n = c.n();
+    let maps = c.layers * c.heads * n * n;
+    if maps <= DEPTH_MAX_MAPS {
+        return Ok(());
+    }
+    let n_max = ((DEPTH_MAX_MAPS / (c.layers * c.heads)) as f64).sqrt().floor() as usize;
+    Err(ConfigError::new(
+        "tokens",
+        format!(
+            "n = {} with layers = {} and heads = {}: layers x heads x n^2 = {} similarity-map entries, more than the page holds ({}: {} MB of f32 maps); at layers = {} and heads = {} the page allows n <= {}; the CLI `attn depth` runs it",
+            n,
+            c.layers,
+            c.heads,
+            maps,
+            DEPTH_MAX_MAPS,
+            DEPTH_MAX_MAPS * 4 / 1_000_000,
+            c.layers,
+            c.heads,
+            n_max
+        ),
+    ))
+}
+
+/// Largest `n² d` (x4 with rk4) of a particle step the page takes on (see the module's doc).
+pub const PARTICLE_STEP_BUDGET: u64 = 4096 * 4096 * 3;
+
+/// Most tokens the page runs (its views and analyses are sized for this; the core allows more).
+pub const PARTICLE_MAX_N: usize = 4096;
+
+/// `x` with thousands separated by commas (`50,331,648`).
+fn grouped(x: u64) -> String {
+    let digits = x.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Refuses a particle configuration heavier than the page runs: more than [`PARTICLE_MAX_N`]
+/// tokens (naming `n`), or a step above [`PARTICLE_STEP_BUDGET`], naming `d` when `edited` is
+/// `d` (and some `d` fits at this `n`), else `n`, with the largest value the page allows.
+pub fn check_particles(c: &Config, edited: Option<&str>) -> Result<(), ConfigError> {
+    let (n, d) = (c.n as u64, c.d as u64);
+    let stages: u64 = if c.integrator == Integrator::Rk4 { 4 } else { 1 };
+    if c.n > PARTICLE_MAX_N {
+        return Err(ConfigError::new(
+            "n",
+            format!(
+                "n = {} is more tokens than the page draws; allowed: 1..={} (the CLI `attn run` takes up to 16384)",
+                n, PARTICLE_MAX_N
+            ),
+        ));
+    }
+    let cost = n * n * d * stages;
+    if cost <= PARTICLE_STEP_BUDGET {
+        return Ok(());
+    }
+    let n_max = ((PARTICLE_STEP_BUDGET / (d * stages)) as f64).sqrt().floor() as u64;
+    let d_max = PARTICLE_STEP_BUDGET / (n * n * stages);
+    let rk4 = if stages > 1 { " with rk4 (4 evaluations per step)" } else { "" };
+    let work = format!(
+        "(n² d{} = {}, the page allows {})",
+        if stages > 1 { " x 4" } else { "" },
+        grouped(cost),
+        grouped(PARTICLE_STEP_BUDGET)
+    );
+    let cli = "the CLI `attn run` has no such limit";
+    if edited == Some("d") && d_max >= 1 {
+        return Err(ConfigError::new(
+            "d",
+            format!(
+                "d = {} with n = {}{} is too much work per step for the page {}; at n = {} the page allows d <= {}; {}",
+                d, n, rk4, work, n, d_max, cli
+            ),
+        ));
+    }
+    Err(ConfigError::new(
+        "n",
+        format!(
+            "n = {} with d = {}{} is too much work per step for the page {}; at d = {} the page allows n <= {}; {}",
+            n, d, rk4, work, d, n_max, cli
+        ),
+    ))
+}
+
+/// Every page limit of a parsed configuration (see the module's doc); `edited`: the key the
+/// user just changed, when known (a refusal then names it where it can).
+pub fn check_page(c: &LabConfig, edited: Option<&str>) -> Result<(), ConfigError> {
+    match c {
+        LabConfig::Depth(d) => check_depth(d),
+        LabConfig::Particles(p) => check_particles(p, edited),
+        LabConfig::Training(_) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attn_core::lab::parse_lab;
+
+    fn depth(text: &str) -> DepthConfig {
+        match parse_lab(text).unwrap() {
+            LabConfig::Depth(c) => c,
+            _ => panic!("not a depth link"),
+        }
+    }
+
+    #[test]
+    fn the_heavy_run_fits_and_one_more_token_is_refused_naming_tokens() {
+        let heavy = "lab=depth&layers=48&heads=16&tokens=208&d_model=1024&d_head=64&mlp_width=3072";
+        assert_eq!(48 * 16 * 208 * 208, 33_226_752);
+        assert!(check_depth(&depth(heavy)).is_ok());
+        // One more token: the core takes it (2^25 = 33,554,432), the page does not.
+        let heavier = depth("lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072");
+        let e = check_depth(&heavier).unwrap_err();
+        assert_eq!(e.key, "tokens");
+        assert!(e.message.contains("the page allows n <= 208"), "{}", e.message);
+        assert!(check_page(&parse_lab("lab=depth&preset=collapse-small").unwrap(), None).is_ok());
+    }
+
+    fn particles(text: &str) -> Config {
+        match parse_lab(text).unwrap() {
+            LabConfig::Particles(c) => c,
+            _ => panic!("not a particle link"),
+        }
+    }
+
+    #[test]
+    fn the_particle_page_runs_4096_tokens_at_d_3_and_refuses_heavier_steps_naming_the_key() {
+        assert!(check_particles(&particles("preset=polytope-3d&n=4096"), None).is_ok());
+        let e = check_particles(&particles("preset=polytope-3d&n=4097"), None).unwrap_err();
+        assert_eq!(e.key, "n");
+        assert!(e.message.contains("allowed: 1..=4096"), "{}", e.message);
+        let e = check_particles(&particles("preset=polytope&n=4096&integrator=rk4"), None).unwrap_err();
+        assert_eq!(e.key, "n");
+        assert!(
+            e.message.contains("(n² d x 4 = 134,217,728, the page allows 50,331,648)")
+                && e.message.contains("at d = 2 the page allows n <= 2508"),
+            "{}",
+            e.message
+        );
+        let e = check_particles(&particles("preset=polytope&n=1024&d=64"), Some("d")).unwrap_err();
+        assert_eq!(e.key, "d");
+        assert!(e.message.contains("at n = 1024 the page allows d <= 48"), "{}", e.message);
+        assert_eq!(grouped(7), "7");
+        assert_eq!(grouped(1000), "1,000");
+    }
+}
