@@ -4,7 +4,8 @@
 //! typed configuration → run → analyses):
 //! - [`particles`]: tokens as particles under attention (science.md §1-2);
 //! - [`training`]: scan and snap in a 1-layer transformer (science.md §5);
-//! - [`depth`]: rank collapse and context similarity in a transformer stack (science.md §3-4).
+//! - [`depth`]: rank collapse and context similarity in a transformer stack (science.md §3-4);
+//! - [`model`] (in progress): a pretrained BERT encoder, all-MiniLM-L6-v2; for now its tokenizer.
 //!
 //! Shared modules, which import no lab: [`link`] (the configuration string's grammar, versions,
 //! [`ConfigError`]), [`view`] (view keys), [`run`] (the run protocol), [`text`] (the text
@@ -30,6 +31,7 @@ pub mod exp;
 pub mod lab;
 pub mod linalg;
 pub mod link;
+pub mod model;
 pub mod particles;
 pub mod rng;
 pub mod run;

