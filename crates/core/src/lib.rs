@@ -27,6 +27,7 @@
 
 pub mod depth;
 pub mod exp;
+pub mod kernels;
 pub mod lab;
 pub mod linalg;
 pub mod link;
