@@ -17,6 +17,11 @@ use crate::run::Divergence;
 
 pub use rows::{RowWeights, WeightExp};
 
+/// Up to this token dimension the velocity is computed one row at a time with the scores fused
+/// into one pass over the keys (in wasm at n = 4096, d = 3, RK4 the tiled kernels took 20-35%
+/// longer); above it, with the tiled kernels of `crate::kernels`. Same bits either way.
+pub const SMALL_D: usize = 3;
+
 /// `exp(tV) = e^s M` cached for one time value.
 #[derive(Clone, Debug)]
 struct ExpSlot {
@@ -146,8 +151,6 @@ impl Field {
             self.c = self.beta;
         }
         project_soa(&self.v, false, state, n, d, &mut self.w, &mut self.kp, &mut self.qp);
-        let b = &self.b;
-        kernels::pack_keys(n, d, |j, c| b[c * n + j], &mut self.kp);
         let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
         if !finite(&self.a) || !finite(&self.b) || !finite(&self.w) {
             return Err(Divergence {
@@ -186,10 +189,50 @@ impl Field {
         projected: bool,
     ) -> Result<(), Divergence> {
         self.prepare(t, state)?;
+        if self.d <= SMALL_D {
+            self.rows_streamed(state, lo, hi, out, projected)
+        } else {
+            self.rows_blocked(state, lo, hi, out, projected)
+        }
+    }
+
+    /// [`Field::velocity_rows`] for `d <= SMALL_D`, one row at a time (the scores of a row in one
+    /// fused pass over the keys, then its weighted sums; per-element order as in `kernels`).
+    fn rows_streamed(
+        &mut self,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        out: &mut [f64],
+        projected: bool,
+    ) -> Result<(), Divergence> {
         let (n, d) = (self.n, self.d);
         let relative = self.model == Model::Euclidean && self.space == Space::Z;
-        // Blocks of rows: the scores of a block at once (register- and cache-tiled), each row's
-        // softmax, then the weighted sums of the block (science.md §1, "Matrix products").
+        for i in lo..hi {
+            let rw = self.row(i)?;
+            let factor = self.row_factor(rw)?;
+            let oi = &mut out[(i - lo) * d..(i - lo + 1) * d];
+            rows::weighted_sums(&self.e, &self.w, n, d, if relative { Some(i) } else { None }, oi);
+            self.finish_row(state, i, factor, projected, oi);
+        }
+        Ok(())
+    }
+
+    /// [`Field::velocity_rows`] for `d > SMALL_D`: blocks of rows, the scores of a block at once
+    /// (register- and cache-tiled), each row's softmax, then the block's weighted sums
+    /// (science.md, "Matrix products"; the same bits as one row at a time).
+    fn rows_blocked(
+        &mut self,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        out: &mut [f64],
+        projected: bool,
+    ) -> Result<(), Divergence> {
+        let (n, d) = (self.n, self.d);
+        let relative = self.model == Model::Euclidean && self.space == Space::Z;
+        let b = &self.b;
+        kernels::pack_keys(n, d, |j, c| b[c * n + j], &mut self.kp);
         let mut i0 = lo;
         while i0 < hi {
             let rb = kernels::shape::RB.min(hi - i0);
@@ -209,16 +252,21 @@ impl Field {
             let block = &mut out[(i0 - lo) * d..(i0 - lo + rb) * d];
             kernels::weighted_sums_block(&self.s, rb, &self.w, n, d, shift, block);
             for (r, oi) in block.chunks_exact_mut(d).enumerate() {
-                let factor = self.factor[r];
-                oi.iter_mut().for_each(|o| *o *= factor);
-                if projected && self.model != Model::Euclidean {
-                    let i = i0 + r;
-                    crate::linalg::project_tangent(&state[i * d..(i + 1) * d], oi);
-                }
+                self.finish_row(state, i0 + r, self.factor[r], projected, oi);
             }
             i0 += rb;
         }
         Ok(())
+    }
+
+    /// Scales row `i`'s weighted sums by its factor and, on the sphere with `projected`, projects
+    /// them onto the tangent space at `x_i`.
+    fn finish_row(&self, state: &[f64], i: usize, factor: f64, projected: bool, oi: &mut [f64]) {
+        oi.iter_mut().for_each(|o| *o *= factor);
+        if projected && self.model != Model::Euclidean {
+            let d = self.d;
+            crate::linalg::project_tangent(&state[i * d..(i + 1) * d], oi);
+        }
     }
 
     /// The factor of a row of weights: `1 / sum` for `P`; for USA, whose weights are

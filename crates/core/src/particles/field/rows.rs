@@ -39,6 +39,43 @@ pub fn weighted_sum(e: &[f64], w: &[f64], n: usize) -> f64 {
     combine(&acc)
 }
 
+/// `sum_j e[j] * (w[j] - wi)` over `j < n` in lane order (the relative field of the z model).
+#[inline]
+pub fn weighted_sum_relative(e: &[f64], w: &[f64], wi: f64, n: usize) -> f64 {
+    let mut acc = [0.0; LANES];
+    let (e, w) = (&e[..n], &w[..n]);
+    let full = n / LANES * LANES;
+    for (ec, wc) in e[..full].chunks_exact(LANES).zip(w[..full].chunks_exact(LANES)) {
+        for l in 0..LANES {
+            acc[l] += ec[l] * (wc[l] - wi);
+        }
+    }
+    for j in full..n {
+        acc[j - full] += e[j] * (w[j] - wi);
+    }
+    combine(&acc)
+}
+
+/// `out[c] = sum_j e[j] * (w[c][j] - shift[c])` for every coordinate `c < d` (`w` coordinate-major
+/// `d x n`; `shift` all zeros for the x model, the row's own values `w_i` for the relative field of
+/// the z model): [`weighted_sum`] / [`weighted_sum_relative`] per coordinate, each in lane order.
+///
+/// One pass per coordinate, each keeping its lane sums in vector registers: the stepper's path for
+/// `d <= 3` (`super::SMALL_D`; [`crate::kernels::sums::weighted_sums_block`] computes the same
+/// bits for larger `d`). (Fusing the
+/// coordinates into one pass with a `[[f64; LANES]; D]` accumulator made LLVM pack and unpack the
+/// sums every iteration: 30% of a native step at d = 3.)
+#[inline]
+pub fn weighted_sums(e: &[f64], w: &[f64], n: usize, d: usize, relative: Option<usize>, out: &mut [f64]) {
+    for (c, o) in out[..d].iter_mut().enumerate() {
+        let wc = &w[c * n..(c + 1) * n];
+        *o = match relative {
+            Some(i) => weighted_sum_relative(e, wc, wc[i], n),
+            None => weighted_sum(e, wc, n),
+        };
+    }
+}
+
 /// Which exponential the attention weights use: it is fixed by the configuration's `version`
 /// (`crate::particles::config::Config::version`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
