@@ -9,7 +9,8 @@
 //!
 //! Shared modules, which import no lab: [`link`] (the configuration string's grammar, versions,
 //! [`ConfigError`]), [`view`] (view keys), [`run`] (the run protocol), [`text`] (the text
-//! tokenizer), [`linalg`], [`exp`] and [`rng`]. [`lab`] is the registry that dispatches a string to
+//! tokenizer), [`linalg`], [`kernels`] (the matrix products of attention), [`exp`] and [`rng`].
+//! [`lab`] is the registry that dispatches a string to
 //! the lab its `lab` key names. A lab's folder never imports another lab's (checked by
 //! `cargo xtask test`), with one edge by design: the depth lab's `particle` key reads a particle
 //! configuration (`weights=particle`, `input=particle`: SAN+skip is Euler of the particle ODE).
@@ -28,6 +29,7 @@
 
 pub mod depth;
 pub mod exp;
+pub mod kernels;
 pub mod lab;
 pub mod linalg;
 pub mod link;

@@ -171,6 +171,10 @@ fn the_fast_kernel_agrees_with_a_plain_reference_over_100_steps() {
         "preset=sphere-sa&n=40&d=3",
         "preset=sphere-usa&n=30&d=3",
         "preset=sphere-sa-clusters&n=30&d=2&integrator=retraction",
+        // The tiled kernels (d above field::SMALL_D), n no multiple of a tile size.
+        "preset=random-psd&n=37&d=16&integrate_in=x&dt=0.01",
+        "preset=sphere-sa&n=33&d=64&integrator=rk4",
+        "preset=sphere-usa&n=29&d=16",
     ];
     for config in configs {
         let c = parse(config).unwrap();

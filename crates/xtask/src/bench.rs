@@ -10,13 +10,14 @@
 //! environment made by [`python`]), all from the same initial tokens and for the same number of
 //! steps; then one table ([`table`]) with ms per step, ns per pair-evaluation, ratios, the
 //! check that the results agree, and peak memory; then the streaming-memory line and the
-//! issue's targets. Training lab: `attn bench --training` and `bench/training_bench.mjs`;
+//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
 //! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`.
 
 mod cases;
 mod particles;
 mod python;
 mod table;
+mod targets13;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,6 +127,10 @@ fn particles_comparison(
     println!();
     println!("Targets (issue 5), per model:");
     for line in table::targets(&rows, &streamed) {
+        println!("  {line}");
+    }
+    println!("Targets (issue 13: d = 16 and 128), per model:");
+    for line in targets13::targets(&rows) {
         println!("  {line}");
     }
     Ok(())

@@ -19,6 +19,7 @@
 use super::config::{Activation, DepthConfig, LayerNorm};
 use super::weights::{LayerWeights, Mlp, WeightStore};
 use super::Real;
+use crate::kernels::{self, KeyPanels, Shift};
 use nalgebra::DMatrix;
 
 /// LayerNorm's epsilon (BERT's).
@@ -190,19 +191,26 @@ pub fn attention<T: Real>(
     let scale = T::lift(1.0 / (d_head as f64).sqrt());
     let mut o = DMatrix::<T>::zeros(n, hd);
     let mut st = DMatrix::<T>::zeros(n, n);
-    let mut p = DMatrix::<T>::zeros(n, n);
+    let (mut qp, mut kp, mut oh) = (Vec::new(), KeyPanels::default(), vec![T::zero(); n * d_head]);
+    // Columns of the column-major `qkv` are contiguous: column `c` is `data[c n .. (c + 1) n]`.
+    let data = qkv.as_slice();
     for h in 0..heads {
-        let q = qkv.columns(h * d_head, d_head);
-        let k = qkv.columns(hd + h * d_head, d_head);
-        let v = qkv.columns(2 * hd + h * d_head, d_head);
-        // st[(j, i)] = <k_j, q_i>: column i holds query i's scores, so the column-major data of
-        // st after the softmax is P row-major.
-        st.gemm(T::one(), &k, &q.transpose(), T::zero());
+        let (q, k) = (&data[h * d_head * n..], &data[(hd + h * d_head) * n..]);
+        let v = &data[(2 * hd + h * d_head) * n..(2 * hd + (h + 1) * d_head) * n];
+        // Scores with the shared kernel (science.md, "Matrix products"): st's column-major data
+        // is S row-major (column i holds query i's scores), so after the softmax it is P row-major.
+        kernels::pack_queries(n, d_head, |i, c| q[c * n + i], &mut qp);
+        kernels::pack_keys(n, d_head, |j, c| k[c * n + j], &mut kp);
+        kernels::scores_block(&qp, n, &kp, st.as_mut_slice());
         softmax_columns(&mut st, scale);
         p_out.extend_from_slice(st.as_slice());
-        st.transpose_to(&mut p);
-        let mut oh = o.columns_mut(h * d_head, d_head);
-        oh.gemm(T::one(), &p, &v, T::zero());
+        // O_h = P V_h: `v` is V_h coordinate-major (`d_head x n`), as the kernel takes it.
+        kernels::weighted_sums_block(st.as_slice(), n, v, n, d_head, Shift::None, &mut oh);
+        for c in 0..d_head {
+            for (i, x) in o.column_mut(h * d_head + c).iter_mut().enumerate() {
+                *x = oh[i * d_head + c];
+            }
+        }
     }
     let mut out = &o * &w.wo;
     add_bias(&mut out, &w.bo);

@@ -18,8 +18,10 @@
 //! (internally the stack uses nalgebra's column-major matrices).
 //!
 //! Precision: the stack runs in `f32` or `f64` (key `precision`); analyzers accumulate in `f64`.
-//! Native and wasm agree to rounding (matrix kernels differ), not bit for bit: this lab is off the
-//! particle lab's bit-identical stepping path (toolchain.md).
+//! The attention scores `Q K^T` and the heads' outputs `P V` use the core's shared kernels
+//! (`crate::kernels`, a fixed order of operations); the other products (`X W`) use nalgebra, whose
+//! kernels differ between machines, so native and wasm agree to rounding, not bit for bit: this lab
+//! is off the particle lab's bit-identical stepping path (toolchain.md).
 
 pub mod config;
 pub mod embeddings;
@@ -46,7 +48,7 @@ pub use variants::{DepthRun, Variant, VariantResult, VARIANTS};
 /// The floating-point type the stack runs in: `f32` (BERT's own precision, fast) or `f64`.
 ///
 /// A thin layer over nalgebra's `RealField` with the conversions the lab needs.
-pub trait Real: nalgebra::RealField + Copy + Default + std::fmt::Debug + 'static {
+pub trait Real: nalgebra::RealField + crate::kernels::Float + Copy + Default + std::fmt::Debug + 'static {
     /// `x` rounded to this type.
     fn lift(x: f64) -> Self;
     /// This value as `f64` (exact).

@@ -149,11 +149,11 @@ pub fn streaming_line(streaming: &Option<Streaming>, config: &str) -> String {
 }
 
 /// Nanoseconds per pair-evaluation of `b` in `row`.
-fn ns_pair(row: &Row, b: Backend) -> Option<f64> {
+pub fn ns_pair(row: &Row, b: Backend) -> Option<f64> {
     row.measure(b).map(|m| m.ms_per_step * 1e6 / row.case.pairs_per_step())
 }
 
-fn find(rows: &[Row], model: Model, scheme: Scheme, n: usize, d: usize) -> Option<&Row> {
+pub fn find(rows: &[Row], model: Model, scheme: Scheme, n: usize, d: usize) -> Option<&Row> {
     rows.iter().find(|r| r.case == Case { model, scheme, n, d })
 }
 

@@ -11,10 +11,16 @@ pub(crate) mod rows;
 
 use super::config::{Config, Model, Space};
 use super::init::Matrices;
+use crate::kernels::{self, KeyPanels, Shift};
 use crate::linalg::{apply_rows, expm_scaled_into};
 use crate::run::Divergence;
 
 pub use rows::{RowWeights, WeightExp};
+
+/// Up to this token dimension the velocity is computed one row at a time with the scores fused
+/// into one pass over the keys (in wasm at n = 4096, d = 3, RK4 the tiled kernels took 20-35%
+/// longer); above it, with the tiled kernels of `crate::kernels`. Same bits either way.
+pub const SMALL_D: usize = 3;
 
 /// `exp(tV) = e^s M` cached for one time value.
 #[derive(Clone, Debug)]
@@ -49,6 +55,16 @@ pub struct Field {
     k_is_identity: bool,
     /// One row of unnormalised weights (`n`).
     e: Vec<f64>,
+    /// The keys packed for the score kernel (`kernels::KeyPanels`).
+    kp: KeyPanels<f64>,
+    /// The queries of one block of rows, packed (`kernels::pack_queries`).
+    qp: Vec<f64>,
+    /// Scores, then unnormalised weights, of one block of rows (`RB x n`).
+    s: Vec<f64>,
+    /// The relative field's shifts `w_i` of one block of rows (`RB x d`).
+    shift: Vec<f64>,
+    /// Row factors of one block (`RB`).
+    factor: Vec<f64>,
     w1: Vec<f64>,
     w2: Vec<f64>,
     slots: [ExpSlot; 3],
@@ -64,6 +80,12 @@ impl Field {
     pub fn new(config: &Config, m: &Matrices) -> Field {
         let (n, d) = (config.n, config.d);
         let slot = ExpSlot { t_bits: 0, m: vec![0.0; d * d], s: 0.0, valid: false };
+        let rb = kernels::shape::RB.min(n);
+        // Sized once here, so stepping never allocates (packing reuses this memory).
+        let mut kp = KeyPanels::default();
+        kernels::pack_keys(n, d, |_, _| 0.0, &mut kp);
+        let mut qp = Vec::new();
+        kernels::pack_queries(rb.max(d), d, |_, _| 0.0, &mut qp);
         Field {
             model: config.model,
             space: config.integrate_in,
@@ -77,6 +99,11 @@ impl Field {
             b: vec![0.0; n * d],
             w: vec![0.0; n * d],
             e: vec![0.0; n],
+            kp,
+            qp,
+            s: vec![0.0; rb * n],
+            shift: vec![0.0; rb * d],
+            factor: vec![0.0; rb],
             y: vec![0.0; n * d],
             q_is_identity: crate::linalg::is_identity(&m.q, d),
             k_is_identity: crate::linalg::is_identity(&m.k, d),
@@ -112,16 +139,18 @@ impl Field {
             let (m, s) = (&self.slots[i].m, self.slots[i].s);
             // y = M z, then queries Q y and keys K y.
             apply_rows(m, state, n, d, &mut self.y);
-            project_soa(&self.q, self.q_is_identity, &self.y, n, d, &mut self.a);
-            project_soa(&self.k, self.k_is_identity, &self.y, n, d, &mut self.b);
+            let (kp, qp) = (&mut self.kp, &mut self.qp);
+            project_soa(&self.q, self.q_is_identity, &self.y, n, d, &mut self.a, kp, qp);
+            project_soa(&self.k, self.k_is_identity, &self.y, n, d, &mut self.b, kp, qp);
             // c = beta e^{2s}; infinite (hardmax) once e^{2s} overflows.
             self.c = self.beta * crate::exp::exp(2.0 * s);
         } else {
-            project_soa(&self.q, self.q_is_identity, state, n, d, &mut self.a);
-            project_soa(&self.k, self.k_is_identity, state, n, d, &mut self.b);
+            let (kp, qp) = (&mut self.kp, &mut self.qp);
+            project_soa(&self.q, self.q_is_identity, state, n, d, &mut self.a, kp, qp);
+            project_soa(&self.k, self.k_is_identity, state, n, d, &mut self.b, kp, qp);
             self.c = self.beta;
         }
-        project_soa(&self.v, false, state, n, d, &mut self.w);
+        project_soa(&self.v, false, state, n, d, &mut self.w, &mut self.kp, &mut self.qp);
         let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
         if !finite(&self.a) || !finite(&self.b) || !finite(&self.w) {
             return Err(Divergence {
@@ -160,35 +189,105 @@ impl Field {
         projected: bool,
     ) -> Result<(), Divergence> {
         self.prepare(t, state)?;
+        if self.d <= SMALL_D {
+            self.rows_streamed(state, lo, hi, out, projected)
+        } else {
+            self.rows_blocked(state, lo, hi, out, projected)
+        }
+    }
+
+    /// [`Field::velocity_rows`] for `d <= SMALL_D`, one row at a time (the scores of a row in one
+    /// fused pass over the keys, then its weighted sums; per-element order as in `kernels`).
+    fn rows_streamed(
+        &mut self,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        out: &mut [f64],
+        projected: bool,
+    ) -> Result<(), Divergence> {
         let (n, d) = (self.n, self.d);
         let relative = self.model == Model::Euclidean && self.space == Space::Z;
         for i in lo..hi {
             let rw = self.row(i)?;
-            // Row factor: 1/sum for P; for USA the weights are
-            // W_ij = e^{beta m_i} e^{beta (s_ij - m_i)} / n.
-            let factor = match self.model {
-                Model::SphereUsa => {
-                    let g = crate::exp::exp(self.beta * rw.max_score);
-                    if !g.is_finite() {
-                        return Err(Divergence {
-                            message: format!(
-                                "the USA weights W = exp(beta <Qx_i, Kx_j>) / n overflowed (beta x score = {:.4e}); use a smaller beta",
-                                self.beta * rw.max_score
-                            ),
-                        });
-                    }
-                    g / n as f64
-                }
-                _ => 1.0 / rw.sum,
-            };
+            let factor = self.row_factor(rw)?;
             let oi = &mut out[(i - lo) * d..(i - lo + 1) * d];
             rows::weighted_sums(&self.e, &self.w, n, d, if relative { Some(i) } else { None }, oi);
-            oi.iter_mut().for_each(|o| *o *= factor);
-            if projected && self.model != Model::Euclidean {
-                crate::linalg::project_tangent(&state[i * d..(i + 1) * d], oi);
-            }
+            self.finish_row(state, i, factor, projected, oi);
         }
         Ok(())
+    }
+
+    /// [`Field::velocity_rows`] for `d > SMALL_D`: blocks of rows, the scores of a block at once
+    /// (register- and cache-tiled), each row's softmax, then the block's weighted sums
+    /// (science.md, "Matrix products"; the same bits as one row at a time).
+    fn rows_blocked(
+        &mut self,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        out: &mut [f64],
+        projected: bool,
+    ) -> Result<(), Divergence> {
+        let (n, d) = (self.n, self.d);
+        let relative = self.model == Model::Euclidean && self.space == Space::Z;
+        let b = &self.b;
+        kernels::pack_keys(n, d, |j, c| b[c * n + j], &mut self.kp);
+        let mut i0 = lo;
+        while i0 < hi {
+            let rb = kernels::shape::RB.min(hi - i0);
+            let a = &self.a;
+            kernels::pack_queries(rb, d, |r, c| a[c * n + i0 + r], &mut self.qp);
+            kernels::scores_block(&self.qp, rb, &self.kp, &mut self.s);
+            for r in 0..rb {
+                let rw = rows::softmax_row(&mut self.s[r * n..(r + 1) * n], self.c, self.exp)?;
+                self.factor[r] = self.row_factor(rw)?;
+                if relative {
+                    for c in 0..d {
+                        self.shift[r * d + c] = self.w[c * n + i0 + r];
+                    }
+                }
+            }
+            let shift = if relative { Shift::Rows(&self.shift[..rb * d]) } else { Shift::None };
+            let block = &mut out[(i0 - lo) * d..(i0 - lo + rb) * d];
+            kernels::weighted_sums_block(&self.s, rb, &self.w, n, d, shift, block);
+            for (r, oi) in block.chunks_exact_mut(d).enumerate() {
+                self.finish_row(state, i0 + r, self.factor[r], projected, oi);
+            }
+            i0 += rb;
+        }
+        Ok(())
+    }
+
+    /// Scales row `i`'s weighted sums by its factor and, on the sphere with `projected`, projects
+    /// them onto the tangent space at `x_i`.
+    fn finish_row(&self, state: &[f64], i: usize, factor: f64, projected: bool, oi: &mut [f64]) {
+        oi.iter_mut().for_each(|o| *o *= factor);
+        if projected && self.model != Model::Euclidean {
+            let d = self.d;
+            crate::linalg::project_tangent(&state[i * d..(i + 1) * d], oi);
+        }
+    }
+
+    /// The factor of a row of weights: `1 / sum` for `P`; for USA, whose weights are
+    /// `W_ij = e^{beta m_i} e^{beta (s_ij - m_i)} / n`, `e^{beta m_i} / n` (an error when it
+    /// overflows).
+    fn row_factor(&self, rw: RowWeights) -> Result<f64, Divergence> {
+        match self.model {
+            Model::SphereUsa => {
+                let g = crate::exp::exp(self.beta * rw.max_score);
+                if !g.is_finite() {
+                    return Err(Divergence {
+                        message: format!(
+                            "the USA weights W = exp(beta <Qx_i, Kx_j>) / n overflowed (beta x score = {:.4e}); use a smaller beta",
+                            self.beta * rw.max_score
+                        ),
+                    });
+                }
+                Ok(g / self.n as f64)
+            }
+            _ => Ok(1.0 / rw.sum),
+        }
     }
 
     /// Writes the attention matrix `P` of `state` at time `t` into `out` (`n x n`, row-major,
@@ -247,24 +346,31 @@ pub fn check_velocity(v: &[f64]) -> Result<(), Divergence> {
 }
 
 /// `A x_i` for every token `x_i` of `x` (`n x d`, row-major), written coordinate-major:
-/// `out[r * n + i] = sum_c A_rc x_ic` (`c` in increasing order). When `identity`, a transposed
+/// `out[r * n + i] = sum_c A_rc x_ic` (`c` in increasing order): the score kernel with the rows of
+/// `A` as queries and the tokens as keys (`kp`, `qp` its scratch). When `identity`, a transposed
 /// copy (identical bits: each product would add exact zeros to `1 * x_ir`).
-fn project_soa(a: &[f64], identity: bool, x: &[f64], n: usize, d: usize, out: &mut [f64]) {
-    for i in 0..n {
-        let xi = &x[i * d..(i + 1) * d];
-        for r in 0..d {
-            out[r * n + i] = if identity {
-                xi[r]
-            } else {
-                let row = &a[r * d..(r + 1) * d];
-                let mut s = row[0] * xi[0];
-                for c in 1..d {
-                    s += row[c] * xi[c];
-                }
-                s
-            };
+#[allow(clippy::too_many_arguments)]
+fn project_soa(
+    a: &[f64],
+    identity: bool,
+    x: &[f64],
+    n: usize,
+    d: usize,
+    out: &mut [f64],
+    kp: &mut KeyPanels<f64>,
+    qp: &mut Vec<f64>,
+) {
+    if identity {
+        for i in 0..n {
+            for r in 0..d {
+                out[r * n + i] = x[i * d + r];
+            }
         }
+        return;
     }
+    kernels::pack_keys(n, d, |i, c| x[i * d + c], kp);
+    kernels::pack_queries(d, d, |r, c| a[r * d + c], qp);
+    kernels::scores_block(qp, d, kp, out);
 }
 
 /// Rows `lo..hi` of block `b` of `blocks` over `n` tokens (sizes differ by at most one): how one

@@ -13,13 +13,13 @@ use super::Divergence;
 use crate::exp::rational::RationalExp;
 use crate::exp::ExpConstants;
 
-/// Number of partial sums in a sum over tokens.
-pub const LANES: usize = 8;
+/// Number of partial sums in a sum over tokens ([`crate::kernels::LANES`]).
+pub const LANES: usize = crate::kernels::LANES;
 
-/// Combines the partial sums in the fixed order documented above.
+/// Combines the partial sums in the fixed order documented above ([`crate::kernels::combine`]).
 #[inline]
 pub fn combine(acc: &[f64; LANES]) -> f64 {
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    crate::kernels::combine(acc)
 }
 
 /// `sum_j e[j] * w[j]` over `j < n` in lane order.
@@ -60,7 +60,9 @@ pub fn weighted_sum_relative(e: &[f64], w: &[f64], wi: f64, n: usize) -> f64 {
 /// `d x n`; `shift` all zeros for the x model, the row's own values `w_i` for the relative field of
 /// the z model): [`weighted_sum`] / [`weighted_sum_relative`] per coordinate, each in lane order.
 ///
-/// One pass per coordinate, each keeping its lane sums in vector registers. (Fusing the
+/// One pass per coordinate, each keeping its lane sums in vector registers: the stepper's path for
+/// `d <= 3` (`super::SMALL_D`; [`crate::kernels::sums::weighted_sums_block`] computes the same
+/// bits for larger `d`). (Fusing the
 /// coordinates into one pass with a `[[f64; LANES]; D]` accumulator made LLVM pack and unpack the
 /// sums every iteration: 30% of a native step at d = 3.)
 #[inline]
@@ -107,12 +109,9 @@ pub struct RowWeights {
 /// Fills `e[j] = exp(c (s_ij - max_k s_ik))` with `s_ij = sum_c a_ic b_jc` (`c` in increasing
 /// order; `a`, `b` coordinate-major `d x n`); when `c` is infinite, the hardmax limit
 /// `e[j] = [s_ij == max]`. `exp` picks the exponential (the configuration's version). Errors when
-/// a score is not finite.
-///
-/// The loops run over `j` in chunks of [`LANES`] with per-lane state only, so they vectorise;
-/// every `e[j]` and every partial sum is the same arithmetic in the same order whatever the
-/// vector width (the max of a set does not depend on the order in which it is taken).
-#[allow(clippy::eq_op, clippy::too_many_arguments)] // `s - s` is the finiteness test (NaN unless s is finite)
+/// a score is not finite. The scores of one row, then [`softmax_row`] (the stepper computes the
+/// scores of many rows at once with [`crate::kernels::scores_block`]: the same bits).
+#[allow(clippy::too_many_arguments)]
 pub fn row_weights(
     a: &[f64],
     b: &[f64],
@@ -125,6 +124,19 @@ pub fn row_weights(
 ) -> Result<RowWeights, Divergence> {
     let e = &mut e[..n];
     scores(a, b, n, d, i, e);
+    softmax_row(e, c, exp)
+}
+
+/// Turns one row of scores `e` (`s_ij` for every `j`) into `e[j] = exp(c (s_ij - max_k s_ik))`
+/// (hardmax when `c` is infinite, see [`row_weights`]) and returns its maximum and the lane-order
+/// sum. Errors when a score is not finite.
+///
+/// The loops run over `j` in chunks of [`LANES`] with per-lane state only, so they vectorise;
+/// every `e[j]` and every partial sum is the same arithmetic in the same order whatever the
+/// vector width (the max of a set does not depend on the order in which it is taken).
+#[allow(clippy::eq_op)] // `s - s` is the finiteness test (NaN unless s is finite)
+pub fn softmax_row(e: &mut [f64], c: f64, exp: WeightExp) -> Result<RowWeights, Divergence> {
+    let n = e.len();
     // Lane maxima; `bad` stays exactly 0 while every score is finite (s - s = 0) and becomes
     // NaN as soon as one is infinite or NaN.
     let mut lane_max = [f64::NEG_INFINITY; LANES];

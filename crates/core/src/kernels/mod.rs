@@ -1,0 +1,105 @@
+//! The matrix products of attention, shared by every lab that computes attention (science.md,
+//! "Matrix products"): scores `S = A Bᵀ` ([`scores`]) and weighted sums
+//! `O = P Wᵀ` over rows of weights ([`sums`]), in `f32` or `f64` ([`Float`]).
+//!
+//! Order of the arithmetic (what makes the same inputs give the same bits on every target, for
+//! every tile shape, any number of threads or workers):
+//! - a score `s_ij = sum_c a_ic b_jc` adds its coordinates in increasing order,
+//!   `((a_0 b_0 + a_1 b_1) + a_2 b_2) + ...` (the first product is not added to a zero);
+//! - a weighted sum `o_ic = sum_j p_ij w_cj` is kept in [`LANES`] partial sums, lane `l` adding
+//!   `j = l, l + 8, l + 16, ...` in increasing order starting from zero, the lanes combined as
+//!   `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))` ([`combine`]).
+//!
+//! These are the orders of the particle stepper since its first version, so its tokens keep their
+//! bits. How the work is cut into tiles is free: a tile of queries × keys (or rows × coordinates)
+//! is held in registers and loops over the shared dimension; every output element is its own
+//! chain of operations, so the tile shape ([`shape`], picked per build target) changes the speed,
+//! never a bit. Rust never contracts `a * b + c` into an FMA and LLVM never reassociates a
+//! floating-point sum, so vectorised code keeps the order written here.
+//!
+//! Nothing here imports a lab.
+
+pub mod scores;
+pub mod sums;
+
+use std::fmt::Debug;
+use std::ops::{Add, Mul, Sub};
+
+pub use scores::{pack_keys, pack_queries, scores_block, KeyPanels};
+pub use sums::{weighted_sums_block, Shift};
+
+/// Number of partial sums (lane classes of `j`) in a weighted sum.
+pub const LANES: usize = 8;
+
+/// The element types of the kernels: `f32` and `f64`, with the plain IEEE operations.
+pub trait Float:
+    Copy + PartialOrd + Default + Debug + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + 'static
+{
+    /// Additive zero (`+0.0`).
+    const ZERO: Self;
+}
+
+impl Float for f32 {
+    const ZERO: Self = 0.0;
+}
+
+impl Float for f64 {
+    const ZERO: Self = 0.0;
+}
+
+/// Combines the lane sums in the fixed order `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`.
+#[inline(always)]
+pub fn combine<T: Float>(acc: &[T; LANES]) -> T {
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+}
+
+/// Tile shapes of this build target (they change speed only, never bits; see the module doc).
+///
+/// `SR x SK`: queries × keys of a score tile (accumulators in registers); `WR x WC`: rows ×
+/// coordinates of a weighted-sum tile, each with [`LANES`] partial sums, of which `G` are
+/// advanced together (4 f64, a 256-bit register, with AVX-512; 2 with SSE2 and wasm simd128);
+/// `TJ`: tokens `j` per cache tile of a weighted sum; `RB`: rows per block of scores.
+///
+/// Picked by timing the kernels alone on the development machine (AMD EPYC, AVX-512; wasm under
+/// Node 20). A tile holds at most 64 accumulators: beyond that LLVM stops unrolling the tile's
+/// loops and keeps the sums in memory (4-10x slower; e.g. 6 x 16 scores or 2 x 8 x 4 sums).
+pub mod shape {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    mod target {
+        pub const SR: usize = 8;
+        pub const SK: usize = 8;
+        pub const WR: usize = 4;
+        pub const WC: usize = 4;
+        pub const G: usize = 4;
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512f")))]
+    mod target {
+        pub const SR: usize = 4;
+        pub const SK: usize = 8;
+        pub const WR: usize = 4;
+        pub const WC: usize = 2;
+        pub const G: usize = 4;
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    mod target {
+        pub const SR: usize = 4;
+        pub const SK: usize = 4;
+        pub const WR: usize = 4;
+        pub const WC: usize = 2;
+        pub const G: usize = 2;
+    }
+    /// Queries per score tile.
+    pub const SR: usize = target::SR;
+    /// Keys per score tile (and per key panel, [`super::KeyPanels`]).
+    pub const SK: usize = target::SK;
+    /// Rows per weighted-sum tile.
+    pub const WR: usize = target::WR;
+    /// Coordinates per weighted-sum tile.
+    pub const WC: usize = target::WC;
+    /// Lanes of a weighted sum advanced together (divides [`super::LANES`]).
+    pub const G: usize = target::G;
+    /// Tokens `j` per cache tile of a weighted sum (a multiple of [`super::LANES`]).
+    pub const TJ: usize = 512;
+    /// Rows per block of scores: a block holds `RB x n` scores.
+    pub const RB: usize = 16;
+}

@@ -1,0 +1,182 @@
+//! Weighted sums `O = P Wᵀ` over a block of rows of weights: `o_ic = sum_j p_ij (w_cj - shift_ic)`
+//! in [`LANES`] lane classes of `j`, each in increasing order, combined by [`combine`] (module doc
+//! of [`super`]).
+//!
+//! Register blocking: a tile of [`WR`] rows × [`WC`] coordinates keeps its `WR x WC x LANES`
+//! partial sums while the loop runs over `j`, so each loaded weight serves `WC` coordinates and
+//! each loaded value `WR` rows. When a vector register holds fewer than [`LANES`] lanes ([`G`]:
+//! 2 in wasm simd128 and SSE2), the lanes are advanced `G` at a time in `LANES / G` passes over a
+//! cache tile of [`TJ`] tokens (each lane still adds its `j` in increasing order), so the
+//! accumulators of a pass fit the 16 vector registers. Cache tiling: the coordinates are the outer
+//! loop and the rows the inner one, so `WC` rows of values (`WC x n`) stay in L2 while every row
+//! of the block reads them.
+
+use super::shape::{G, TJ, WC, WR};
+use super::{combine, Float, LANES};
+
+/// What is subtracted from the values in a weighted sum.
+#[derive(Clone, Copy, Debug)]
+pub enum Shift<'a, T> {
+    /// Nothing: `o_ic = sum_j p_ij w_cj`.
+    None,
+    /// `shift[r * d + c]` from value `c` for row `r`: `o_rc = sum_j p_rj (w_cj - shift_rc)`
+    /// (the relative field of the particle lab's z model, `shift_r = w_i`); `rows x d`.
+    Rows(&'a [T]),
+}
+
+/// `out[r * d + c] = sum_j e[r * n + j] * (w[c * n + j] - shift_rc)` for `r < rows`, `c < d`, in
+/// lane order: `e` holds `rows x n` weights (row-major), `w` the values coordinate-major
+/// (`d x n`), `out` at least `rows x d` (row-major). Panics if a slice is shorter than stated.
+pub fn weighted_sums_block<T: Float>(
+    e: &[T],
+    rows: usize,
+    w: &[T],
+    n: usize,
+    d: usize,
+    shift: Shift<T>,
+    out: &mut [T],
+) {
+    if rows == 0 || d == 0 {
+        return;
+    }
+    let (e, w) = (&e[..rows * n], &w[..d * n]);
+    // Tails of rows and coordinates repeat the last one (the same arithmetic, written once).
+    for c0 in (0..d).step_by(WC) {
+        let cs: [usize; WC] = std::array::from_fn(|k| (c0 + k).min(d - 1));
+        let wr: [&[T]; WC] = cs.map(|c| &w[c * n..(c + 1) * n]);
+        for r0 in (0..rows).step_by(WR) {
+            let rs: [usize; WR] = std::array::from_fn(|k| (r0 + k).min(rows - 1));
+            let er: [&[T]; WR] = rs.map(|r| &e[r * n..(r + 1) * n]);
+            let sums = match shift {
+                Shift::None => tile::<T, false>(er, wr, [[T::ZERO; WC]; WR], n),
+                Shift::Rows(s) => tile::<T, true>(er, wr, rs.map(|r| cs.map(|c| s[r * d + c])), n),
+            };
+            for (k, &r) in rs.iter().enumerate().take(rows - r0) {
+                for (m, &c) in cs.iter().enumerate().take(d - c0) {
+                    out[r * d + c] = sums[k][m];
+                }
+            }
+        }
+    }
+}
+
+/// One register tile: the combined lane sums of `e[r] . (w[c] - sh[r][c])` (each slice of
+/// length `n`), `sh` used only when `REL`.
+// Index loops over the tile's fixed-size arrays, which LLVM unrolls fully, keeping each partial
+// sum in a register.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn tile<T: Float, const REL: bool>(e: [&[T]; WR], w: [&[T]; WC], sh: [[T; WC]; WR], n: usize) -> [[T; WC]; WR] {
+    let ec: [&[[T; LANES]]; WR] = e.map(|x| x[..n].as_chunks::<LANES>().0);
+    let wc: [&[[T; LANES]]; WC] = w.map(|x| x[..n].as_chunks::<LANES>().0);
+    let m = n / LANES;
+    // Lets the compiler drop the bounds checks of the loop below (one basic block to vectorise).
+    assert!(ec.iter().all(|x| x.len() == m) && wc.iter().all(|x| x.len() == m));
+    let mut acc = [[[T::ZERO; LANES]; WC]; WR];
+    let mut q0 = 0;
+    while q0 < m {
+        let q1 = m.min(q0 + TJ / LANES);
+        for p in 0..LANES / G {
+            let mut a: [[[T; G]; WC]; WR] = [[[T::ZERO; G]; WC]; WR];
+            for r in 0..WR {
+                for c in 0..WC {
+                    for g in 0..G {
+                        a[r][c][g] = acc[r][c][p * G + g];
+                    }
+                }
+            }
+            for q in q0..q1 {
+                let ev: [&[T; LANES]; WR] = std::array::from_fn(|r| &ec[r][q]);
+                let wv: [&[T; LANES]; WC] = std::array::from_fn(|c| &wc[c][q]);
+                for r in 0..WR {
+                    for c in 0..WC {
+                        for g in 0..G {
+                            let l = p * G + g;
+                            let x = if REL { wv[c][l] - sh[r][c] } else { wv[c][l] };
+                            a[r][c][g] = a[r][c][g] + ev[r][l] * x;
+                        }
+                    }
+                }
+            }
+            for r in 0..WR {
+                for c in 0..WC {
+                    for g in 0..G {
+                        acc[r][c][p * G + g] = a[r][c][g];
+                    }
+                }
+            }
+        }
+        q0 = q1;
+    }
+    // The last n mod LANES tokens: token j goes to lane j - m LANES (= j mod LANES).
+    for j in m * LANES..n {
+        let l = j - m * LANES;
+        for r in 0..WR {
+            for c in 0..WC {
+                let x = if REL { w[c][j] - sh[r][c] } else { w[c][j] };
+                acc[r][c][l] = acc[r][c][l] + e[r][j] * x;
+            }
+        }
+    }
+    acc.map(|row| row.map(|lanes| combine(&lanes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain loop: lane l adds j = l, l + 8, ... in increasing order; lanes combined by `combine`.
+    fn reference(e: &[f64], w: &[f64], rows: usize, n: usize, d: usize, sh: Option<&[f64]>) -> Vec<f64> {
+        let mut out = vec![0.0; rows * d];
+        for r in 0..rows {
+            for c in 0..d {
+                let mut acc = [0.0; LANES];
+                for j in 0..n {
+                    let s = sh.map_or(0.0, |s| s[r * d + c]);
+                    let x = if sh.is_some() { w[c * n + j] - s } else { w[c * n + j] };
+                    acc[j % LANES] += e[r * n + j] * x;
+                }
+                out[r * d + c] = combine(&acc);
+            }
+        }
+        out
+    }
+
+    fn values(len: usize, seed: u32) -> Vec<f64> {
+        let mut r = crate::rng::Rng::new(seed, 0);
+        (0..len).map(|_| r.normal() * 3.0).collect()
+    }
+
+    #[test]
+    fn weighted_sums_equal_the_plain_loop_bit_for_bit_at_odd_sizes() {
+        for &(rows, n, d) in &[(1, 1, 1), (3, 7, 2), (5, 9, 3), (7, 1000, 5), (2, 513, 17), (9, 1031, 4)] {
+            let (e, w, sh) = (values(rows * n, 5), values(d * n, 6), values(rows * d, 7));
+            for shift in [None, Some(&sh[..])] {
+                let mut out = vec![f64::NAN; rows * d];
+                let s = shift.map_or(Shift::None, Shift::Rows);
+                weighted_sums_block(&e, rows, &w, n, d, s, &mut out);
+                let want = reference(&e, &w, rows, n, d, shift);
+                let same = out.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits());
+                assert!(same, "rows {rows}, n {n}, d {d}, shift {}", shift.is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn f32_weighted_sums_equal_the_plain_loop() {
+        let (rows, n, d) = (5, 77, 6);
+        let e: Vec<f32> = values(rows * n, 8).iter().map(|&x| x as f32).collect();
+        let w: Vec<f32> = values(d * n, 9).iter().map(|&x| x as f32).collect();
+        let mut out = vec![0.0f32; rows * d];
+        weighted_sums_block(&e, rows, &w, n, d, Shift::None, &mut out);
+        for r in 0..rows {
+            for c in 0..d {
+                let mut acc = [0.0f32; LANES];
+                for j in 0..n {
+                    acc[j % LANES] += e[r * n + j] * w[c * n + j];
+                }
+                assert_eq!(out[r * d + c].to_bits(), combine(&acc).to_bits());
+            }
+        }
+    }
+}
