@@ -64,24 +64,18 @@ export function wire(defaultLink) {
   ui.config = createConfig(controls, defaultLink);
   controls.showSpeed(ui.loop.perFrame);
 
-  $('heat-order').addEventListener('change', (e) => {
-    showHeatOrder(e.target.value);
+  // A heatmap view switch (order, colour scale): shown at once with its caption, one history entry.
+  const onHeatView = (show) => (e) => {
+    show(e.target.value);
     if (!app.stepper) return;
     refreshText();
     app.needs.heat = true;
     app.lastHeatAt = -Infinity;
     if (!ui.loop.playing) renderNow();
     changed('push');
-  });
-  $('heat-scale').addEventListener('change', (e) => {
-    showHeatScale(e.target.value);
-    if (!app.stepper) return;
-    refreshText();
-    app.needs.heat = true;
-    app.lastHeatAt = -Infinity;
-    if (!ui.loop.playing) renderNow();
-    changed('push');
-  });
+  };
+  $('heat-order').addEventListener('change', onHeatView(showHeatOrder));
+  $('heat-scale').addEventListener('change', onHeatView(showHeatScale));
   $('scale').addEventListener('change', (e) => {
     app.axesChosen = true;
     showScale(e.target.value);

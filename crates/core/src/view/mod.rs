@@ -128,6 +128,9 @@ pub fn split_off_view(pairs: Pairs, spec: &ViewSpec) -> (Pairs, Pairs) {
     pairs.into_iter().partition(|(k, _)| keys.contains(k))
 }
 
+/// The values of the view key `order` (the heatmap's rows and columns), the default first.
+pub const HEATMAP_ORDERS: [&str; 3] = ["cluster", "leader", "index"];
+
 /// The default 3-D view angles (the token canvas's starting view).
 pub const DEFAULT_CAMERA: Camera = Camera { yaw: -0.65, pitch: 0.5 };
 

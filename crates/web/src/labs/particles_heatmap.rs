@@ -35,8 +35,9 @@ impl ParticleLab {
     /// Sets the heatmap's order (the view key `order`): `cluster`, `leader` or `index`. Errors
     /// name `order` for another value.
     pub fn set_heatmap_order(&mut self, order: &str) -> Result<(), JsError> {
-        let order = ["cluster", "leader", "index"].into_iter().find(|o| *o == order).ok_or_else(|| {
-            JsError::new(&format!("`order`: unknown order {:?}; allowed: cluster, leader, index", order))
+        let orders = attn_core::view::HEATMAP_ORDERS;
+        let order = orders.into_iter().find(|o| *o == order).ok_or_else(|| {
+            JsError::new(&format!("`order`: unknown order {:?}; allowed: {}", order, orders.join(", ")))
         })?;
         self.heat.order = Some(order);
         Ok(())
