@@ -89,16 +89,20 @@ describe('particle lab fixes', () => {
     try {
       const msg = await errorText(page);
       assert.match(msg, /n = 4096 with d = 256 is too much work per step/);
-      assert.match(msg, /at d = 256 the page allows n <= 443/);
+      assert.match(msg, /at d = 256 the page allows n <= 672/);
       assert.match(msg, /attn run/);
       assert.equal(await page.evaluate(() => window.__attn.n()), 20, 'the preset runs instead');
       // The fields keep the link's values; lowering n names n, editing d names d and its maximum.
       assert.equal(await page.inputValue('#cfg-d'), '256');
       await enter(page, '#cfg-n', '1024');
-      await page.waitForFunction(() => /n = 1024 with d = 256 .*allows n <= 443/.test(document.getElementById('config-error').textContent));
+      await page.waitForFunction(() => /n = 1024 with d = 256 .*allows n <= 672/.test(document.getElementById('config-error').textContent));
       await enter(page, '#cfg-d', '128');
-      await page.waitForFunction(() => /d = 128 with n = 1024 .*allows d <= 48/.test(document.getElementById('config-error').textContent));
+      await page.waitForFunction(() => /d = 128 with n = 1024 .*allows d <= 108/.test(document.getElementById('config-error').textContent));
       assert.equal(await page.evaluate(() => window.__attn.n()), 20);
+      // The budget n² (d + 4) <= 4096² x 7 (issue 13 part 3) takes d = 108 at n = 1024.
+      await enter(page, '#cfg-d', '108');
+      await page.waitForFunction(() => window.__attn.n() === 1024 && window.__attn.d() === 108);
+      assert.equal(await errorText(page), '');
       await enter(page, '#cfg-d', '2');
       await page.waitForFunction(() => window.__attn.n() === 1024 && window.__attn.d() === 2);
       assert.equal(await errorText(page), '');

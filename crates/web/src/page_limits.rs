@@ -5,14 +5,20 @@
 //! lab's page checks a link (its `lab` argument).
 //!
 //! Particle lab: one step is never split on the main thread, so the page refuses runs whose
-//! step costs far more than a frame. Cost model: `n² d` pair-coordinate evaluations per step,
-//! 4x for rk4's four stages ([`PARTICLE_STEP_BUDGET`]). Measured with the wasm stepper
-//! (crates/xtask/bench/wasm_bench.mjs, `cargo xtask bench`, Node, one thread): ~1.3-2 ns per
-//! pair-coordinate at d >= 128 (n = 512, d = 256: ~100 ms/step), while at d <= 3 the per-pair
-//! exp dominates (~18-20 ns per pair: n = 4096, d = 2: ~300 ms/step). The budget admits the
-//! largest runs the page promises (n = 4096 at d <= 3, Euler) and keeps high-d steps under
-//! ~100 ms (d = 256: n <= 443, ~70 ms/step). The page's views and analyses are sized for at most
-//! [`PARTICLE_MAX_N`] tokens.
+//! step costs far more than a frame. Cost model (issue 13 part 3): a pair-evaluation costs about
+//! `d + 4` units (d multiply-adds for the score and as many for the weighted sum, plus the
+//! exponential and the softmax bookkeeping, which cost about four coordinates' worth), so a step
+//! costs `n² (d + 4) × stages` (stages: 4 for rk4, else 1), and the page takes a step when
+//! `n² (d + 4) × stages <= PARTICLE_STEP_BUDGET` = `4096² × 7` — the largest run the page promises,
+//! n = 4096 at d = 3 with Euler. The formula is fixed (no device measurement) so that a link opens
+//! on every machine or on none. The constants come from `cargo xtask bench --particles-only` on
+//! the 2-core development machine (README, "Benchmark"): the wasm worker pool at n = 4096 costs
+//! 3.37, 3.66, 11.3 and 75.5 ns per pair at d = 2, 3, 16, 128, i.e. 0.57 ns × (d + 3.7): at
+//! the budget a step takes ~61 ms at d = 3 (n = 4096) and ~67 ms at d = 128 (n <= 943).
+//! Links the page took before this model (issue 12's `n² d × stages <= 4096² × 3`, which let
+//! d = 1 and d = 2 run rk4 with more tokens) are still taken: [`particle_step_fits`] admits a
+//! step under either bound, so no link that opened before is refused now. The page's views and
+//! analyses are sized for at most [`PARTICLE_MAX_N`] tokens.
 //!
 //! Depth lab: the page keeps one variant's context-similarity maps `S` (one `n x n` matrix per
 //! layer and head, sent by the worker as `f32`: `L·H·n²·4` bytes) while the worker's wasm keeps
@@ -57,8 +63,16 @@ pub fn check_depth(c: &DepthConfig) -> Result<(), ConfigError> {
     ))
 }
 
-/// Largest `n² d` (x4 with rk4) of a particle step the page takes on (see the module's doc).
-pub const PARTICLE_STEP_BUDGET: u64 = 4096 * 4096 * 3;
+/// Largest `n² (d + 4)` (x4 with rk4) of a particle step the page takes on (see the module's
+/// doc): `4096² × 7`, n = 4096 at d = 3 with Euler.
+pub const PARTICLE_STEP_BUDGET: u64 = 4096 * 4096 * 7;
+
+/// The bound of issue 12 (`n² d`, x4 with rk4), still honoured so that no link that opened
+/// before the cost model above is refused now (it admits more tokens at d = 1 and 2 with rk4).
+pub const PARTICLE_STEP_BUDGET_V4: u64 = 4096 * 4096 * 3;
+
+/// Cost units per pair-evaluation beyond the `d` coordinates (the exponential and the softmax).
+pub const PARTICLE_PAIR_OVERHEAD: u64 = 4;
 
 /// Most tokens the page runs (its views and analyses are sized for this; the core allows more).
 pub const PARTICLE_MAX_N: usize = 4096;
@@ -76,9 +90,40 @@ fn grouped(x: u64) -> String {
     out
 }
 
+/// Whether a step of `n` tokens in dimension `d` with `stages` attention evaluations fits the
+/// page: `n² (d + 4) stages <= PARTICLE_STEP_BUDGET`, or the older `n² d stages <=
+/// PARTICLE_STEP_BUDGET_V4`.
+pub fn particle_step_fits(n: u64, d: u64, stages: u64) -> bool {
+    n * n * (d + PARTICLE_PAIR_OVERHEAD) * stages <= PARTICLE_STEP_BUDGET
+        || n * n * d * stages <= PARTICLE_STEP_BUDGET_V4
+}
+
+/// The largest `n` whose step fits at `d` and `stages` (0 when none).
+fn particle_n_max(d: u64, stages: u64) -> u64 {
+    let by_cost = (PARTICLE_STEP_BUDGET / ((d + PARTICLE_PAIR_OVERHEAD) * stages)) as f64;
+    let by_v4 = (PARTICLE_STEP_BUDGET_V4 / (d * stages)) as f64;
+    let mut n = by_cost.sqrt().max(by_v4.sqrt()).floor() as u64;
+    // The square roots are of exact integers below 2^53; settle the last unit in integers.
+    while n > 0 && !particle_step_fits(n, d, stages) {
+        n -= 1;
+    }
+    while particle_step_fits(n + 1, d, stages) {
+        n += 1;
+    }
+    n
+}
+
+/// The largest `d` whose step fits at `n` and `stages` (0 when none).
+fn particle_d_max(n: u64, stages: u64) -> u64 {
+    let work = n * n * stages;
+    let by_cost = (PARTICLE_STEP_BUDGET / work).saturating_sub(PARTICLE_PAIR_OVERHEAD);
+    by_cost.max(PARTICLE_STEP_BUDGET_V4 / work)
+}
+
 /// Refuses a particle configuration heavier than the page runs: more than [`PARTICLE_MAX_N`]
-/// tokens (naming `n`), or a step above [`PARTICLE_STEP_BUDGET`], naming `d` when `edited` is
-/// `d` (and some `d` fits at this `n`), else `n`, with the largest value the page allows.
+/// tokens (naming `n`), or a step that does not fit ([`particle_step_fits`]), naming `d` when
+/// `edited` is `d` (and some `d` fits at this `n`), else `n`, with the largest value the page
+/// allows.
 pub fn check_particles(c: &Config, edited: Option<&str>) -> Result<(), ConfigError> {
     let (n, d) = (c.n as u64, c.d as u64);
     let stages: u64 = if c.integrator == Integrator::Rk4 { 4 } else { 1 };
@@ -91,17 +136,16 @@ pub fn check_particles(c: &Config, edited: Option<&str>) -> Result<(), ConfigErr
             ),
         ));
     }
-    let cost = n * n * d * stages;
-    if cost <= PARTICLE_STEP_BUDGET {
+    if particle_step_fits(n, d, stages) {
         return Ok(());
     }
-    let n_max = ((PARTICLE_STEP_BUDGET / (d * stages)) as f64).sqrt().floor() as u64;
-    let d_max = PARTICLE_STEP_BUDGET / (n * n * stages);
+    let n_max = particle_n_max(d, stages);
+    let d_max = particle_d_max(n, stages);
     let rk4 = if stages > 1 { " with rk4 (4 evaluations per step)" } else { "" };
     let work = format!(
-        "(n² d{} = {}, the page allows {})",
+        "(n² (d + 4){} = {}, the page allows {})",
         if stages > 1 { " x 4" } else { "" },
-        grouped(cost),
+        grouped(n * n * (d + PARTICLE_PAIR_OVERHEAD) * stages),
         grouped(PARTICLE_STEP_BUDGET)
     );
     let cli = "the CLI `attn run` has no such limit";
@@ -174,14 +218,41 @@ mod tests {
         let e = check_particles(&particles("preset=polytope&n=4096&integrator=rk4"), None).unwrap_err();
         assert_eq!(e.key, "n");
         assert!(
-            e.message.contains("(n² d x 4 = 134,217,728, the page allows 50,331,648)")
+            e.message.contains("(n² (d + 4) x 4 = 402,653,184, the page allows 117,440,512)")
                 && e.message.contains("at d = 2 the page allows n <= 2508"),
             "{}",
             e.message
         );
-        let e = check_particles(&particles("preset=polytope&n=1024&d=64"), Some("d")).unwrap_err();
+        let e = check_particles(&particles("preset=polytope&n=1024&d=128"), Some("d")).unwrap_err();
         assert_eq!(e.key, "d");
-        assert!(e.message.contains("at n = 1024 the page allows d <= 48"), "{}", e.message);
+        assert!(e.message.contains("at n = 1024 the page allows d <= 108"), "{}", e.message);
+    }
+
+    #[test]
+    fn the_cost_model_admits_larger_d_and_every_step_the_older_bound_admitted() {
+        let fits = |n: u64, d: u64, stages: u64| particle_step_fits(n, d, stages);
+        // n² (d + 4) <= 4096² x 7: d = 128 runs up to n = 943 (the older bound stopped at 627).
+        assert!(fits(943, 128, 1) && !fits(944, 128, 1));
+        assert_eq!(particle_n_max(128, 1), 943);
+        assert_eq!(particle_n_max(256, 1), 672);
+        assert!(fits(4096, 3, 1) && fits(2048, 3, 4) && !fits(2049, 3, 4));
+        // Every (n, d, stages) the older n² d bound admitted is still admitted.
+        for stages in [1u64, 4] {
+            for d in 1..=512u64 {
+                let n_old = ((PARTICLE_STEP_BUDGET_V4 / (d * stages)) as f64).sqrt().floor() as u64;
+                assert!(fits(n_old.min(4096), d, stages), "d = {d}, stages = {stages}");
+                assert!(particle_n_max(d, stages) >= n_old.min(4096));
+            }
+        }
+        // The largest n and d are exact: one more does not fit.
+        for (d, stages) in [(1u64, 4u64), (2, 4), (16, 1), (16, 4), (64, 1), (200, 4)] {
+            let n = particle_n_max(d, stages);
+            assert!(fits(n, d, stages) && !fits(n + 1, d, stages), "d = {d}");
+        }
+        for (n, stages) in [(1024u64, 1u64), (4096, 1), (3000, 4)] {
+            let d = particle_d_max(n, stages);
+            assert!(fits(n, d, stages) && !fits(n, d + 1, stages), "n = {n}");
+        }
         assert_eq!(grouped(7), "7");
         assert_eq!(grouped(1000), "1,000");
     }
