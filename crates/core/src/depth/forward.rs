@@ -18,7 +18,7 @@
 
 use super::config::{Activation, DepthConfig, LayerNorm};
 use super::weights::{LayerWeights, Mlp, WeightStore};
-use super::Real;
+use super::{products, Real};
 use crate::kernels::{self, KeyPanels, Shift};
 use nalgebra::DMatrix;
 
@@ -167,7 +167,7 @@ fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
         }
         let mut sum = T::zero();
         for v in col.iter_mut() {
-            *v = (*v - max).exp();
+            *v = (*v - max).exp_fixed();
             sum += *v;
         }
         let inv = T::one() / sum;
@@ -186,7 +186,7 @@ pub fn attention<T: Real>(
 ) -> (DMatrix<T>, DMatrix<T>) {
     let n = z.nrows();
     let hd = heads * d_head;
-    let mut qkv = z * &w.wqkv;
+    let mut qkv = products::mul(z, &w.wqkv);
     add_bias(&mut qkv, &w.bqkv);
     let scale = T::lift(1.0 / (d_head as f64).sqrt());
     let mut o = DMatrix::<T>::zeros(n, hd);
@@ -212,14 +212,14 @@ pub fn attention<T: Real>(
             }
         }
     }
-    let mut out = &o * &w.wo;
+    let mut out = products::mul(&o, &w.wo);
     add_bias(&mut out, &w.bo);
     (out, o)
 }
 
 /// `act(z W_1 + b_1) W_2 + b_2`.
 pub fn mlp<T: Real>(z: &DMatrix<T>, m: &Mlp<T>, activation: Activation) -> DMatrix<T> {
-    let mut h = z * &m.w1;
+    let mut h = products::mul(z, &m.w1);
     add_bias(&mut h, &m.b1);
     let half = T::lift(0.5);
     let inv_sqrt2 = T::lift(std::f64::consts::FRAC_1_SQRT_2);
@@ -230,9 +230,9 @@ pub fn mlp<T: Real>(z: &DMatrix<T>, m: &Mlp<T>, activation: Activation) -> DMatr
             }
         }),
         Activation::Gelu => h.iter_mut().for_each(|v| *v = half * *v * (T::one() + (*v * inv_sqrt2).erf())),
-        Activation::Tanh => h.iter_mut().for_each(|v| *v = v.tanh()),
+        Activation::Tanh => h.iter_mut().for_each(|v| *v = v.tanh_fixed()),
     }
-    let mut out = &h * &m.w2;
+    let mut out = products::mul(&h, &m.w2);
     add_bias(&mut out, &m.b2);
     out
 }

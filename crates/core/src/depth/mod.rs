@@ -30,8 +30,10 @@ pub mod input;
 pub mod keys;
 pub mod paths;
 pub mod presets;
+pub mod products;
 pub mod rank;
 pub mod similarity;
+pub mod svd;
 pub mod variants;
 pub mod weights;
 
@@ -55,6 +57,11 @@ pub trait Real: nalgebra::RealField + crate::kernels::Float + Copy + Default + s
     fn widen(self) -> f64;
     /// The error function (`libm`).
     fn erf(self) -> Self;
+    /// `e^x` by the core's exp ([`crate::exp::exp`], in `f64`, then rounded to this type): the
+    /// same bits on every target, unlike `std`'s (glibc natively, a port in wasm).
+    fn exp_fixed(self) -> Self;
+    /// The hyperbolic tangent (`libm`).
+    fn tanh_fixed(self) -> Self;
 }
 
 impl Real for f32 {
@@ -67,6 +74,12 @@ impl Real for f32 {
     fn erf(self) -> Self {
         libm::erff(self)
     }
+    fn exp_fixed(self) -> Self {
+        crate::exp::exp(self as f64) as f32
+    }
+    fn tanh_fixed(self) -> Self {
+        libm::tanhf(self)
+    }
 }
 
 impl Real for f64 {
@@ -78,5 +91,11 @@ impl Real for f64 {
     }
     fn erf(self) -> Self {
         libm::erf(self)
+    }
+    fn exp_fixed(self) -> Self {
+        crate::exp::exp(self)
+    }
+    fn tanh_fixed(self) -> Self {
+        libm::tanh(self)
     }
 }

@@ -21,7 +21,7 @@ use super::config::{DepthConfig, LayerNorm};
 use super::forward::{rows_f64, Block, Forward};
 use super::rank::relative_residual;
 use super::weights::WeightStore;
-use super::Real;
+use super::{products, Real};
 use nalgebra::DMatrix;
 use serde::Serialize;
 
@@ -118,21 +118,20 @@ fn frozen_ln<T: Real>(z: &DMatrix<T>, scale: &[T]) -> DMatrix<T> {
 fn head_term<T: Real>(layer: &LinearLayer<T>, h: usize, z: &DMatrix<T>, ln: LayerNorm) -> DMatrix<T> {
     let zin = if ln == LayerNorm::Pre { frozen_ln(z, &layer.scale) } else { z.clone() };
     let dh = layer.d_head;
-    let zv = zin * layer.wv.columns(h * dh, dh);
-    (&layer.p[h] * zv) * layer.wo.rows(h * dh, dh)
+    let zv = products::mul(&zin, &layer.wv.columns(h * dh, dh));
+    products::mul(&products::mul(&layer.p[h], &zv), &layer.wo.rows(h * dh, dh))
 }
 
 /// The sum of all heads' terms, `A_l(Z) = concat_h(P_h Z' W_V^h) W_O`.
 fn attention_terms<T: Real>(layer: &LinearLayer<T>, z: &DMatrix<T>, ln: LayerNorm) -> DMatrix<T> {
     let zin = if ln == LayerNorm::Pre { frozen_ln(z, &layer.scale) } else { z.clone() };
     let dh = layer.d_head;
-    let zv = &zin * &layer.wv;
+    let zv = products::mul(&zin, &layer.wv);
     let mut o = DMatrix::<T>::zeros(z.nrows(), zv.ncols());
     for h in 0..layer.p.len() {
-        let mut oh = o.columns_mut(h * dh, dh);
-        oh.gemm(T::one(), &layer.p[h], &zv.columns(h * dh, dh), T::zero());
+        o.columns_mut(h * dh, dh).copy_from(&products::mul(&layer.p[h], &zv.columns(h * dh, dh)));
     }
-    o * &layer.wo
+    products::mul(&o, &layer.wo)
 }
 
 fn check<T: Real>(c: &DepthConfig, block: &Block, fwd: &Forward<T>) -> Result<(), String> {

@@ -243,8 +243,9 @@ pub fn relative_residual_with(def: ResidualDef, x: &[f64], n: usize, d: usize) -
     }
 }
 
-/// The singular values of `X` (`min(n, d)` of them, largest first; nalgebra's SVD in `f64`, which
-/// resolves values down to about 1e-16 of the largest). NaN entries give NaN values.
+/// The singular values of `X` (`min(n, d)` of them, largest first; Householder QR and one-sided
+/// Jacobi in `f64`, [`super::svd`], which resolve values down to about 1e-16 of the largest, with
+/// the same bits on every target). NaN entries give NaN values.
 pub fn singular_values(x: &[f64], n: usize, d: usize) -> Vec<f64> {
     if n == 0 || d == 0 {
         return Vec::new();
@@ -252,12 +253,18 @@ pub fn singular_values(x: &[f64], n: usize, d: usize) -> Vec<f64> {
     if !x[..n * d].iter().all(|v| v.is_finite()) {
         return vec![f64::NAN; n.min(d)];
     }
-    // The tall orientation (rows >= columns) keeps the bidiagonalisation short.
-    let m =
-        if n >= d { DMatrix::from_row_slice(n, d, &x[..n * d]) } else { DMatrix::from_column_slice(d, n, &x[..n * d]) };
-    let mut sv: Vec<f64> = m.singular_values().iter().copied().collect();
-    sv.sort_by(|a, b| b.total_cmp(a));
-    sv
+    // The row-major X is X^T column-major (d x n); X is n x d column-major after a transpose.
+    if d >= n {
+        super::svd::singular_values_tall(&x[..n * d], d, n)
+    } else {
+        let mut t = vec![0.0; n * d];
+        for i in 0..n {
+            for j in 0..d {
+                t[j * n + i] = x[i * d + j];
+            }
+        }
+        super::svd::singular_values_tall(&t, n, d)
+    }
 }
 
 /// The singular values of `X` from the eigenvalues of its smaller Gram matrix (`X X^T` or
@@ -274,7 +281,7 @@ pub fn singular_values_gram(x: &[f64], n: usize, d: usize) -> Vec<f64> {
     }
     // m is d x n (column-major view of the row-major X): m^T m = X X^T, m m^T = X^T X.
     let m = DMatrix::from_column_slice(d, n, &x[..n * d]);
-    let g = if n <= d { m.tr_mul(&m) } else { &m * m.transpose() };
+    let g = if n <= d { super::products::gram_columns(&m) } else { super::products::gram(&m) };
     let mut sv: Vec<f64> = g.symmetric_eigenvalues().iter().map(|&e| e.max(0.0).sqrt()).collect();
     sv.sort_by(|a, b| b.total_cmp(a));
     sv

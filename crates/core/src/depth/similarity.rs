@@ -21,7 +21,7 @@ use serde::Serialize;
 /// `cosine` divides by `|o_i| |o_j|` (0 when either is 0).
 pub fn similarity_matrix(o: &[f64], n: usize, d_head: usize, norm: SimilarityNorm) -> Vec<f64> {
     let om = DMatrix::from_row_slice(n, d_head, &o[..n * d_head]);
-    let g = &om * om.transpose();
+    let g = super::products::gram(&om);
     // g is symmetric: its column-major data is O O^T row-major.
     let mut s = g.as_slice().to_vec();
     normalize(&mut s, n, norm);

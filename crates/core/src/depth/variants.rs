@@ -19,7 +19,7 @@ use super::input::Input;
 use super::paths::{self, PathLengths};
 use super::rank;
 use super::similarity::{self, LayerSimilarity};
-use super::Real;
+use super::{products, Real};
 use crate::link::ConfigError;
 use serde::{Serialize, Serializer};
 
@@ -269,7 +269,7 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
             .map(|h| {
                 // O O^T in the run's precision (its matrix kernel), then S in f64.
                 let o = rec.head_outputs.columns(h * c.d_head, c.d_head);
-                let g = o * o.transpose();
+                let g = products::gram(&o);
                 let mut s: Vec<f64> = g.iter().map(|v| v.widen()).collect();
                 similarity::normalize(&mut s, n, c.similarity_norm);
                 let p: Vec<f64> = rec.attention[h * n * n..(h + 1) * n * n].iter().map(|x| x.widen()).collect();
