@@ -8,7 +8,7 @@
 //! casing rule (`vocab.txt`, `tokenizer_config.json`) → an [`Encoder`] → a text as an
 //! [`Encoding`] (token ids of one segment `[CLS] … [SEP]`, pieces, sentences, separators) → the
 //! forward pass of a [`Variant`] ([`forward`], on [`ops`] and the shared kernels) → [`analysis`]:
-//! residual curves, similarity matrices, statistics.
+//! residual curves, similarity matrices, statistics. [`keys`] is the lab's link (`lab=model&…`).
 //! The lab is not yet in the registry (`lab.rs`) nor in the page.
 //!
 //! Shapes: tokens are rows; a hidden state is `n x d` row-major `f32`; a head's attention `P_h`
@@ -18,7 +18,7 @@
 //!
 //! Modules: [`vocab`] (the vocabulary and casing), [`basic`] (BERT's basic tokenizer: cleaning,
 //! CJK, lower case and accents, punctuation), [`tokenizer`] (special tokens, WordPiece, the
-//! segment, sentences), [`config`], [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`].
+//! segment, sentences), [`config`], [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`].
 //! The tokenizer's reference is Hugging Face's `tokenizers` (`BertWordPieceTokenizer`
 //! over the same `vocab.txt`; `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
 //! forward's is a NumPy forward from the same safetensors
@@ -29,6 +29,7 @@ pub mod basic;
 pub mod config;
 pub mod encoder;
 pub mod forward;
+pub mod keys;
 
 pub mod ops;
 pub mod tokenizer;
@@ -38,6 +39,7 @@ pub mod weights;
 pub use config::BertConfig;
 pub use encoder::{Analysis, Curve, Encoder};
 pub use forward::{Forward, Variant, VARIANTS};
+pub use keys::ModelLink;
 pub use ops::{Pool, Serial};
 pub use tokenizer::{Encoding, Tokenizer};
 pub use vocab::Vocab;
