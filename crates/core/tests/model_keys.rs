@@ -25,6 +25,9 @@ fn a_link_round_trips_through_its_canonical_form() {
     assert!(c.ends_with("&layer=3&head=11"), "{}", c);
     assert_eq!(parse(&c), Ok(viewed));
     assert_eq!(model_id("all-MiniLM-L6-v2", SHA), "all-MiniLM-L6-v2@53aa51172d142c89");
+    let example = ModelLink::example();
+    assert_eq!(example.model, model_id("all-MiniLM-L6-v2", SHA));
+    assert_eq!(parse(&example.to_canonical_string()), Ok(example));
 }
 
 #[test]

@@ -31,6 +31,19 @@ pub struct ModelLink {
     pub head: usize,
 }
 
+impl ModelLink {
+    /// The link of the default model, all-MiniLM-L6-v2 (sha256 `53aa5117…`), on the sentence of
+    /// the anchors: the defaults of the README's key table.
+    pub fn example() -> ModelLink {
+        ModelLink {
+            model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),
+            text: "The quick brown fox jumps over the lazy dog.".to_string(),
+            layer: 1,
+            head: 0,
+        }
+    }
+}
+
 /// The `model` value of a model: `NAME@` and the first 16 lower-case hex digits of the sha256 of
 /// its `model.safetensors` (`sha256`: 64 hex digits).
 pub fn model_id(name: &str, sha256: &str) -> String {
