@@ -125,17 +125,17 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
 pub const MODEL_KEYS: usize = 3;
 
 /// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
-/// percent-encoded). `lab=model`, `model` and a non-empty `text` are required; `layer` and `head`
-/// default to 1 and 0. Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or not valid
-/// percent-encoded UTF-8 is refused naming `text`. Never panics.
+/// percent-encoded). `lab` must be `model` when present (a link without it is read as the model
+/// lab's, as each lab's own parser does); `model` and a non-empty `text` are required; `layer`
+/// and `head` default to 1 and 0. Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or
+/// not valid percent-encoded UTF-8 is refused naming `text`. Never panics.
 pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
     let names = keys::key_names(MODEL_TABLE);
     let pairs = split_pairs(text, &names, "model")?;
     let mut c = ModelLink { model: String::new(), text: String::new(), layer: 1, head: 0 };
-    for key in ["lab", "model", "text"] {
+    for key in ["model", "text"] {
         if !pairs.iter().any(|(k, _)| *k == key) {
             let why = match key {
-                "lab" => "is missing; a model link starts lab=model",
                 "model" => "is missing; a model link names its weights, model=NAME@SHA16",
                 _ => "is missing; a model link has the text analysed",
             };
