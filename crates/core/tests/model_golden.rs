@@ -61,6 +61,11 @@ fn the_fox_sentence_matches_the_flax_anchors() {
     // SAN collapses (reported, not asserted here: the golden curves below are).
     let san = residual_curve(&enc.forward(&e, Variant::San, false, &Serial));
     eprintln!("SAN residual on the fox sentence: {:?}", san);
+    let stats = statistics(&f, &e, QUANTILE);
+    let mass: Vec<String> = stats.iter().map(|l| format!("{:.3}", l.separator_mass.unwrap())).collect();
+    eprintln!("attention mass on [CLS], [SEP], '.', ',' per layer: {}", mass.join(", "));
+    // [CLS], '.' and [SEP] are 3 of 12 tokens: the trained heads put more than that share on them.
+    assert!(stats.iter().all(|l| l.separator_mass.unwrap() > 0.25), "{:?}", mass);
 }
 
 fn golden() -> serde_json::Value {
