@@ -180,3 +180,31 @@ fn texts_without_pieces_or_too_long_are_refused() {
     // A piece outside the vocabulary is [UNK], not an error.
     assert_eq!(enc.encode("zebra").unwrap().pieces, ["[CLS]", "[UNK]", "[SEP]"]);
 }
+
+#[test]
+fn the_weight_count_is_the_files_and_the_memory_estimate_adds_activations_and_maps() {
+    // The tiny file's F32 tensors, less the pooler's (ignored by the forward).
+    let file: usize = tensors(1, "")
+        .iter()
+        .filter(|t| t.dtype == "F32" && !t.name.starts_with("pooler"))
+        .map(|t| t.shape.iter().product::<usize>())
+        .sum();
+    let c = BertConfig::parse(&config_json("")).unwrap();
+    assert_eq!(c.weight_count(), file as u64);
+    let n = 10u64;
+    let want = 4 * (file as u64 + 3 * n * FF as u64 + (LAYERS * HEADS) as u64 * n * n);
+    assert_eq!(c.memory_bytes(10), want);
+    // all-MiniLM-L6-v2's sizes: its file holds 22,713,728 numbers, of which the pooler's 147,840
+    // and `embeddings.position_ids` (512) are not read.
+    let minilm = BertConfig::parse(
+        &config_json("")
+            .replace("\"hidden_size\": 8", "\"hidden_size\": 384")
+            .replace("\"num_attention_heads\": 2", "\"num_attention_heads\": 12")
+            .replace("\"num_hidden_layers\": 2", "\"num_hidden_layers\": 6")
+            .replace("\"intermediate_size\": 16", "\"intermediate_size\": 1536")
+            .replace("\"max_position_embeddings\": 48", "\"max_position_embeddings\": 512")
+            .replace("\"vocab_size\": 16", "\"vocab_size\": 30522"),
+    )
+    .unwrap();
+    assert_eq!(minilm.weight_count(), 22_713_728 - 147_840 - 512);
+}

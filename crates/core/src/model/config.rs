@@ -46,6 +46,25 @@ impl BertConfig {
         self.hidden / self.heads
     }
 
+    /// Number of `f32` weights the forward reads: the embeddings (word, position, one token-type
+    /// row per type, their LayerNorm) and per layer `W_Q, W_K, W_V, W_O` (`d x d`) with biases,
+    /// the feed-forward (`d_ff x d`, `d x d_ff`) with biases, two LayerNorms.
+    pub fn weight_count(&self) -> u64 {
+        let (d, ff) = (self.hidden as u64, self.intermediate as u64);
+        let embeddings = (self.vocab_size + self.max_positions + self.type_vocab_size) as u64 * d + 2 * d;
+        let layer = 4 * (d * d + d) + 2 * d * ff + ff + d + 4 * d;
+        embeddings + self.layers as u64 * layer
+    }
+
+    /// The memory estimate of the lab for `n` tokens, in bytes (issue 14): the weights, three
+    /// `n x d_ff` activations and one variant's attention maps (`L H n^2`), all `f32`.
+    pub fn memory_bytes(&self, n: usize) -> u64 {
+        let n = n as u64;
+        let activations = 3 * n * self.intermediate as u64;
+        let maps = self.layers as u64 * self.heads as u64 * n * n;
+        4 * (self.weight_count() + activations + maps)
+    }
+
     /// Reads the text of a `config.json`. Refuses (naming the field) a `model_type` other than
     /// `"bert"`, an activation other than `"gelu"`, a missing or non-integer size, 0 heads, a
     /// hidden size not divisible by the heads, sizes above this module's limits, a
