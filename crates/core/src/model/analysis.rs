@@ -39,9 +39,9 @@ pub fn similarity(o: &[f32], n: usize, d_head: usize) -> Vec<f32> {
     s
 }
 
-/// The statistics of every head of every layer of `f` (which must keep its heads) on the text
-/// of `enc` (science.md §4.2): high-similarity pairs (the top `1 - quantile` of each head's
-/// raw `S`), their `|i - j|` histogram, same-sentence share, most frequent token, and the
+/// The statistics of every head of every layer of `f` (none when it did not keep its heads) on
+/// the text of `enc` (science.md §4.2): high-similarity pairs (the top `1 - quantile` of each
+/// head's raw `S`), their `|i - j|` histogram, same-sentence share, most frequent token, and the
 /// attention mass on separators (`[CLS]`, `[SEP]`, `.`, `,`).
 pub fn statistics(f: &Forward, enc: &Encoding, quantile: f64) -> Vec<LayerSimilarity> {
     let n = f.n;

@@ -94,7 +94,8 @@ struct Tensors<'a> {
 }
 
 impl Tensors<'_> {
-    /// The tensor `name` (`f32`, shape `shape`) as a vector; `alt` is the older LayerNorm name.
+    /// The tensor `name` (`f32`, shape `shape`) as a vector; a LayerNorm's `weight`/`bias` may
+    /// also be written `gamma`/`beta`.
     fn get(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, ModelError> {
         let full = format!("{}{}", self.prefix, name);
         let view = match self.st.tensor(&full) {
