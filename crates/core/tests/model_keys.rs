@@ -1,6 +1,8 @@
 //! The model lab's link (crates/core/src/model/keys.rs): parsing, the canonical form, the `model`
 //! key's weights check, and hostile values refused naming the key.
 
+mod common;
+
 use attn_core::model::keys::{model_id, parse, ModelLink};
 
 const SHA: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
@@ -70,4 +72,13 @@ fn a_link_made_with_other_weights_is_refused_naming_model_and_both_hashes() {
     let e = l.check_model(&model_id("all-MiniLM-L6-v2", SHA)).unwrap_err();
     assert_eq!(e.key, "model");
     assert!(e.message.contains("0123456789abcdef") && e.message.contains("53aa51172d142c89"), "{}", e);
+}
+
+#[test]
+fn random_strings_and_mutations_never_panic() {
+    let seeds = vec![
+        ModelLink::example().to_canonical_string(),
+        "lab=model&model=m.x_1-2@0123456789abcdef&text=%E6%9D%B1%E4%BA%AC%2C%20caf%C3%A9&layer=6&head=11".to_string(),
+    ];
+    common::fuzz::random_strings_and_mutations(14, &seeds, "lab=model&", parse, ModelLink::to_canonical_string);
 }
