@@ -2,6 +2,7 @@
 
 mod bench;
 mod depth;
+mod encode;
 mod heap;
 mod particle_bench;
 mod run;
@@ -35,6 +36,10 @@ enum Command {
     /// Run the depth lab (rank collapse, context similarity) and print per variant and layer the
     /// relative residual and singular values (and optionally similarity statistics and path lengths).
     Depth(depth::DepthArgs),
+    /// Run a pretrained BERT encoder on a text (model lab): token ids, the last hidden state, the
+    /// residual curves of SAN, SAN+MLP, SAN+skip and the transformer, and chosen heads' attention
+    /// and context-similarity matrices, as one JSON object.
+    Encode(encode::EncodeArgs),
     /// Time the native particle stepper on one configuration (ms per step, ns per
     /// pair-evaluation, peak heap); with --depth, the depth lab's time per variant; with
     /// --training, the training lab's run and sweep. `cargo xtask bench` runs the whole comparison.
@@ -133,6 +138,7 @@ fn main() -> ExitCode {
             "attn bench times one particle configuration: give --config (e.g. --config 'preset=sphere-sa&n=1024'), or --training or --depth; `cargo xtask bench` runs the whole comparison".into(),
         ),
         Command::Depth(args) => depth::run(&args, &mut std::io::stdout().lock()),
+        Command::Encode(args) => encode::run(&args, &mut std::io::stdout().lock()),
         Command::Train(args) => train::run(&args, &mut std::io::stdout().lock()),
         Command::Sweep(args) => sweep::run(&args, &mut std::io::stdout().lock()),
         Command::Presets => {

@@ -234,5 +234,13 @@ pub fn readme_key_tables() -> Vec<(&'static str, String)> {
         ("view", crate::view::keys::markdown_table()),
         ("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training))),
         ("depth", markdown_table(depth::keys::DEPTH_TABLE, &depth.config(), LabPreset::name(depth))),
+        (
+            "model",
+            markdown_table(
+                crate::model::keys::MODEL_TABLE,
+                &crate::model::ModelLink::example(),
+                crate::model::DEFAULT_MODEL,
+            ),
+        ),
     ]
 }

@@ -5,11 +5,13 @@
 //! - [`particles`]: tokens as particles under attention (science.md §1-2);
 //! - [`training`]: scan and snap in a 1-layer transformer (science.md §5);
 //! - [`depth`]: rank collapse and context similarity in a transformer stack (science.md §3-4);
-//! - [`model`] (in progress): a pretrained BERT encoder, all-MiniLM-L6-v2; for now its tokenizer.
+//! - [`model`] (in progress): a pretrained BERT encoder (all-MiniLM-L6-v2 by default): loader,
+//!   tokenizer, the `f32` forward, Dong et al.'s surgery, context similarity (science.md §6).
 //!
 //! Shared modules, which import no lab: [`link`] (the configuration string's grammar, versions,
 //! [`ConfigError`]), [`view`] (view keys), [`run`] (the run protocol), [`text`] (the text
-//! tokenizer), [`linalg`], [`kernels`] (the matrix products of attention), [`exp`] and [`rng`].
+//! tokenizer), [`linalg`], [`kernels`] (the matrix products of attention), [`collapse`] (the
+//! residual and the context-similarity statistics of the depth and model labs), [`exp`] and [`rng`].
 //! [`lab`] is the registry that dispatches a string to
 //! the lab its `lab` key names. A lab's folder never imports another lab's (checked by
 //! `cargo xtask test`), with one edge by design: the depth lab's `particle` key reads a particle
@@ -27,6 +29,7 @@
 //!   (toolchain.md). nalgebra is used only off the stepping path (analyzers).
 //! - Formulas cite `docs/science.md` by section.
 
+pub mod collapse;
 pub mod depth;
 pub mod exp;
 pub mod kernels;

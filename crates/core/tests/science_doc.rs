@@ -773,14 +773,14 @@ fn resolver_reports_missing_names() {
 #[test]
 fn resolver_finds_each_kind_of_item() {
     for (good, file) in [
-        ("crate::depth::rank::residual", "depth/rank.rs"), // fn
+        ("crate::collapse::residual::residual", "collapse/residual.rs"), // fn
         ("crate::particles::field::Field::velocity_rows", "particles/field/mod.rs"), // method
-        ("crate::particles::field::Field", "particles/field/mod.rs"), // struct
+        ("crate::particles::field::Field", "particles/field/mod.rs"),    // struct
         ("crate::particles::config::Integrator::Retraction", "particles/config/mod.rs"), // variant
-        ("crate::depth::Real::erf", "depth/mod.rs"),       // trait method
-        ("crate::run::Stepping::advance", "run.rs"),       // provided trait method
-        ("crate::exp::EXP_OVERFLOW", "exp.rs"),            // const
-        ("crate::exp::rational::exp_rational", "exp/rational.rs"), // fn in a nested file
+        ("crate::depth::Real::erf", "depth/mod.rs"),                     // trait method
+        ("crate::run::Stepping::advance", "run.rs"),                     // provided trait method
+        ("crate::exp::EXP_OVERFLOW", "exp.rs"),                          // const
+        ("crate::exp::rational::exp_rational", "exp/rational.rs"),       // fn in a nested file
         ("crate::particles::config::presets::Preset::config", "particles/config/presets.rs"), // private module
         ("crate::particles::field::rows::LANES", "particles/field/rows.rs"),
         ("crate::depth::paths", "depth/mod.rs"), // module

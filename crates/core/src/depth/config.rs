@@ -96,15 +96,7 @@ crate::named_enum! {
     }
 }
 
-crate::named_enum! {
-    /// How high-similarity pairs are chosen.
-    pub enum Select {
-        /// The top `1 - quantile` share of pairs (at least one pair).
-        Quantile = "quantile",
-        /// Pairs with normalised `S_ij >= threshold`.
-        Threshold = "threshold",
-    }
-}
+pub use crate::collapse::similarity::Select;
 
 crate::named_enum! {
     /// The centre `x` of the residual `res(X) = X - 1 x^T` (science.md §3).

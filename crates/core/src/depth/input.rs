@@ -27,6 +27,7 @@
 //! `separators=on` marks each sentence's last token as a separator (its vector is unchanged).
 
 use super::config::{DepthConfig, InputSource};
+pub use crate::collapse::similarity::chance_level;
 use crate::link::ConfigError;
 use crate::rng::Rng;
 use crate::text::tokenize;
@@ -168,21 +169,6 @@ pub fn position_encoding(p: usize, d: usize) -> Vec<f64> {
             }
         })
         .collect()
-}
-
-/// The chance level of the same-sentence fraction: the share of ordered pairs `i != j` within
-/// one sentence, `sum_s n_s (n_s - 1) / (n (n - 1))` (science.md §4). 0 when `n < 2`.
-pub fn chance_level(sentence: &[usize]) -> f64 {
-    let n = sentence.len();
-    if n < 2 {
-        return 0.0;
-    }
-    let mut counts = vec![0u64; sentence.iter().max().map_or(0, |&m| m + 1)];
-    for &s in sentence {
-        counts[s] += 1;
-    }
-    let same: u64 = counts.iter().map(|&k| k * k.saturating_sub(1)).sum();
-    same as f64 / (n as f64 * (n as f64 - 1.0))
 }
 
 /// Sentence index and separator mark of `n` plain tokens split into `lengths` (empty = one sentence).

@@ -47,8 +47,12 @@ pub fn lab_named(value: &str) -> Result<&'static str, ConfigError> {
 }
 
 /// The `lab` key of a configuration read by lab `lab`'s parser: must be `lab` itself. An unknown
-/// lab is refused as [`lab_named`] does; another lab's name says which lab it is.
+/// lab is refused as [`lab_named`] does; another lab's name says which lab it is. (A lab not yet
+/// in [`LAB_NAMES`], the model lab, reads its own name.)
 pub(crate) fn lab(key: &str, value: &str, lab: &str) -> Result<(), ConfigError> {
+    if value == lab {
+        return Ok(());
+    }
     let named = lab_named(value).map_err(|e| ConfigError::new(key, e.message))?;
     if named != lab {
         return Err(ConfigError::new(

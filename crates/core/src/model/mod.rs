@@ -1,24 +1,49 @@
-//! The model lab (in progress, issue 14): a pretrained BERT encoder, all-MiniLM-L6-v2.
+//! The model lab (issue 14): a pretrained BERT encoder (default all-MiniLM-L6-v2), its attention
+//! maps, its heads' context-similarity matrices and Dong et al.'s surgery on its trained weights
+//! (science.md §6, with §3's residual and §4's statistics from [`crate::collapse`]).
 //!
 //! The path of the data: the model folder's files (written by `cargo xtask fetch-model` into
-//! `$HOME/.cache/attn/models/all-MiniLM-L6-v2/`; the core reads their texts, never the disk) →
-//! [`Vocab`] (`vocab.txt`) and the casing rule ([`vocab::lower_case`], `tokenizer_config.json`)
-//! → [`Tokenizer`] → a user's text as an [`Encoding`]: token ids of one segment `[CLS] … [SEP]`,
-//! their pieces, sentence indices and separator flags. The encoder's weights and forward pass come
-//! next; the lab is not yet in the registry (`lab.rs`) nor in the page.
+//! `$HOME/.cache/attn/models/all-MiniLM-L6-v2/`; the core reads their contents, never the disk) →
+//! [`BertConfig`] (`config.json`), [`BertWeights`] (`model.safetensors`), [`Vocab`] and the
+//! casing rule (`vocab.txt`, `tokenizer_config.json`) → an [`Encoder`] → a text as an
+//! [`Encoding`] (token ids of one segment `[CLS] … [SEP]`, pieces, sentences, separators) → the
+//! forward pass of a [`Variant`] ([`forward`], on [`ops`] and the shared kernels) → [`analysis`]:
+//! residual curves, similarity matrices, statistics. [`keys`] is the lab's link (`lab=model&…`).
+//! The lab is not yet in the registry (`lab.rs`) nor in the page.
+//!
+//! Shapes: tokens are rows; a hidden state is `n x d` row-major `f32`; a head's attention `P_h`
+//! is `n x n` (row `i` = token `i`'s weights), its output `O_h = P_h V_h` is `n x d_head`; linear
+//! weights are `[out, in]` as in the file. Everything is `f32` in a fixed order (the shared kernels,
+//! the core's `exp`, `libm`'s `erff`): the same bits natively and in wasm, for any number of threads.
 //!
 //! Modules: [`vocab`] (the vocabulary and casing), [`basic`] (BERT's basic tokenizer: cleaning,
 //! CJK, lower case and accents, punctuation), [`tokenizer`] (special tokens, WordPiece, the
-//! segment, sentences). The reference is Hugging Face's `tokenizers` (`BertWordPieceTokenizer`
-//! over the same `vocab.txt`); `crates/core/tests/fixtures/make_tokenizer_golden.py` made the
-//! golden ids the tests compare with.
+//! segment, sentences), [`config`], [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`].
+//! The tokenizer's reference is Hugging Face's `tokenizers` (`BertWordPieceTokenizer`
+//! over the same `vocab.txt`; `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
+//! forward's is a NumPy forward from the same safetensors
+//! (`crates/core/tests/fixtures/make_model_golden.py`).
 
+pub mod analysis;
 pub mod basic;
+pub mod config;
+pub mod encoder;
+pub mod forward;
+pub mod keys;
+
+pub mod ops;
 pub mod tokenizer;
 pub mod vocab;
+pub mod weights;
 
+pub use config::BertConfig;
+pub use encoder::{Analysis, Curve, Encoder};
+pub use forward::{Forward, Variant, VARIANTS};
+pub use keys::ModelLink;
+pub use ops::{Pool, Serial};
 pub use tokenizer::{Encoding, Tokenizer};
 pub use vocab::Vocab;
+pub use weights::BertWeights;
 
 /// The default model: sentence-transformers' all-MiniLM-L6-v2 (6 layers, 12 heads, hidden 384,
 /// vocabulary 30522, uncased; Apache-2.0), the name of its folder under the model cache.
@@ -31,6 +56,25 @@ pub enum ModelError {
     Vocab(String),
     /// `tokenizer_config.json` is unusable: the message says what is wrong.
     TokenizerConfig(String),
+    /// `config.json` is unusable: `field` names the field (empty for the file as a whole).
+    Config {
+        /// The field of `config.json`.
+        field: String,
+        /// What is wrong and what is allowed.
+        why: String,
+    },
+    /// `model.safetensors` is unusable: `tensor` names the tensor (empty for the file as a whole:
+    /// truncated, a header that does not parse).
+    Weights {
+        /// The tensor's name as the lab looks it up (without a `bert.` prefix).
+        tensor: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The files disagree with each other (e.g. `vocab.txt` against `vocab_size`).
+    Mismatch(String),
+    /// The text has no WordPiece after cleaning (empty, or only whitespace and dropped characters).
+    NoPieces,
     /// The text has more tokens (`[CLS]` and `[SEP]` included) than the model has positions.
     TooManyTokens {
         /// Tokens of the text, `[CLS]` and `[SEP]` included.
@@ -45,6 +89,14 @@ impl std::fmt::Display for ModelError {
         match self {
             ModelError::Vocab(why) => write!(f, "vocab.txt: {}", why),
             ModelError::TokenizerConfig(why) => write!(f, "tokenizer_config.json: {}", why),
+            ModelError::Config { field, why } if field.is_empty() => write!(f, "config.json: {}", why),
+            ModelError::Config { field, why } => write!(f, "config.json: `{}` {}", field, why),
+            ModelError::Weights { tensor, why } if tensor.is_empty() => write!(f, "model.safetensors: {}", why),
+            ModelError::Weights { tensor, why } => write!(f, "model.safetensors: tensor `{}`: {}", tensor, why),
+            ModelError::Mismatch(why) => f.write_str(why),
+            ModelError::NoPieces => {
+                f.write_str("the text has no word piece after cleaning (empty, or only spaces and control characters)")
+            }
             ModelError::TooManyTokens { tokens, max } => write!(
                 f,
                 "the text has {} tokens with [CLS] and [SEP]; the model takes at most {} \

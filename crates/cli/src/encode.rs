@@ -1,0 +1,252 @@
+//! `attn encode`: the model lab headless (science.md §6). Loads a BERT model folder
+//! (`model.safetensors`, `config.json`, `vocab.txt`, optional `tokenizer_config.json`), runs a text
+//! through the unmodified encoder and Dong et al.'s four variants, and prints one JSON object:
+//! `config` (the canonical `lab=model&…` link), `model`, `ids`, `tokens`, `sentence`, `hidden`
+//! (the last layer, `n x d`), `variants` (SAN, SAN+MLP, SAN+skip, transformer, each with its
+//! `layers + 1` residuals), and with `--attention L,H` / `--similarity L,H` the heads' `p`
+//! (`P_h`, `n x n`) and `s` (`S = O_h O_h^T`, diagonal 0) in flag order. `f32` values print as the
+//! shortest decimal that reads back to the same `f32`, non-finite values as null.
+//!
+//! Bad input (a file, tensor or `config.json` field, a flag, the text) is one line on stderr and
+//! exit code 2. `--threads` splits rows and heads across threads; it never changes a bit
+//! (every output element is computed by one task in a fixed order).
+
+use attn_core::model::analysis::similarity;
+use attn_core::model::keys::{model_id, parse, valid_name, ModelLink};
+use attn_core::model::{Encoder, Pool, VARIANTS};
+use clap::ValueEnum;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Output formats of `attn encode`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+pub enum EncodeFormat {
+    /// One JSON object (see the command's documentation).
+    Json,
+}
+
+/// Arguments of `attn encode`.
+#[derive(clap::Args, Debug)]
+pub struct EncodeArgs {
+    /// The model folder: model.safetensors, config.json, vocab.txt (and tokenizer_config.json).
+    #[arg(long)]
+    pub model: PathBuf,
+    /// The text to analyse (exactly one of --text and --config).
+    #[arg(long)]
+    pub text: Option<String>,
+    /// A model-lab link (`lab=model&model=NAME@SHA16&text=…`): its text, for the weights it names.
+    #[arg(long)]
+    pub config: Option<String>,
+    /// `L,H`: print head H's attention (0-based) of layer L (1..=layers); repeatable.
+    #[arg(long = "attention", value_name = "L,H")]
+    pub attention: Vec<String>,
+    /// `L,H`: print head H's context-similarity matrix S = O O^T of layer L; repeatable.
+    #[arg(long = "similarity", value_name = "L,H")]
+    pub similarity: Vec<String>,
+    /// Threads (rows and heads split across them; the bits never change). Default: every core.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The model's name in the link and the output (default: the folder's name).
+    #[arg(long)]
+    pub model_name: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = EncodeFormat::Json)]
+    pub format: EncodeFormat,
+}
+
+/// The tasks of a forward on a rayon pool: chunk `k` is computed by one task whichever thread runs it.
+struct Rayon(rayon::ThreadPool);
+
+impl Pool for Rayon {
+    fn chunks(&self, out: &mut [f32], chunk: usize, task: &(dyn Fn(usize, &mut [f32]) + Sync)) {
+        use rayon::prelude::*;
+        self.0.install(|| out.par_chunks_mut(chunk.max(1)).enumerate().for_each(|(k, c)| task(k, c)));
+    }
+}
+
+#[derive(Serialize)]
+struct ModelOut<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    layers: usize,
+    heads: usize,
+    hidden: usize,
+    vocab: usize,
+    sha256: &'a str,
+}
+
+#[derive(Serialize)]
+struct VariantOut {
+    variant: &'static str,
+    residual: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct HeadP<'a> {
+    layer: usize,
+    head: usize,
+    p: Vec<&'a [f32]>,
+}
+
+#[derive(Serialize)]
+struct HeadS {
+    layer: usize,
+    head: usize,
+    s: Vec<Vec<f32>>,
+}
+
+#[derive(Serialize)]
+struct Output<'a> {
+    config: String,
+    model: ModelOut<'a>,
+    ids: &'a [u32],
+    tokens: &'a [String],
+    sentence: &'a [usize],
+    hidden: Vec<&'a [f32]>,
+    variants: Vec<VariantOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attention: Option<Vec<HeadP<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    similarity: Option<Vec<HeadS>>,
+}
+
+/// The rows of a row-major matrix of width `w`.
+fn rows(m: &[f32], w: usize) -> Vec<&[f32]> {
+    m.chunks(w).collect()
+}
+
+fn read_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, String> {
+    let path = dir.join(name);
+    std::fs::read(&path).map_err(|e| format!("cannot read {}: {}", path.display(), e))
+}
+
+fn read_text(dir: &Path, name: &str) -> Result<String, String> {
+    String::from_utf8(read_bytes(dir, name)?).map_err(|_| format!("{}: not UTF-8 text", dir.join(name).display()))
+}
+
+/// `L,H` of flag `flag`, checked against the model: `L` in `1..=layers`, `H` in `0..heads`.
+fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(usize, usize), String> {
+    let bad = |why: String| format!("invalid --{} {:?}: {}", flag, value, why);
+    let (l, h) = value.split_once(',').ok_or_else(|| bad("expected L,H (layer, head), e.g. 1,0".into()))?;
+    let l: usize = l.trim().parse().map_err(|_| bad("the layer L must be a whole number".into()))?;
+    let h: usize = h.trim().parse().map_err(|_| bad("the head H must be a whole number".into()))?;
+    if !(1..=layers).contains(&l) {
+        return Err(bad(format!("layer {} is out of range; the model has layers 1..={}", l, layers)));
+    }
+    if h >= heads {
+        return Err(bad(format!("head {} is out of range; the model has heads 0..={}", h, heads - 1)));
+    }
+    Ok((l, h))
+}
+
+/// Runs `attn encode`, writing the JSON object to `out`.
+pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
+    if args.text.is_some() == args.config.is_some() {
+        return Err("give exactly one of --text TEXT and --config LINK".into());
+    }
+    let link = match &args.config {
+        Some(c) => Some(parse(c).map_err(|e| format!("invalid --config: {}", e))?),
+        None => None,
+    };
+    let threads = args.threads.unwrap_or_else(crate::default_threads);
+    if threads == 0 {
+        return Err("invalid --threads 0: at least 1".into());
+    }
+    let dir = &args.model;
+    let name = match &args.model_name {
+        Some(n) if valid_name(n) => n.clone(),
+        Some(n) => {
+            return Err(format!("invalid --model-name {:?}: letters, digits, '.', '_', '-', at most 64 bytes", n))
+        }
+        None => {
+            let folder = dir.canonicalize().ok().and_then(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()));
+            match folder {
+                Some(f) if valid_name(&f) => f,
+                _ => {
+                    return Err(format!("the folder name of {} is not a model name; give --model-name", dir.display()))
+                }
+            }
+        }
+    };
+    let bytes = read_bytes(dir, "model.safetensors")?;
+    let config_json = read_text(dir, "config.json")?;
+    let vocab = read_text(dir, "vocab.txt")?;
+    let tok_config = match dir.join("tokenizer_config.json").is_file() {
+        true => Some(read_text(dir, "tokenizer_config.json")?),
+        false => None,
+    };
+    let sha: String = Sha256::digest(&bytes).iter().map(|b| format!("{:02x}", b)).collect();
+    let id = model_id(&name, &sha);
+    let encoder = Encoder::load(&bytes, &config_json, &vocab, tok_config.as_deref()).map_err(|e| e.to_string())?;
+    drop(bytes);
+    let c = &encoder.config;
+    let link = match link {
+        Some(l) => {
+            l.check_model(&id).map_err(|e| format!("invalid --config: {}", e))?;
+            l
+        }
+        None => ModelLink { model: id, text: args.text.clone().unwrap_or_default(), layer: 1, head: 0 },
+    };
+    if link.layer > c.layers || link.head >= c.heads {
+        let key = if link.layer > c.layers { "layer" } else { "head" };
+        return Err(format!(
+            "invalid --config: `{}`: the model has layers 1..={} and heads 0..={}",
+            key,
+            c.layers,
+            c.heads - 1
+        ));
+    }
+    let attention_flags: Vec<(usize, usize)> =
+        args.attention.iter().map(|v| layer_head("attention", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let similarity_flags: Vec<(usize, usize)> =
+        args.similarity.iter().map(|v| layer_head("similarity", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let source = if args.text.is_some() { "--text" } else { "--config's text" };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {}", threads, e))?;
+    let analysis = encoder.analyse(&link.text, &Rayon(pool)).map_err(|e| format!("invalid {}: {}", source, e))?;
+    let f = &analysis.forward;
+    let (n, d) = (f.n, f.d);
+    let output = Output {
+        config: link.to_canonical_string(),
+        model: ModelOut {
+            name: &name,
+            kind: "bert",
+            layers: c.layers,
+            heads: c.heads,
+            hidden: c.hidden,
+            vocab: c.vocab_size,
+            sha256: &sha,
+        },
+        ids: &analysis.encoding.ids,
+        tokens: &analysis.encoding.pieces,
+        sentence: &analysis.encoding.sentence,
+        hidden: rows(&f.hidden[c.layers], d),
+        variants: VARIANTS
+            .iter()
+            .zip(&analysis.curves)
+            .map(|(v, curve)| VariantOut { variant: v.label(), residual: curve.residual.clone() })
+            .collect(),
+        attention: (!attention_flags.is_empty()).then(|| {
+            attention_flags
+                .iter()
+                .map(|&(layer, head)| HeadP { layer, head, p: rows(f.attention(layer, head).expect("in range"), n) })
+                .collect()
+        }),
+        similarity: (!similarity_flags.is_empty()).then(|| {
+            similarity_flags
+                .iter()
+                .map(|&(layer, head)| {
+                    let s = similarity(f.head_output(layer, head).expect("in range"), n, f.d_head);
+                    HeadS { layer, head, s: s.chunks(n).map(|r| r.to_vec()).collect() }
+                })
+                .collect()
+        }),
+    };
+    let text = serde_json::to_string(&output).map_err(|e| format!("cannot write JSON: {}", e))?;
+    writeln!(out, "{}", text).map_err(|e| format!("cannot write the output: {}", e))
+}

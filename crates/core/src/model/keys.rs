@@ -1,0 +1,197 @@
+//! The model lab's link, `version=4&lab=model&model=NAME@SHA16&text=…&layer=L&head=H`, and its key
+//! table: every key defined once (name, kind and range, meaning, how it reads and writes
+//! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
+//!
+//! `model` names the weights: the model's name and the first 16 hex digits of its
+//! `model.safetensors`' sha256 ([`model_id`]), so a link opened with other weights can be refused
+//! ([`ModelLink::check_model`]). `text` is the text analysed. `layer` (1-based) and `head` (0-based)
+//! are view keys: the head shown, never a number computed; they are written after the model keys,
+//! and only when they differ from `layer=1&head=0`. The lab is not yet in the registry
+//! ([`crate::lab`]): [`parse`] reads its links.
+
+use crate::link::{keys, quote, split_pairs, ConfigError, Key, Kind};
+use crate::text::MAX_TEXT_BYTES;
+use crate::{key_count, key_text};
+
+/// Hex digits of the sha256 kept in the `model` key.
+pub const SHA_DIGITS: usize = 16;
+/// Longest model name, in bytes.
+pub const MAX_NAME_BYTES: usize = 64;
+
+/// A validated model-lab link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelLink {
+    /// `NAME@SHA16` ([`model_id`]).
+    pub model: String,
+    /// The text analysed.
+    pub text: String,
+    /// The layer shown (view key), 1-based.
+    pub layer: usize,
+    /// The head shown (view key), 0-based.
+    pub head: usize,
+}
+
+impl ModelLink {
+    /// The link of the default model, all-MiniLM-L6-v2 (sha256 `53aa5117…`), on the sentence of
+    /// the issue's anchors: the defaults of the README's key table.
+    pub fn example() -> ModelLink {
+        ModelLink {
+            model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),
+            text: "The quick brown fox jumps over the lazy dog.".to_string(),
+            layer: 1,
+            head: 0,
+        }
+    }
+}
+
+/// The `model` value of a model: `NAME@` and the first 16 lower-case hex digits of the sha256 of
+/// its `model.safetensors` (`sha256`: 64 hex digits).
+pub fn model_id(name: &str, sha256: &str) -> String {
+    format!("{}@{}", name, &sha256[..SHA_DIGITS.min(sha256.len())].to_ascii_lowercase())
+}
+
+/// Whether `name` is a model name: 1..=64 bytes of ASCII letters, digits, `.`, `_`, `-`.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_BYTES
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+fn model_value(v: &str) -> Result<String, ConfigError> {
+    let bad = || {
+        ConfigError::new(
+            "model",
+            format!(
+                "{} is not NAME@SHA16: a name of letters, digits, '.', '_', '-' (at most {} bytes), '@', and the first 16 \
+                 lower-case hex digits of model.safetensors' sha256",
+                quote(v),
+                MAX_NAME_BYTES
+            ),
+        )
+    };
+    let (name, sha) = v.split_once('@').ok_or_else(bad)?;
+    let hex = sha.len() == SHA_DIGITS && sha.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    if !valid_name(name) || !hex {
+        return Err(bad());
+    }
+    Ok(v.to_string())
+}
+
+/// Every key of a model-lab link after `version`, in canonical order (view keys last).
+pub const MODEL_TABLE: &[Key<ModelLink>] = &[
+    Key {
+        name: "lab",
+        kind: Kind::Custom,
+        meaning: "which lab",
+        effect: "",
+        allowed: "`model`",
+        get: |_| "model".to_string(),
+        set: |_, v| {
+            if v.str() == "model" {
+                Ok(())
+            } else {
+                Err(ConfigError::new(
+                    "lab",
+                    format!("{} is not the model lab; a model link has lab=model", quote(v.str())),
+                ))
+            }
+        },
+    },
+    Key {
+        name: "model",
+        kind: Kind::Custom,
+        meaning: "the weights: NAME@ and the first 16 hex digits of model.safetensors' sha256",
+        effect: "",
+        allowed: "`NAME@SHA16`, e.g. `all-MiniLM-L6-v2@53aa51172d142c89`",
+        // Validated: letters, digits, `.`, `_`, `-`, `@` need no percent coding.
+        get: |c| c.model.clone(),
+        set: |c, v| {
+            c.model = model_value(v.str())?;
+            Ok(())
+        },
+    },
+    key_text!(text, MAX_TEXT_BYTES, "the text analysed (percent-encoded), one segment [CLS] … [SEP]"),
+    Key {
+        effect: "view key: the layer shown",
+        ..key_count!(layer, 1, super::config::MAX_LAYERS, "layer shown (1-based)")
+    },
+    Key {
+        effect: "view key: the head shown",
+        ..key_count!(head, 0, super::config::MAX_HIDDEN - 1, "head shown (0-based)")
+    },
+];
+
+/// Number of model keys (the rest of [`MODEL_TABLE`] are view keys).
+pub const MODEL_KEYS: usize = 3;
+
+/// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
+/// percent-encoded). `lab` must be `model` when present (a link without it is read as the model
+/// lab's, as each lab's own parser does); `model` and a non-empty `text` are required; `layer`
+/// and `head` default to 1 and 0. Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or
+/// not valid percent-encoded UTF-8 is refused naming `text`. Never panics.
+pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
+    let names = keys::key_names(MODEL_TABLE);
+    let pairs = split_pairs(text, &names, "model")?;
+    let mut c = ModelLink { model: String::new(), text: String::new(), layer: 1, head: 0 };
+    for key in ["model", "text"] {
+        if !pairs.iter().any(|(k, _)| *k == key) {
+            let why = match key {
+                "model" => "is missing; a model link names its weights, model=NAME@SHA16",
+                _ => "is missing; a model link has the text analysed",
+            };
+            return Err(ConfigError::new(key, why));
+        }
+    }
+    for (key, value) in &pairs {
+        keys::apply(MODEL_TABLE, &mut c, key, value)?;
+    }
+    if c.text.trim().is_empty() {
+        return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
+    }
+    Ok(c)
+}
+
+impl ModelLink {
+    /// Every key with its value, in canonical order.
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        keys::pairs(MODEL_TABLE, self)
+    }
+
+    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `layer` and `head` when
+    /// they differ from 1 and 0. `parse(&l.to_canonical_string()) == Ok(l)`.
+    pub fn to_canonical_string(&self) -> String {
+        let pairs = self.pairs();
+        let mut out = format!("version={}", crate::link::VERSION);
+        for (k, (key, value)) in pairs.iter().enumerate() {
+            let default = match *key {
+                "layer" => "1",
+                "head" => "0",
+                _ => "",
+            };
+            if k < MODEL_KEYS || value != default {
+                out.push_str(&format!("&{}={}", key, value));
+            }
+        }
+        out
+    }
+
+    /// Refuses the link when its `model` is not `loaded` (`NAME@SHA16` of the weights in use),
+    /// naming `model` and both hashes.
+    pub fn check_model(&self, loaded: &str) -> Result<(), ConfigError> {
+        if self.model == loaded {
+            return Ok(());
+        }
+        let hash = |m: &str| m.rsplit('@').next().unwrap_or("").to_string();
+        let (mine, theirs) = (hash(&self.model), hash(loaded));
+        let why = if mine == theirs {
+            format!("the link names {} but the loaded model is {} (same weights, another name)", self.model, loaded)
+        } else {
+            format!(
+                "the link was made with weights {} (model.safetensors sha256 {}…) but the loaded weights are {} (sha256 {}…); \
+                 load the link's model to open it",
+                self.model, mine, loaded, theirs
+            )
+        };
+        Err(ConfigError::new("model", why))
+    }
+}

@@ -1,0 +1,112 @@
+//! The operations of the encoder forward in `f32` (science.md §6), each in a fixed order so that
+//! native and wasm give the same bits: linear layers on the shared scores kernel, LayerNorm with
+//! gain and bias, the exact-erf GELU (`libm`), the max-subtracted softmax with the core's `exp`.
+//!
+//! Matrices are row-major `f32` slices, tokens as rows. Work that splits into independent tasks
+//! (blocks of rows of a linear layer, the heads of a layer) goes through a [`Pool`]: every output
+//! element is computed by one task in the same order whichever task or thread runs it, so the
+//! number of threads never changes a bit.
+
+use super::weights::{Linear, Norm};
+use crate::kernels::{pack_queries, scores_block};
+
+/// Runs independent tasks, each writing one chunk of an output slice.
+pub trait Pool: Sync {
+    /// Calls `task(k, chunk)` once for every chunk `k` of `out` (`chunk` elements each, the last
+    /// one shorter), in any order, on any thread.
+    fn chunks(&self, out: &mut [f32], chunk: usize, task: &(dyn Fn(usize, &mut [f32]) + Sync));
+}
+
+/// The tasks one after the other on the calling thread (wasm, small inputs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Serial;
+
+impl Pool for Serial {
+    fn chunks(&self, out: &mut [f32], chunk: usize, task: &(dyn Fn(usize, &mut [f32]) + Sync)) {
+        for (k, c) in out.chunks_mut(chunk.max(1)).enumerate() {
+            task(k, c);
+        }
+    }
+}
+
+/// Rows per task of a linear layer.
+pub const ROWS_PER_TASK: usize = 16;
+
+/// `Y = X W^T + b` (`x`: `n x in`; returns `n x out`): each output `y_io = (sum_c x_ic w_oc) + b_o`,
+/// the sum over `c` in increasing order (the scores kernel, science.md "Matrix products").
+pub fn linear(x: &[f32], n: usize, lin: &Linear, pool: &dyn Pool) -> Vec<f32> {
+    let (inp, out) = (lin.inp(), lin.out());
+    let mut y = vec![0.0f32; n * out];
+    pool.chunks(&mut y, ROWS_PER_TASK * out, &|k, block| {
+        let r0 = k * ROWS_PER_TASK;
+        let rows = block.len() / out;
+        let mut qp = Vec::new();
+        pack_queries(rows, inp, |r, c| x[(r0 + r) * inp + c], &mut qp);
+        scores_block(&qp, rows, &lin.w, block);
+        for row in block.chunks_mut(out) {
+            for (v, &b) in row.iter_mut().zip(&lin.b) {
+                *v += b;
+            }
+        }
+    });
+    y
+}
+
+/// LayerNorm of every row of `x` (`n x d`) in place: `y = (x - mean) / sqrt(var + eps) * gain + bias`,
+/// `mean` and `var` (the biased variance) summed over the features in increasing order.
+pub fn layer_norm(x: &mut [f32], d: usize, norm: &Norm, eps: f32) {
+    let inv_d = 1.0 / d as f32;
+    for row in x.chunks_mut(d) {
+        let mut sum = 0.0f32;
+        for &v in row.iter() {
+            sum += v;
+        }
+        let mean = sum * inv_d;
+        let mut sq = 0.0f32;
+        for &v in row.iter() {
+            sq += (v - mean) * (v - mean);
+        }
+        let denom = (sq * inv_d + eps).sqrt();
+        for ((v, &g), &b) in row.iter_mut().zip(&norm.gain).zip(&norm.bias) {
+            *v = (*v - mean) / denom * g + b;
+        }
+    }
+}
+
+/// The exact GELU in place, `x (1 + erf(x / sqrt 2)) / 2` (`libm::erff`).
+pub fn gelu(x: &mut [f32]) {
+    let inv_sqrt2 = std::f32::consts::FRAC_1_SQRT_2;
+    for v in x.iter_mut() {
+        *v = 0.5 * *v * (1.0 + libm::erff(*v * inv_sqrt2));
+    }
+}
+
+/// Softmax of every row of `s` (`rows x n`) after dividing by `scale`:
+/// `p_ij = e_ij / sum_k e_ik` with `e_ij = exp(s_ij / scale - max_k s_ik / scale)` (the core's
+/// `exp` in `f64`, rounded to `f32`), the sum in increasing `k`.
+pub fn softmax_rows(s: &mut [f32], n: usize, scale: f32) {
+    for row in s.chunks_mut(n) {
+        let mut max = f32::NEG_INFINITY;
+        for v in row.iter_mut() {
+            *v /= scale;
+            if *v > max {
+                max = *v;
+            }
+        }
+        let mut sum = 0.0f32;
+        for v in row.iter_mut() {
+            *v = crate::exp::exp((*v - max) as f64) as f32;
+            sum += *v;
+        }
+        for v in row.iter_mut() {
+            *v /= sum;
+        }
+    }
+}
+
+/// `a + b` element by element into `a`.
+pub fn add(a: &mut [f32], b: &[f32]) {
+    for (x, &y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
