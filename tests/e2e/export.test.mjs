@@ -200,13 +200,17 @@ describe('export', () => {
       }
 
       const metrics = new TextDecoder().decode((await exportFile(page, 'Metrics CSV')).bytes).trimEnd().split('\n');
-      assert.equal(metrics[0], 'step,t,clusters,boolean_distance,effective_rank,energy');
+      assert.equal(metrics[0], 'step,t,clusters,boolean_distance,effective_rank,energy,hyperplanes');
       assert.equal(metrics.length - 1, steps.length);
-      const [s, t, clusters, bd] = metrics.at(-1).split(',');
+      const [s, t, clusters, bd, , energy, hyperplanes] = metrics.at(-1).split(',');
       const last = byStep.get(Number(s));
       assert.equal(Number(t), last.t);
       assert.equal(Number(clusters), last.metrics.clusters);
       assert.equal(Number(bd), last.metrics.boolean_distance);
+      // polytope-3d: V = I has no simple top eigenvalue, so both are empty (null in attn run).
+      assert.equal(energy, '');
+      assert.equal(hyperplanes, '');
+      assert.equal(last.metrics.hyperplanes, null);
       assertNoErrors(page);
     } finally {
       await page.close();

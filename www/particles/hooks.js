@@ -7,7 +7,7 @@ import { app, ui } from './state.js';
 
 /** The run's state for the API: t, step, status (playing, paused, seeking, finished, diverged),
  * the configuration and the last metrics computed ({ step, t, clusters, boolean_distance,
- * effective_rank, energy } or null); null before a run. */
+ * effective_rank, energy, hyperplanes } or null); null before a run. */
 export function runState() {
   const s = app.stepper;
   if (!s) return null;
@@ -24,7 +24,7 @@ export function runState() {
     d: s.d(),
     status,
     config: app.canonical,
-    metrics: m ? { step: m.step, t: m.t, clusters: m.clusters, boolean_distance: m.boolean_distance, effective_rank: m.effective_rank, energy: m.energy ?? null } : null,
+    metrics: m ? { step: m.step, t: m.t, clusters: m.clusters, boolean_distance: m.boolean_distance, effective_rank: m.effective_rank, energy: m.energy ?? null, hyperplanes: m.hyperplanes ?? null } : null,
   };
 }
 
