@@ -47,6 +47,18 @@ export function installHooks() {
     labels: () => app.stepper.labels(),
     /** The heatmap shown: its order's permutation (position -> token) and group starts. */
     heatmapOrder: () => ({ perm: Array.from(ui.heatmap.perm ?? []), starts: [...ui.heatmap.starts] }),
+    /** The overlays drawn (names) and where the token view drew them (CSS px): { hull, hullEdges,
+     * centres, psi: { from, to }, lines } (null before a draw); the heatmap's leader columns. */
+    overlays: () => app.overlays.slice(),
+    overlayDrawn: () => ui.tokens.overlayDrawn ?? null,
+    heatmapMarks: () => ui.heatmap.markRects ?? null,
+    /** The core's geometry of the overlays: the initial hull, psi1, the plateaus. */
+    initialHull: () => app.stepper.initial_hull(),
+    psi1: () => app.stepper.psi1(),
+    plateaus: () => app.stepper.plateaus(),
+    counted: () => app.stepper.counted(),
+    /** The run's resolved matrices { q, k, v } (d x d, row-major). */
+    matrices: () => app.stepper.matrices(),
     /** Where the token view last drew each token, [x, y] in CSS pixels (2-D and 3-D views). */
     drawnTokens: () => (ui.tokens.drawn ?? []).map((p) => [p[0], p[1]]),
     /** The metrics chart's layout (CSS px: x0, x1, panels, labels), or null before a draw. */

@@ -35,3 +35,12 @@ pub fn value_groups(values: &[f64], tol_rel: f64) -> Option<usize> {
 pub fn hyperplanes(x: &[f64], n: usize, d: usize, psi: &[f64], tol_rel: f64) -> Option<usize> {
     value_groups(&projections(x, n, d, psi), tol_rel)
 }
+
+/// The smallest and largest of `values` (`None` when empty or a value is not finite): for the
+/// initial `<psi1, z_i(0)>`, the theorem's generic limit values (science.md §1.8, check 5).
+pub fn value_range(values: &[f64]) -> Option<(f64, f64)> {
+    if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    Some(values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v))))
+}
