@@ -206,6 +206,32 @@ describe('overlays: the theorems drawn', () => {
     }
   });
 
+  test('psi1 has the same bits in the page (wasm) as natively (core tests/spectrum.rs)', async () => {
+    const kept = JSON.parse(await readFile(new URL('../../crates/core/tests/fixtures/psi1_bits.json', import.meta.url), 'utf8'));
+    const page = await openPage(browser, 'version=4&preset=polytope');
+    try {
+      const got = await page.evaluate((configs) => {
+        const hex = (x) => {
+          const v = new DataView(new ArrayBuffer(8));
+          v.setFloat64(0, x);
+          return v.getBigUint64(0).toString(16).padStart(16, '0');
+        };
+        const out = {};
+        for (const c of configs) {
+          const lab = new window.__attn.wasm.ParticleLab(c);
+          const e = lab.psi1();
+          lab.free();
+          out[c] = { lambda: hex(e.lambda), psi: e.psi.map(hex) };
+        }
+        return out;
+      }, Object.keys(kept));
+      assert.deepEqual(got, kept);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('the overlays key round-trips in the address bar and the checkboxes', async () => {
     const page = await openPage(browser, 'version=4&preset=polytope');
     try {

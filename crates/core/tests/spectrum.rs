@@ -75,3 +75,41 @@ fn psi1_is_undefined_without_a_real_positive_simple_top_eigenvalue() {
     let e = top_left_eigenvector(&[2.5], 1).unwrap();
     assert_eq!((e.lambda, e.psi), (2.5, vec![1.0]));
 }
+
+/// The configurations whose `psi1` bits are kept in `fixtures/psi1_bits.json`; the browser test
+/// `tests/e2e/overlays.test.mjs` checks the wasm build gives the same bits.
+const BIT_CONFIGS: [&str; 5] = [
+    "version=4&preset=hyperplanes",
+    "version=4&preset=hyperplanes&v=1,0.5;0.2,0.3",
+    "version=4&preset=random-psd&seed=5",
+    "version=4&preset=polytope-3d&v=psd&seed=2",
+    "version=4&preset=polytope&d=8&v=psd&seed=3",
+];
+
+/// `lambda1` and `psi1` of each configuration as the hex of their `f64` bits, in one JSON object.
+fn psi_bits() -> String {
+    use attn_core::particles::analysis::metrics::top_eigen;
+    use attn_core::particles::analysis::MetricsScratch;
+    let rows: Vec<String> = BIT_CONFIGS
+        .iter()
+        .map(|c| {
+            let sim = attn_core::Simulation::new(&attn_core::parse(c).unwrap());
+            let e = top_eigen(&sim, &mut MetricsScratch::default()).expect("psi1 defined");
+            let hex = |x: f64| format!("\"{:016x}\"", x.to_bits());
+            let psi: Vec<String> = e.psi.iter().map(|&x| hex(x)).collect();
+            format!("  \"{}\": {{\"lambda\": {}, \"psi\": [{}]}}", c, hex(e.lambda), psi.join(", "))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", rows.join(",\n"))
+}
+
+/// The native bits equal the kept ones (`ATTN_WRITE_PSI_BITS=1` rewrites the file).
+#[test]
+fn psi1_bits_are_the_kept_ones() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/psi1_bits.json");
+    let now = psi_bits();
+    if std::env::var_os("ATTN_WRITE_PSI_BITS").is_some() {
+        std::fs::write(path, &now).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(path).unwrap(), now);
+}
