@@ -170,6 +170,31 @@ describe('export', () => {
     }
   });
 
+  test('the metrics CSV has the hyperplanes count after energy, as attn run prints it', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, async () => {
+    const page = await openPage(browser, 'version=4&preset=hyperplanes&v=1,0.5;0.2,0.3&until=8&speed=20');
+    try {
+      await page.waitForFunction(() => window.__attn.status() === 'finished', null, { timeout: 30_000 });
+      const config = await page.evaluate(() => window.__attn.configString());
+      const rows = new TextDecoder().decode((await exportFile(page, 'Metrics CSV')).bytes).trimEnd().split('\n');
+      assert.equal(rows[0], 'step,t,clusters,boolean_distance,effective_rank,energy,hyperplanes');
+      const native = JSON.parse(await runCli(['run', '--config', config, '--format', 'json', '--every', '0.1']));
+      const byStep = new Map(native.frames.map((f) => [f.step, f.metrics]));
+      assert.ok(rows.length > 5);
+      for (const row of rows.slice(1)) {
+        const cells = row.split(',');
+        const m = byStep.get(Number(cells[0]));
+        assert.equal(cells[5], '', 'energy is not defined');
+        assert.equal(cells[6], String(m.hyperplanes), `hyperplanes at step ${cells[0]}`);
+      }
+      // At t = 8 the tokens are near their lines: 1 to 3 by the theorem, fewer than the tokens.
+      const last = Number(rows.at(-1).split(',')[6]);
+      assert.ok(last >= 1 && last < 40, `hyperplanes ${last}`);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('trajectory CSV rows and frames JSON equal `attn run` at the same steps', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, async () => {
     const page = await openPage(browser, 'preset=polytope-3d&seed=9&n=12&until=3');
     try {
@@ -200,13 +225,17 @@ describe('export', () => {
       }
 
       const metrics = new TextDecoder().decode((await exportFile(page, 'Metrics CSV')).bytes).trimEnd().split('\n');
-      assert.equal(metrics[0], 'step,t,clusters,boolean_distance,effective_rank,energy');
+      assert.equal(metrics[0], 'step,t,clusters,boolean_distance,effective_rank,energy,hyperplanes');
       assert.equal(metrics.length - 1, steps.length);
-      const [s, t, clusters, bd] = metrics.at(-1).split(',');
+      const [s, t, clusters, bd, , energy, hyperplanes] = metrics.at(-1).split(',');
       const last = byStep.get(Number(s));
       assert.equal(Number(t), last.t);
       assert.equal(Number(clusters), last.metrics.clusters);
       assert.equal(Number(bd), last.metrics.boolean_distance);
+      // polytope-3d: V = I has no simple top eigenvalue, so both are empty (null in attn run).
+      assert.equal(energy, '');
+      assert.equal(hyperplanes, '');
+      assert.equal(last.metrics.hyperplanes, null);
       assertNoErrors(page);
     } finally {
       await page.close();

@@ -52,5 +52,9 @@ export function refreshText() {
   const energy = s.energy_defined()
     ? 'Energy E_β = 1/(2βn²) Σᵢⱼ e^(β⟨xᵢ, xⱼ⟩), which the flow increases.'
     : 'Energy: defined for sphere models with Q = K = V = I.';
-  $('chart-caption').textContent = `Clusters: single-linkage groups (distance < cluster_tol × the spread of the initial tokens) in ${coords}. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 1e-16). Effective rank of P: exp of the entropy of its normalised singular values. ${energy} Hover for values.`;
+  // Where psi1 is defined the first panel counts hyperplanes (the theorem's count), not clusters.
+  const hyper = s.psi1() !== null
+    ? 'Hyperplanes (drawn instead of clusters): groups of ⟨ψ₁, zᵢ⟩ by single linkage at cluster_tol × their range, ψ₁ the left eigenvector of V for its top eigenvalue; the theorem allows 1 to 3. '
+    : '';
+  $('chart-caption').textContent = `${hyper}Clusters: single-linkage groups (distance < cluster_tol × the spread of the initial tokens) in ${coords}. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 1e-16). Effective rank of P: exp of the entropy of its normalised singular values. ${energy} Hover for values.`;
 }

@@ -144,6 +144,7 @@ export function pickPreset(name) {
   const res = checkPage(presetLink(name));
   if (res.ok) {
     app.axesChosen = false; // the new preset's suggested scales, as its suggested speed
+    app.overlaysChosen = false; // and its suggested overlays
     apply(res);
     ui.loop.suggestSpeed(app.stepper.until_steps());
     ui.ctx.linkChanged('replace'); // the new entry without the old speed

@@ -40,7 +40,7 @@ function dataGroup(menu) {
   const data = menu.group(
     'Data so far',
     menu.button('Trajectories CSV', () => saveText(menu, trajectoryCsv(runHistory, wasm), name('trajectories.csv'), 'text/csv'), 'step,t,i,coord_0,… as `attn run --format csv`'),
-    menu.button('Metrics CSV', () => saveText(menu, metricsCsv(runHistory, wasm), name('metrics.csv'), 'text/csv'), 'step,t,clusters,boolean_distance,effective_rank,energy'),
+    menu.button('Metrics CSV', () => saveText(menu, metricsCsv(runHistory, wasm), name('metrics.csv'), 'text/csv'), 'step,t,clusters,boolean_distance,effective_rank,energy,hyperplanes'),
     menu.button('Frames JSON', () => saveText(menu, framesJson(runHistory), name('frames.json'), 'application/json'), 'tokens and metrics as `attn run --format json`'),
   );
   const note = document.createElement('p');

@@ -16,16 +16,17 @@ export function trajectoryCsv(history, wasm) {
 }
 
 /**
- * The metrics CSV of `history`: `step,t,clusters,boolean_distance,effective_rank,energy`, one row
- * per recorded state (energy empty where it is not defined; numbers as the CLI writes them).
+ * The metrics CSV of `history`: `step,t,clusters,boolean_distance,effective_rank,energy,hyperplanes`,
+ * one row per recorded state (energy and hyperplanes empty where not defined; numbers as the CLI
+ * writes them).
  */
 export function metricsCsv(history, wasm) {
   const num = (v) => (v === null || v === undefined ? '' : wasm.format_number(v));
-  const rows = ['step,t,clusters,boolean_distance,effective_rank,energy'];
+  const rows = ['step,t,clusters,boolean_distance,effective_rank,energy,hyperplanes'];
   for (const s of history.samples) {
     const m = s.metrics;
     if (!m) continue;
-    rows.push([String(s.step), num(s.t), String(m.clusters), num(m.boolean_distance), num(m.effective_rank), num(m.energy)].join(','));
+    rows.push([String(s.step), num(s.t), String(m.clusters), num(m.boolean_distance), num(m.effective_rank), num(m.energy), m.hyperplanes === null || m.hyperplanes === undefined ? '' : String(m.hyperplanes)].join(','));
   }
   return `${rows.join('\n')}\n`;
 }

@@ -4,6 +4,7 @@
 // groups; hovering reports the tokens (i, j) of the entry under the pointer.
 
 import { fitCanvas, theme } from '../render/palette.js';
+import { drawColumnMarks } from './overlays.js';
 
 /** Largest heatmap image side in pixels (larger P are downsampled in Rust). */
 export const HEATMAP_MAX_SIDE = 512;
@@ -24,6 +25,7 @@ export class HeatmapView {
     this.order = 'cluster'; // row and column order: 'cluster', 'leader' or 'index'
     this.perm = null; // position -> token of the image shown
     this.starts = []; // positions where a group starts
+    this.marks = null; // tokens whose columns are outlined (the overlay `leaders`, 1-D runs)
     const report = (e) => {
       const cell = this.cellAt(e);
       onHover(cell);
@@ -75,6 +77,7 @@ export class HeatmapView {
         ctx.fillRect(0, y - (line >> 1), W, line);
       }
     }
+    drawColumnMarks(this, ctx, W, H, dpr);
   }
 
   /** The matrix entry under a pointer event, with the pointer's position in the canvas (CSS px). */

@@ -83,6 +83,7 @@ function plainMetrics(m) {
     boolean_distance: m.boolean_distance,
     effective_rank: m.effective_rank,
     energy: m.energy ?? null,
+    hyperplanes: m.hyperplanes ?? null,
     leaders: Array.from(m.leaders ?? []),
   };
 }

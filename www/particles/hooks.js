@@ -7,7 +7,7 @@ import { app, ui } from './state.js';
 
 /** The run's state for the API: t, step, status (playing, paused, seeking, finished, diverged),
  * the configuration and the last metrics computed ({ step, t, clusters, boolean_distance,
- * effective_rank, energy } or null); null before a run. */
+ * effective_rank, energy, hyperplanes } or null); null before a run. */
 export function runState() {
   const s = app.stepper;
   if (!s) return null;
@@ -24,7 +24,7 @@ export function runState() {
     d: s.d(),
     status,
     config: app.canonical,
-    metrics: m ? { step: m.step, t: m.t, clusters: m.clusters, boolean_distance: m.boolean_distance, effective_rank: m.effective_rank, energy: m.energy ?? null } : null,
+    metrics: m ? { step: m.step, t: m.t, clusters: m.clusters, boolean_distance: m.boolean_distance, effective_rank: m.effective_rank, energy: m.energy ?? null, hyperplanes: m.hyperplanes ?? null } : null,
   };
 }
 
@@ -47,6 +47,18 @@ export function installHooks() {
     labels: () => app.stepper.labels(),
     /** The heatmap shown: its order's permutation (position -> token) and group starts. */
     heatmapOrder: () => ({ perm: Array.from(ui.heatmap.perm ?? []), starts: [...ui.heatmap.starts] }),
+    /** The overlays drawn (names) and where the token view drew them (CSS px): { hull, hullEdges,
+     * centres, psi: { from, to }, lines } (null before a draw); the heatmap's leader columns. */
+    overlays: () => app.overlays.slice(),
+    overlayDrawn: () => ui.tokens.overlayDrawn ?? null,
+    heatmapMarks: () => ui.heatmap.markRects ?? null,
+    /** The core's geometry of the overlays: the initial hull, psi1, the plateaus. */
+    initialHull: () => app.stepper.initial_hull(),
+    psi1: () => app.stepper.psi1(),
+    plateaus: () => app.stepper.plateaus(),
+    counted: () => app.stepper.counted(),
+    /** The run's resolved matrices { q, k, v } (d x d, row-major). */
+    matrices: () => app.stepper.matrices(),
     /** Where the token view last drew each token, [x, y] in CSS pixels (2-D and 3-D views). */
     drawnTokens: () => (ui.tokens.drawn ?? []).map((p) => [p[0], p[1]]),
     /** The metrics chart's layout (CSS px: x0, x1, panels, labels), or null before a draw. */

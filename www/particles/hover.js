@@ -46,6 +46,7 @@ export function showChartTip(h) {
   }
   tipLines(tip, [
     `t = ${fmtT(sample.t, app.stepper.dt())} (step ${sample.step})`,
+    ...(sample.hyperplanes === null || sample.hyperplanes === undefined ? [] : [`hyperplanes: ${sample.hyperplanes}`]),
     `clusters: ${sample.clusters}`,
     `Boolean distance: ${fmtValue(sample.boolean_distance)}`,
     `effective rank: ${fmtValue(sample.effective_rank)}`,

@@ -6,6 +6,7 @@
 import { FRAME_BUDGET_MS } from '../lab/run_loop.js';
 import { fmtT, fmtValue } from './format.js';
 import { showChartTip, showHeatTip } from './hover.js';
+import { overlayMetrics } from './overlays.js';
 import { recordState, viewTokens } from './run.js';
 import { $, app, setText, ui } from './state.js';
 
@@ -30,6 +31,7 @@ export function updateMetrics(now, force) {
     app.metrics = s.metrics();
     recordState(app.metrics);
     ui.tokens.setStyle(s.labels(), s.leaders());
+    overlayMetrics();
   } catch {
     // P cannot be computed at this state (the divergence message says why): it is the run's last
     // good state, the one shown, and the exports keep it (tokens, no metrics, as `attn run`).
@@ -132,6 +134,6 @@ function updateStatus(now) {
   setText('status-state', state);
   const m = app.metrics;
   const parts = [`${s.preset()}: t = ${t}, step ${step} of ${until}, ${state}.`];
-  if (m) parts.push(`${m.clusters} clusters, Boolean distance ${fmtValue(m.boolean_distance)}, effective rank ${fmtValue(m.effective_rank)}${m.energy === null ? '' : `, energy ${fmtValue(m.energy)}`}.`);
+  if (m) parts.push(`${m.hyperplanes === null || m.hyperplanes === undefined ? '' : `${m.hyperplanes} hyperplanes, `}${m.clusters} clusters, Boolean distance ${fmtValue(m.boolean_distance)}, effective rank ${fmtValue(m.effective_rank)}${m.energy === null ? '' : `, energy ${fmtValue(m.energy)}`}.`);
   ui.summary.offer(parts.join(' '));
 }

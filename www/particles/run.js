@@ -12,6 +12,7 @@ import { runHistory } from './history.js';
 import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
 import { heavyAnalysesDue, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
+import { loadOverlays, showOverlays } from './overlays.js';
 import { showScale } from './view_keys.js';
 
 /** Replaces the run by a new ParticleLab for a valid canonical configuration. */
@@ -75,6 +76,8 @@ export function setupView() {
   });
   ui.controls.setDimension(d);
   showScale(app.axesChosen ? ui.tokens.axes : s.suggested_axes());
+  if (app.overlaysChosen) loadOverlays();
+  else showOverlays(s.suggested_overlays());
   markAll();
 }
 

@@ -9,6 +9,8 @@ export const app = {
   projection: { mode: 'pca2', a: 1, b: 2 },
   axes: null, // k x d projection axes for d > 3 (fixed at reset)
   axesChosen: false, // the view key `axes` was written or chosen (else the preset's suggestion)
+  overlays: [], // the overlays drawn (the view key `overlays`; overlays.js)
+  overlaysChosen: false, // the view key `overlays` was written or chosen (else the preset's suggestion)
   k: 2,
   needs: { data: true, metrics: true, heat: true, chart: true, draw: true },
   metrics: null, // the last metrics computed

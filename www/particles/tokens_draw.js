@@ -4,6 +4,7 @@
 // Each draw function returns the ink boxes of the texts it drew ({ text, x, y, w, h }, CSS px).
 
 import { niceTicks, tickLabel, tickLabels } from '../render/palette.js';
+import { depthShading, drawCentres, drawOverlay2d, drawOverlay3d } from './overlays.js';
 
 function radius(tv) {
   return Math.max(1.6, Math.min(6, 22 / Math.sqrt(Math.max(1, tv.n)) + 1.5));
@@ -171,6 +172,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
     ctx.setLineDash([]);
   }
   drawTrails(tv, ctx, th, (p, i) => [X(p[2 * i]), Y(p[2 * i + 1])]);
+  drawOverlay2d(tv, ctx, (a, b) => [X(a), Y(b)], { x0, y0, size });
   const r = radius(tv);
   const pts = tv.pts;
   const pos = (i) => (i < tv.n && Number.isFinite(pts[2 * i]) && Number.isFinite(pts[2 * i + 1]) ? [X(pts[2 * i]), Y(pts[2 * i + 1])] : null);
@@ -182,6 +184,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
       tv.drawn.push(p);
     }
   }
+  drawCentres(tv, ctx, (a, b) => [X(a), Y(b)]);
   rings(tv, ctx, pos, r, th);
   ctx.restore();
   return out;
@@ -275,6 +278,8 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     ctx.setLineDash([]);
   }
   drawTrails(tv, ctx, th, proj);
+  const at3 = (a, b, z) => proj([a, b, z], 0);
+  drawOverlay3d(tv, ctx, at3, [cx, cy], size);
   const pts = tv.pts;
   const projected = new Array(tv.n);
   const order = [];
@@ -285,13 +290,16 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   order.sort((i, j) => projected[i][2] - projected[j][2]);
   tv.drawn = order.map((i) => [projected[i][0], projected[i][1]]);
   const r = radius(tv);
+  // Depth shading (the overlay `depth`): farther tokens fainter and smaller.
+  const shade = depthShading(tv);
   for (const i of order) {
     const [X, Y, D] = projected[i];
-    const depth = Math.max(-1, Math.min(1, D));
-    ctx.globalAlpha = 0.55 + 0.45 * (depth + 1) / 2;
-    dot(ctx, X, Y, r * (0.85 + 0.3 * (depth + 1) / 2), colours[i], th);
+    const u = (Math.max(-1, Math.min(1, D)) + 1) / 2; // 0 farthest, 1 nearest
+    ctx.globalAlpha = shade ? 0.25 + 0.75 * u : 1;
+    dot(ctx, X, Y, shade ? r * (0.6 + 0.6 * u) : r, colours[i], th);
   }
   ctx.globalAlpha = 1;
+  drawCentres(tv, ctx, at3);
   rings(tv, ctx, (i) => (i < tv.n && projected[i] ? projected[i] : null), r, th);
   ctx.fillStyle = th.muted;
   ctx.font = '11px system-ui, sans-serif';

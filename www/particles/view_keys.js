@@ -4,8 +4,10 @@
 //
 // speed (steps per frame; written once chosen), heatmap (one | max), trails (0 | 1),
 // projection (pca2 | pca3 | a,b; only for d > 3), camera (yaw,pitch in radians; the 3-D view),
-// colour (clusters | index | plain). `coords` is a configuration key and travels with it.
+// colour (clusters | index | plain), overlays (hull, psi, leaders, plateaus, depth; written once
+// chosen, the preset's suggestion otherwise). `coords` is a configuration key and travels with it.
 
+import { showOverlays } from './overlays.js';
 import { $, app, ui } from './state.js';
 
 /** An angle in [-π, π), with 3 decimals (what a link writes). */
@@ -38,6 +40,8 @@ export function viewPairs() {
   const pitch = Math.round(tokenView.pitch * 1000) / 1000;
   out.push(['camera', `${yaw},${pitch}`]);
   out.push(['colour', tokenView.colour]);
+  // The core drops the list when it is the preset's suggestion (the default).
+  if (app.overlaysChosen) out.push(['overlays', app.overlays.join(',')]);
   out.push(['order', heatmapView.order]);
   if (app.axesChosen) out.push(['axes', tokenView.axes]);
   return out;
@@ -75,6 +79,8 @@ export function applyView(view) {
   tokenView.colour = view.colour;
   $('colour').value = view.colour;
   showHeatOrder(view.order);
+  app.overlaysChosen = view.overlays !== null && view.overlays !== undefined;
+  showOverlays(app.overlaysChosen ? view.overlays : app.stepper.suggested_overlays());
   app.axesChosen = view.axes !== null && view.axes !== undefined;
   showScale(app.axesChosen ? view.axes : app.stepper.suggested_axes());
 }

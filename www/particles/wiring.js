@@ -15,6 +15,7 @@ import { renderNow } from './render.js';
 import { createLoop, setupView } from './run.js';
 import { TokenView } from './tokens.js';
 import { showHeatOrder, showHeatScale, showScale } from './view_keys.js';
+import { OVERLAY_NAMES, showOverlays } from './overlays.js';
 import { $, app, ui } from './state.js';
 
 /** Builds the lab's objects on its markup (the wasm module initialised). */
@@ -80,6 +81,14 @@ export function wire(defaultLink) {
     app.axesChosen = true;
     showScale(e.target.value);
     app.needs.draw = true;
+    if (app.stepper && !ui.loop.playing) renderNow();
+    changed('push');
+  });
+  // The overlay checkboxes write the view key `overlays` (one history entry per change).
+  $('overlay-group').addEventListener('change', () => {
+    app.overlaysChosen = true;
+    showOverlays(OVERLAY_NAMES.filter((o) => $(`overlay-${o}`).checked));
+    app.lastHeatAt = -Infinity;
     if (app.stepper && !ui.loop.playing) renderNow();
     changed('push');
   });

@@ -21,7 +21,7 @@ fn run_json(config: &str) -> serde_json::Value {
 #[test]
 fn a_link_with_view_keys_reproduces_the_numbers_of_its_configuration() {
     let plain = "version=1&preset=hyperplanes&n=12&seed=5&integrator=rk4";
-    let link = "#version=1&preset=hyperplanes&n=12&seed=5&integrator=rk4&coords=z&t=1.5&embed=1&panels=tokens,chart&controls=play,beta&theme=dark&speed=20&heatmap=max&trails=0&camera=0.3,0.2&colour=index";
+    let link = "#version=1&preset=hyperplanes&n=12&seed=5&integrator=rk4&coords=z&t=1.5&embed=1&panels=tokens,chart&controls=play,beta&theme=dark&speed=20&heatmap=max&trails=0&camera=0.3,0.2&colour=index&overlays=hull,psi";
     let a = run_json(plain);
     let b = run_json(link);
     // The same frames: tokens, attention and metrics, printed from the same bits.
@@ -45,6 +45,7 @@ fn bad_view_keys_and_versions_exit_2_naming_the_key() {
         ("preset=polytope&t=99", "`t`"),
         ("preset=polytope&embed=yes", "`embed`"),
         ("preset=polytope&panels=tokens,nope", "`panels`"),
+        ("preset=polytope&overlays=hull,nope", "`overlays`"),
         ("version=5&preset=polytope", "`version`"),
     ] {
         let (code, out, err) = attn(&["run", "--config", config]);

@@ -156,3 +156,14 @@ fn trajectory_csv_rows_match_the_documented_layout() {
     assert_eq!(rows, "3,0.30000000000000004,0,0.1,-0\n3,0.30000000000000004,1,1e-7,2.5\n");
     assert!(token_rows(1, 0.1, &[1.0, 2.0, 3.0], 2).unwrap_err().contains("d = 2"));
 }
+
+#[test]
+fn cluster_centres_are_the_means_of_clusters_of_min_size() {
+    use attn_core::particles::analysis::cluster_centres;
+    let x = [0.0, 0.0, 2.0, 0.0, 10.0, 10.0, 0.0, 4.0, 7.0, 7.0];
+    let labels = [0, 0, 1, 0, 2];
+    assert_eq!(cluster_centres(&x, 5, 2, &labels, 3, 1), [2.0 / 3.0, 4.0 / 3.0, 10.0, 10.0, 7.0, 7.0]);
+    // Singletons left out.
+    assert_eq!(cluster_centres(&x, 5, 2, &labels, 3, 2), [2.0 / 3.0, 4.0 / 3.0]);
+    assert!(cluster_centres(&x, 5, 2, &labels, 3, 4).is_empty());
+}

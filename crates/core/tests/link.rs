@@ -554,3 +554,36 @@ fn the_order_view_key_is_checked_and_written_after_colour() {
     assert_eq!(e.key, "order");
     assert!(e.message.contains("cluster, leader, index"), "{}", e.message);
 }
+
+/// `overlays`: the theorems drawn, after `colour`; absent means the preset's suggestion, and a
+/// link naming exactly the suggestion reads as absent (the canonical form drops it); refused
+/// values name the key; never a number changed.
+#[test]
+fn the_overlays_view_key_is_checked_and_its_default_dropped() {
+    use attn_core::particles::config::Preset;
+    let l = parse_link("version=4&preset=polytope&order=index&overlays=depth,hull&colour=index").unwrap();
+    assert_eq!(l.view.overlays, Some(vec!["hull", "depth"]));
+    assert_eq!(l.to_canonical_string(), "version=4&preset=polytope&colour=index&overlays=hull,depth&order=index");
+    // The preset's suggestion, in any order, is the default.
+    assert_eq!(Preset::Polytope.suggested_overlays(), ["hull", "plateaus"]);
+    let l = parse_link("version=4&preset=polytope&overlays=plateaus,hull").unwrap();
+    assert_eq!(l.view.overlays, None);
+    assert_eq!(l.to_canonical_string(), "version=4&preset=polytope");
+    // Another preset's suggestion is not this one's default.
+    let l = parse_link("version=4&preset=hyperplanes&overlays=hull,plateaus").unwrap();
+    assert_eq!(l.to_canonical_string(), "version=4&preset=hyperplanes&overlays=hull,plateaus");
+    assert_eq!(Preset::Hyperplanes.suggested_overlays(), ["psi", "plateaus"]);
+    // None at all: an empty list, written.
+    let l = parse_link("version=4&preset=hyperplanes&overlays=").unwrap();
+    assert_eq!(l.view.overlays, Some(vec![]));
+    assert_eq!(l.to_canonical_string(), "version=4&preset=hyperplanes&overlays=");
+    assert_eq!(parse_link(&l.to_canonical_string()).unwrap(), l);
+    for bad in ["overlays=hull,hull", "overlays=hulls", "overlays=psi,,depth", "overlays=HULL"] {
+        let e = parse_link(&format!("version=4&preset=polytope&{bad}")).unwrap_err();
+        assert_eq!(e.key, "overlays", "{bad}");
+    }
+    let e = parse_link("version=4&preset=polytope&overlays=nope").unwrap_err();
+    assert!(e.message.contains("hull, psi, leaders, plateaus, depth"), "{}", e.message);
+    assert_eq!(parse_link("version=4&lab=depth&overlays=hull").unwrap_err().key, "overlays");
+    assert_eq!(parse("version=4&preset=leaders&overlays=depth").unwrap(), parse("version=4&preset=leaders").unwrap());
+}

@@ -95,6 +95,13 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         labs: &["particles"],
     },
     ViewKey {
+        name: "overlays",
+        meaning: "the theorems drawn over the panels, comma-separated (may be empty)",
+        allowed: "`hull` (convex hull of the initial rescaled tokens, cluster centres; d = 2, 3), `psi` (ψ₁ and the lines ⟨ψ₁, z⟩ = const, where ψ₁ is defined), `leaders` (leaders' columns on the heatmap of 1-D runs, the Boolean distance's limit 0), `plateaus` (of the count on the chart), `depth` (3-D depth shading)",
+        default: "the preset's suggestion (e.g. `hull,plateaus` for `polytope`, `psi,plateaus` for `hyperplanes`)",
+        labs: &["particles"],
+    },
+    ViewKey {
         name: "order",
         meaning: "order of the heatmap's rows and columns (thin lines between groups)",
         allowed: "`cluster` (largest cluster first, tokens alone last), `leader` (each leader with the tokens attending most to it), `index` (token order)",

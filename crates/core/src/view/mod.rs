@@ -110,6 +110,10 @@ pub struct View {
     /// The token view's axis scales: `"equal"` or `"per-axis"`; `None`: the preset's suggestion
     /// ([`crate::particles::config::Preset::suggested_axes`]).
     pub axes: Option<&'static str>,
+    /// The overlays drawn (a subset of [`OVERLAYS`], in its order); `None`: the preset's
+    /// suggestion ([`crate::particles::config::Preset::suggested_overlays`]; a link naming exactly
+    /// the suggestion reads as `None`, so the canonical form leaves it out).
+    pub overlays: Option<Vec<&'static str>>,
     /// The depth lab's rank-collapse y axis: `"log"` or `"linear"`.
     pub residual_axis: &'static str,
 }
@@ -130,6 +134,13 @@ pub fn split_off_view(pairs: Pairs, spec: &ViewSpec) -> (Pairs, Pairs) {
 
 /// The values of the view key `order` (the heatmap's rows and columns), the default first.
 pub const HEATMAP_ORDERS: [&str; 3] = ["cluster", "leader", "index"];
+
+/// The values of the view key `overlays` (the theorems drawn over the particle lab's panels), in
+/// canonical order: `hull` (the convex hull of the initial rescaled tokens and the cluster
+/// centres), `psi` (`psi1` and the lines `<psi1, z> = const`), `leaders` (the leaders' columns on
+/// the heatmap of 1-D runs and the Boolean distance's limit 0), `plateaus` (of the count on the
+/// chart), `depth` (3-D depth shading).
+pub const OVERLAYS: [&str; 5] = ["hull", "psi", "leaders", "plateaus", "depth"];
 
 /// The default 3-D view angles (the token canvas's starting view).
 pub const DEFAULT_CAMERA: Camera = Camera { yaw: -0.65, pitch: 0.5 };
@@ -152,6 +163,7 @@ impl View {
             colour: "clusters",
             order: "cluster",
             axes: None,
+            overlays: None,
             residual_axis: "log",
         }
     }
@@ -207,6 +219,7 @@ impl View {
                 "colour" => (self.colour != base.colour).then(|| self.colour.to_string()),
                 "order" => (self.order != base.order).then(|| self.order.to_string()),
                 "axes" => self.axes.map(str::to_string),
+                "overlays" => self.overlays.as_ref().map(|o| o.join(",")),
                 "residual_axis" => (self.residual_axis != base.residual_axis).then(|| self.residual_axis.to_string()),
                 _ => None,
             };

@@ -89,6 +89,7 @@ fn apply(
         "colour" => v.colour = pick(key, value, &["clusters", "index", "plain"])?,
         "order" => v.order = pick(key, value, &super::HEATMAP_ORDERS)?,
         "axes" => v.axes = Some(pick(key, value, &["equal", "per-axis"])?),
+        "overlays" => v.overlays = Some(names(key, value, &super::OVERLAYS)?),
         "residual_axis" => v.residual_axis = pick(key, value, &["log", "linear"])?,
         _ => return Err(ConfigError::new(key, "unknown view key")),
     }

@@ -1,18 +1,29 @@
 //! The metrics chart: the core's metrics [`History`] drawn with plotters onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
 use crate::charts::layout::{Layout, Panel};
+use crate::charts::plot::RefLine;
 use crate::charts::plot::{
     clamp_dpr, err, note, panel, power_of_ten, readout, root, span_label, theme, Geometry, PanelSpec,
 };
+use crate::charts::plot_marks::shade_spans;
 use attn_core::particles::analysis::history::History;
 use plotters::prelude::*;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;
 
+/// The theorems drawn on the chart (the view key `overlays`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marks {
+    /// Shade the plateaus of the count (`plateaus`).
+    pub plateaus: bool,
+    /// A dashed line at the Boolean distance's limit 0 (`leaders`).
+    pub boolean_limit: bool,
+}
+
 /// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
-/// four stacked panels — clusters, Boolean distance (log scale), effective rank, interaction
-/// energy (or a note that it is defined only for sphere models with Q = K = V = I) — over
-/// `t` in `[0, t_max]`.
+/// four stacked panels — the count (`hyperplanes` where the run has it, else clusters), Boolean
+/// distance (log scale), effective rank, interaction energy (or a note that it is defined only
+/// for sphere models with Q = K = V = I) — over `t` in `[0, t_max]`, with the `marks` asked for.
 pub fn draw(
     canvas: HtmlCanvasElement,
     h: &History,
@@ -20,6 +31,7 @@ pub fn draw(
     dpr: f64,
     dark: bool,
     energy_defined: bool,
+    marks: Marks,
 ) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
     let (root, texts) = root(canvas)?;
@@ -42,8 +54,16 @@ pub fn draw(
     let mut panels = Vec::new();
     let px = |r: &Range<i32>| (r.start as f64 / dpr, r.end as f64 / dpr);
 
-    // Clusters: whole numbers from 0 to the largest seen (at least 2).
-    let cmax = h.clusters.iter().copied().fold(1.0f64, f64::max);
+    // The count: whole numbers from 0 to the largest seen (at least 2); hyperplanes where the
+    // run's psi1 is defined (the theorem's count), else clusters.
+    let (counted, counts) = h.counts();
+    let cmax = counts.iter().copied().filter(|v| v.is_finite()).fold(1.0f64, f64::max);
+    let plateaus = if marks.plateaus { h.plateaus() } else { Vec::new() };
+    let title = if plateaus.is_empty() {
+        format!("{}: {}", counted, readout(last(counts)))
+    } else {
+        format!("{}: {} (plateaus ≥ 10 shaded)", counted, readout(last(counts)))
+    };
     let spec = PanelSpec {
         y_fmt: &|v| {
             if v.fract() == 0.0 {
@@ -52,16 +72,12 @@ pub fn draw(
                 String::new()
             }
         },
-        ..PanelSpec::new(
-            "clusters",
-            format!("clusters: {}", readout(last(&h.clusters))),
-            &h.t,
-            &h.clusters,
-            th.series[0],
-        )
+        ..PanelSpec::new(counted, title, &h.t, counts, th.series[0])
     };
     let c_top = (cmax * 1.1).ceil().max(2.0);
     let (xr, yr) = panel(&areas[0], &g, &th, &spec, x.clone(), 0.0..c_top)?;
+    let spans: Vec<(f64, f64)> = plateaus.iter().map(|p| (p.t0, p.t1)).collect();
+    shade_spans(&areas[0], &spans, 0.0..t1, &xr, &yr, th.series[0])?;
     let (y0, y1) = px(&yr);
     panels.push(Panel { name: spec.name, y0, y1, v0: 0.0, v1: c_top });
     let xr_all = xr;
@@ -69,9 +85,11 @@ pub fn draw(
     // Boolean distance on a log scale: 0.5 at most; exact zeros drawn at the floor 1e-16.
     const FLOOR: f64 = 1e-16;
     let title = format!("Boolean distance max|P − round P|: {}", readout(last(&h.boolean_distance)));
+    let limit = [RefLine { at: 0.0, colour: th.muted, label: "limit 0 (P Boolean)".into() }];
     let spec = PanelSpec {
         y_fmt: &power_of_ten,
         clamp: &|v| v.max(FLOOR),
+        hlines: if marks.boolean_limit { &limit } else { &[] },
         ..PanelSpec::new("boolean_distance", title, &h.t, &h.boolean_distance, th.series[1])
     };
     let (_, yr) = panel(&areas[1], &g, &th, &spec, x.clone(), (FLOOR..1.0).log_scale())?;

@@ -1,10 +1,12 @@
 //! One wasm-bindgen class per lab, each marshalling a core run to JavaScript (typed arrays,
 //! JSON-compatible objects, `JsError`): [`particles`] (the particle lab's run and its
 //! stage-by-stage stepping for the worker pool in [`particles_pool`], its heatmap in
-//! [`particles_heatmap`]), [`training`], [`depth`].
+//! [`particles_heatmap`], the theorems drawn over it in [`particles_overlays`]), [`training`],
+//! [`depth`].
 
 pub mod depth;
 pub mod particles;
 pub mod particles_heatmap;
+pub mod particles_overlays;
 pub mod particles_pool;
 pub mod training;

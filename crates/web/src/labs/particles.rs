@@ -67,13 +67,15 @@ pub struct ParticleLab {
     /// Step at which `scratch.labels` and `leaders` were computed.
     pub(crate) labels_step: Option<u64>,
     leaders: Vec<u32>,
-    history: attn_core::particles::analysis::history::History,
+    pub(crate) history: attn_core::particles::analysis::history::History,
     buf: Vec<f64>,
     /// One row of `P` for hovers on large runs, and the (step, row) it holds.
     p_row: Vec<f64>,
     p_row_of: Option<(u64, usize)>,
     /// The heatmap's order (the view key `order`) and what it was last drawn from.
     pub(crate) heat: super::particles_heatmap::HeatmapView,
+    /// The overlays drawn on the chart (the view key `overlays`; [`super::particles_overlays`]).
+    pub(crate) overlays: Vec<&'static str>,
 }
 
 /// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
@@ -108,6 +110,7 @@ impl ParticleLab {
             history: Default::default(),
             buf: vec![0.0; len],
             heat: Default::default(),
+            overlays: c.preset.suggested_overlays().to_vec(),
         })
     }
 
@@ -358,7 +361,11 @@ impl ParticleLab {
         let c = self.sim.config();
         let t_last = self.history.t.last().copied().unwrap_or(0.0);
         let t_max = if c.until > 0.0 { c.until.max(t_last) } else { t_last.max(10.0 * c.dt) };
-        let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined())
+        let marks = chart::Marks {
+            plateaus: self.overlays.contains(&"plateaus"),
+            boolean_limit: self.overlays.contains(&"leaders"),
+        };
+        let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined(), marks)
             .map_err(|e| JsError::new(&e))?;
         to_js(&layout)
     }

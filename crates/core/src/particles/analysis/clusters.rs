@@ -71,3 +71,26 @@ pub fn cluster_labels_into(x: &[f64], n: usize, d: usize, tol: f64, labels: &mut
     }
     count as usize
 }
+
+/// The centre (mean) of each cluster of at least `min_size` tokens: `k x d`, row-major, in label
+/// order, cluster `c` the mean of the tokens `x_i` (`n x d`) with `labels[i] == c` (labels
+/// `0..count`), summed in token order.
+pub fn cluster_centres(x: &[f64], n: usize, d: usize, labels: &[u32], count: usize, min_size: usize) -> Vec<f64> {
+    let mut sum = vec![0.0; count * d];
+    let mut size = vec![0usize; count];
+    for i in 0..n {
+        let c = labels[i] as usize;
+        if c >= count {
+            continue;
+        }
+        size[c] += 1;
+        for a in 0..d {
+            sum[c * d + a] += x[i * d + a];
+        }
+    }
+    let mut out = Vec::new();
+    for c in (0..count).filter(|&c| size[c] >= min_size.max(1)) {
+        out.extend((0..d).map(|a| sum[c * d + a] / size[c] as f64));
+    }
+    out
+}

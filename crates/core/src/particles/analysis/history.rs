@@ -24,6 +24,8 @@ pub struct History {
     pub effective_rank: Vec<f64>,
     /// Interaction energy, NaN when it is not defined.
     pub energy: Vec<f64>,
+    /// The `hyperplanes` metric, NaN when it is not defined.
+    pub hyperplanes: Vec<f64>,
 }
 
 /// One sample of the history (what the hover readout shows).
@@ -41,6 +43,8 @@ pub struct Sample {
     pub effective_rank: f64,
     /// Interaction energy (`None` when not defined).
     pub energy: Option<f64>,
+    /// The `hyperplanes` metric (`None` when not defined).
+    pub hyperplanes: Option<f64>,
 }
 
 impl History {
@@ -59,6 +63,7 @@ impl History {
         self.boolean_distance.push(m.boolean_distance);
         self.effective_rank.push(m.effective_rank);
         self.energy.push(m.energy.unwrap_or(f64::NAN));
+        self.hyperplanes.push(m.hyperplanes.map_or(f64::NAN, |h| h as f64));
         if self.t.len() > MAX_SAMPLES {
             self.decimate();
         }
@@ -71,6 +76,7 @@ impl History {
         self.boolean_distance.pop();
         self.effective_rank.pop();
         self.energy.pop();
+        self.hyperplanes.pop();
     }
 
     fn decimate(&mut self) {
@@ -88,6 +94,7 @@ impl History {
         keep(&mut self.boolean_distance);
         keep(&mut self.effective_rank);
         keep(&mut self.energy);
+        keep(&mut self.hyperplanes);
         let mut i = 0;
         self.step.retain(|_| {
             let k = i % 2 == 0 || i == last;
@@ -104,6 +111,22 @@ impl History {
     /// Whether no sample was recorded.
     pub fn is_empty(&self) -> bool {
         self.t.is_empty()
+    }
+
+    /// The counts the chart's first panel draws: `hyperplanes` where every sample has it (the
+    /// run's `psi1` is defined), else `clusters`; with the metric's name.
+    pub fn counts(&self) -> (&'static str, &[f64]) {
+        if !self.hyperplanes.is_empty() && self.hyperplanes.iter().all(|h| !h.is_nan()) {
+            ("hyperplanes", &self.hyperplanes)
+        } else {
+            ("clusters", &self.clusters)
+        }
+    }
+
+    /// The plateaus ([`super::plateaus::plateaus`], at least [`super::plateaus::MIN_PLATEAU`]
+    /// time units) of the count the chart draws ([`History::counts`]).
+    pub fn plateaus(&self) -> Vec<super::plateaus::Plateau> {
+        super::plateaus::plateaus(&self.t, self.counts().1, super::plateaus::MIN_PLATEAU)
     }
 
     /// The sample closest in time to `t`, if any.
@@ -128,6 +151,7 @@ impl History {
             boolean_distance: self.boolean_distance[i],
             effective_rank: self.effective_rank[i],
             energy: Some(self.energy[i]).filter(|e| !e.is_nan()),
+            hyperplanes: Some(self.hyperplanes[i]).filter(|e| !e.is_nan()),
         })
     }
 }

@@ -1,8 +1,11 @@
-//! The metrics shown over time: clusters, Boolean distance, effective rank, energy, leaders.
+//! The metrics shown over time: clusters, Boolean distance, effective rank, energy, hyperplanes,
+//! leaders.
 
 use super::attention::{boolean_distance_row, mark_leaders, pool_row};
+use super::hyperplanes::hyperplanes;
 use super::order::{pool_row_ordered, row_argmax};
 use super::rank::{effective_rank_of_rows, sample_rows};
+use super::spectrum::{top_left_eigenvector, TopEigen};
 use super::{clusters::cluster_labels_into, interaction_energy};
 use crate::linalg::is_identity;
 use crate::particles::config::Model;
@@ -22,6 +25,10 @@ pub struct Metrics {
     pub effective_rank: f64,
     /// Interaction energy (sphere models with Q = K = V = I), otherwise `None`.
     pub energy: Option<f64>,
+    /// Number of groups of `<psi1, z_i>` by single linkage at `cluster_tol` times their range
+    /// ([`super::hyperplanes::hyperplanes`]); `None` unless the model is Euclidean and `psi1` is
+    /// defined ([`top_eigen`]).
+    pub hyperplanes: Option<usize>,
     /// Tokens j with `max_i P_ij > 1/2`.
     pub leaders: Vec<usize>,
 }
@@ -51,6 +58,8 @@ pub struct MetricsScratch {
     /// Cluster label of each token after the last compute.
     pub labels: Vec<u32>,
     parent: Vec<usize>,
+    /// `V` and its [`TopEigen`] when last computed ([`top_eigen`] computes it once per `V`).
+    psi: Option<(Vec<f64>, Option<TopEigen>)>,
     rank_rows: Vec<f64>,
     leader: Vec<bool>,
 }
@@ -62,6 +71,20 @@ pub fn energy_defined(sim: &Simulation) -> bool {
     sim.config().model != Model::Euclidean && is_identity(&m.q, d) && is_identity(&m.k, d) && is_identity(&m.v, d)
 }
 
+/// `lambda1` and `psi1` of the run's `V` ([`top_left_eigenvector`]) for the Euclidean model
+/// (science.md §1.3); `None` for sphere models or when they are not defined. Computed once per
+/// `V` and kept in `scratch`.
+pub fn top_eigen(sim: &Simulation, scratch: &mut MetricsScratch) -> Option<TopEigen> {
+    if sim.config().model != Model::Euclidean {
+        return None;
+    }
+    let v = &sim.matrices().v;
+    if scratch.psi.as_ref().is_none_or(|(kept, _)| kept != v) {
+        scratch.psi = Some((v.clone(), top_left_eigenvector(v, sim.d())));
+    }
+    scratch.psi.as_ref().and_then(|(_, e)| e.clone())
+}
+
 impl Metrics {
     /// Computes the metrics of the current state; `P` and the displayed tokens are left in
     /// `scratch`. Errors (with the divergence message) when `P` cannot be computed.
@@ -71,11 +94,14 @@ impl Metrics {
         let clusters = cluster_labels_now(sim, scratch);
         let energy =
             if energy_defined(sim) { Some(interaction_energy(sim.state(), n, d, sim.config().beta)) } else { None };
+        let hyperplanes =
+            top_eigen(sim, scratch).and_then(|e| hyperplanes(&scratch.tokens, n, d, &e.psi, sim.config().cluster_tol));
         Ok(Metrics {
             clusters,
             boolean_distance: stats.boolean_distance,
             effective_rank: if stats.finite { effective_rank_of_rows(&scratch.rank_rows, n) } else { f64::NAN },
             energy,
+            hyperplanes,
             leaders: (0..n).filter(|&j| scratch.leader[j]).collect(),
         })
     }

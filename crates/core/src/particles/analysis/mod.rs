@@ -5,13 +5,17 @@ pub mod clusters;
 pub mod energy;
 pub mod history;
 pub mod hull;
+pub mod hull3d;
+pub mod hyperplanes;
 pub mod metrics;
 pub mod order;
 pub mod pca;
+pub mod plateaus;
 pub mod rank;
+pub mod spectrum;
 
 pub use attention::{boolean_distance, leaders};
-pub use clusters::{cluster_labels, spread};
+pub use clusters::{cluster_centres, cluster_labels, spread};
 pub use energy::interaction_energy;
 pub use metrics::{Metrics, MetricsScratch};
 pub use order::TokenOrder;

@@ -50,7 +50,10 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     }
     validate(&c)?;
     let ctx = ViewContext { dt: Some(c.dt), last_step: Some(crate::run::steps_for(c.until, c.dt)), d: Some(c.d) };
-    let view = parse_view(&PARTICLES_VIEW, &view_pairs, ctx)?;
+    let mut view = parse_view(&PARTICLES_VIEW, &view_pairs, ctx)?;
+    if view.overlays.as_deref() == Some(c.preset.suggested_overlays()) {
+        view.overlays = None; // the default: the canonical form leaves it out
+    }
     Ok((c, view))
 }
 

@@ -91,6 +91,21 @@ impl Preset {
         }
     }
 
+    /// The overlays the preset suggests (the view key `overlays` when a link does not write it),
+    /// in the order of [`crate::view::OVERLAYS`]: the theorem each preset shows drawn over it
+    /// (science.md §1.3, §2.4).
+    pub fn suggested_overlays(self) -> &'static [&'static str] {
+        match self {
+            Preset::Polytope => &["hull", "plateaus"],
+            Preset::Polytope3d => &["hull", "plateaus", "depth"],
+            Preset::Hyperplanes | Preset::RandomPsd => &["psi", "plateaus"],
+            Preset::PolytopeLine => &["plateaus", "depth"],
+            Preset::Leaders => &["leaders", "plateaus"],
+            Preset::Collapse | Preset::Metastability => &["plateaus"],
+            Preset::SphereSa | Preset::SphereSaClusters | Preset::SphereUsa => &["plateaus", "depth"],
+        }
+    }
+
     /// The preset's name in configuration strings.
     pub fn name(self) -> &'static str {
         match self {

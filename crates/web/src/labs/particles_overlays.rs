@@ -1,0 +1,121 @@
+//! The theorems drawn over the particle lab's panels (the view key `overlays`, science.md §1.3,
+//! §1.7, §2.4): the overlays chosen, `psi1` and the limiting lines, the convex hull of the initial
+//! rescaled tokens, the cluster centres and the chart's plateaus. Each method marshals one core
+//! analyzer; nothing is computed here.
+
+use super::particles::ParticleLab;
+use crate::to_js;
+use attn_core::link::quote;
+use attn_core::particles::analysis::cluster_centres;
+use attn_core::particles::analysis::hull3d::hull_edges;
+use attn_core::particles::analysis::hyperplanes::{projections, value_range};
+use attn_core::particles::analysis::metrics::top_eigen;
+use attn_core::particles::init::tokens as init_tokens;
+use attn_core::view::OVERLAYS;
+use js_sys::Float64Array;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+#[derive(Serialize)]
+struct Psi {
+    lambda: f64,
+    psi: Vec<f64>,
+    lo: f64,
+    hi: f64,
+}
+
+#[derive(Serialize)]
+struct Hull {
+    vertices: Vec<usize>,
+    edges: Vec<[usize; 2]>,
+    /// The initial tokens (`n` rows of `d`), which the indices name.
+    points: Vec<Vec<f64>>,
+}
+
+#[wasm_bindgen]
+impl ParticleLab {
+    /// Sets the overlays drawn (the view key `overlays`): a comma list of `hull`, `psi`,
+    /// `leaders`, `plateaus`, `depth` (may be empty). Errors name `overlays` for another value.
+    pub fn set_overlays(&mut self, list: &str) -> Result<(), JsError> {
+        let mut chosen = Vec::new();
+        for name in list.split(',').filter(|s| !s.is_empty()) {
+            let Some(&o) = OVERLAYS.iter().find(|o| **o == name) else {
+                return Err(JsError::new(&format!(
+                    "`overlays`: {} is not allowed; allowed (comma-separated): {}",
+                    quote(name),
+                    OVERLAYS.join(", ")
+                )));
+            };
+            chosen.push(o);
+        }
+        self.overlays = OVERLAYS.iter().copied().filter(|o| chosen.contains(o)).collect();
+        Ok(())
+    }
+
+    /// The overlays drawn, in canonical order (an array of names).
+    pub fn overlays(&self) -> Result<JsValue, JsError> {
+        to_js(&self.overlays)
+    }
+
+    /// The overlays the run's preset suggests (the default of the view key `overlays`).
+    pub fn suggested_overlays(&self) -> Result<JsValue, JsError> {
+        to_js(self.sim.config().preset.suggested_overlays())
+    }
+
+    /// `psi1` (core `analysis::spectrum::top_left_eigenvector`, Euclidean model):
+    /// `{ lambda, psi: [d numbers], lo, hi }` with `lo`, `hi` the smallest and largest
+    /// `<psi1, z_i(0)>` (the limiting hyperplanes `<psi1, z> = lo`, `= hi`); `null` when `psi1`
+    /// is not defined.
+    pub fn psi1(&mut self) -> Result<JsValue, JsError> {
+        let (n, d) = (self.sim.n(), self.sim.d());
+        let Some(e) = top_eigen(&self.sim, &mut self.scratch) else {
+            return Ok(JsValue::NULL);
+        };
+        let z0 = init_tokens(self.sim.config());
+        let Some((lo, hi)) = value_range(&projections(&z0, n, d, &e.psi)) else {
+            return Ok(JsValue::NULL);
+        };
+        to_js(&Psi { lambda: e.lambda, psi: e.psi, lo, hi })
+    }
+
+    /// The convex hull of the initial rescaled tokens `z(0) = x(0)` (core
+    /// `analysis::hull3d::hull_edges`): `{ vertices: [token indices], edges: [[i, j], ...],
+    /// points: [[coordinates] per token] }` for `d = 2` (the polygon, vertices counter-clockwise)
+    /// and `d = 3` (hull edges); `null` for other `d`.
+    pub fn initial_hull(&self) -> Result<JsValue, JsError> {
+        let (n, d) = (self.sim.n(), self.sim.d());
+        let z0 = init_tokens(self.sim.config());
+        match hull_edges(&z0, n, d) {
+            Some(h) => to_js(&Hull {
+                vertices: h.vertices,
+                edges: h.edges,
+                points: z0.chunks(d).map(<[f64]>::to_vec).collect(),
+            }),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The centres of the clusters of two or more tokens at the last [`ParticleLab::metrics`]
+    /// call (core `analysis::clusters::cluster_centres`, in the displayed coordinates): a new
+    /// `Float64Array` of `k x d`, row-major; empty before the first call.
+    pub fn cluster_centres(&self) -> Float64Array {
+        if self.labels_step.is_none() {
+            return Float64Array::new_with_length(0);
+        }
+        let (n, d) = (self.sim.n(), self.sim.d());
+        let count = self.scratch.labels.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
+        Float64Array::from(&cluster_centres(&self.scratch.tokens, n, d, &self.scratch.labels, count, 2)[..])
+    }
+
+    /// The plateaus of the count the chart draws (core `History::plateaus`: at least 10 time
+    /// units of the same count over the chart's samples): `[{ t0, t1, value }, ...]`.
+    pub fn plateaus(&self) -> Result<JsValue, JsError> {
+        to_js(&self.history.plateaus())
+    }
+
+    /// The name of the count the chart's first panel draws: `"hyperplanes"` where the run's
+    /// samples all have it, else `"clusters"`.
+    pub fn counted(&self) -> String {
+        self.history.counts().0.to_string()
+    }
+}
