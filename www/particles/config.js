@@ -145,7 +145,7 @@ export function pickPreset(name) {
   if (res.ok) {
     app.axesChosen = false; // the new preset's suggested scales, as its suggested speed
     apply(res);
-    ui.loop.suggestSpeed(app.stepper.until_steps());
+    ui.loop.suggested(app.stepper.suggested_speed());
     ui.ctx.linkChanged('replace'); // the new entry without the old speed
   }
 }

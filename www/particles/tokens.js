@@ -57,6 +57,8 @@ export class TokenView {
     if (step === this.lastStep) return;
     this.lastStep = step;
     if (this.k === 1) {
+      // The timeline went back: the plot against time keeps only what came before.
+      if (this.hist.length && this.hist.at(-1).t >= t) this.hist = this.hist.filter((e) => e.t < t);
       this.hist.push({ t, x: pts });
       if (this.hist.length > HISTORY_MAX) {
         const last = this.hist.length - 1;

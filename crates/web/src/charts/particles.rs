@@ -12,7 +12,8 @@ use web_sys::HtmlCanvasElement;
 /// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
 /// four stacked panels — clusters, Boolean distance (log scale), effective rank, interaction
 /// energy (or a note that it is defined only for sphere models with Q = K = V = I) — over
-/// `t` in `[0, t_max]`.
+/// `t` in `[0, t_max]`. The titles read the sample at step `shown` (the latest at or before it:
+/// the state the page shows, which the timeline may have put before the last sample).
 pub fn draw(
     canvas: HtmlCanvasElement,
     h: &History,
@@ -20,6 +21,7 @@ pub fn draw(
     dpr: f64,
     dark: bool,
     energy_defined: bool,
+    shown: u64,
 ) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
     let (root, texts) = root(canvas)?;
@@ -32,7 +34,8 @@ pub fn draw(
     let g = Geometry::new(dpr);
     let t1 = if t_max.is_finite() && t_max > 0.0 { t_max } else { 1.0 };
     let x = 0.0..t1;
-    let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
+    let at = h.step.partition_point(|&s| s <= shown).max(1) - 1;
+    let last = |v: &[f64]| v.get(at).copied().unwrap_or(f64::NAN);
     // Four panels of equal plot height; the last one also holds the time axis labels.
     let ph = (hgt.saturating_sub(g.x_label) / 4) as i32;
     let (a0, rest) = root.split_vertically(ph);
