@@ -52,13 +52,21 @@ async function stepTimes(page, m) {
 }
 
 describe('timeline', () => {
-  for (const [name, link, last, k, m] of [
-    ['integrate_in=z&coords=x', 'version=4&preset=polytope&n=12&integrate_in=z&coords=x', 150, 61, 17],
-    ['a sphere run', 'version=4&preset=sphere-sa-clusters&n=16', 120, 45, 11],
+  for (const [name, link, last, k, m, workers] of [
+    ['integrate_in=z&coords=x', 'version=4&preset=polytope&n=12&integrate_in=z&coords=x', 150, 61, 17, null],
+    ['a sphere run', 'version=4&preset=sphere-sa-clusters&n=16', 120, 45, 11, null],
+    ['the worker pool (2 workers)', 'version=4&preset=polytope&n=600&integrate_in=z&coords=x', 40, 23, 5, 2],
   ]) {
     test(`${name}: a step never recorded, shown and continued, equals attn run bit for bit`, async () => {
-      const page = await openPage(browser, `${link}&step=${last}`);
+      const page = await openPage(browser, `${link}&step=${workers ? 0 : last}`);
       try {
+        if (workers) {
+          // The pool steps the run from here on (a link's seek and the timeline's).
+          await settled(page, 0);
+          await page.evaluate((w) => window.__attn.setWorkers(w), workers);
+          assert.equal(await page.evaluate(() => window.__attn.workers()), workers);
+          await page.evaluate((s) => { location.hash = `${location.hash.slice(1).replace(/&step=\d+/, '')}&step=${s}`; }, last);
+        }
         await settled(page, last);
         const kept = await page.evaluate(() => window.__attn.keptSteps());
         assert.ok(!kept.includes(k), `step ${k} was not recorded (kept: ${kept})`);
