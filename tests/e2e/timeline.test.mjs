@@ -117,6 +117,9 @@ describe('timeline', () => {
       assert.equal(stepOfUrl(page), '2');
       await page.keyboard.press('ArrowLeft');
       await settled(page, 1);
+      await page.keyboard.press('PageUp');
+      await page.waitForFunction(() => window.__attn.step() > 2 && !window.__attn.seeking());
+      assert.equal(Number(await range.inputValue()), await page.evaluate(() => window.__attn.step()), 'Page Up jumps');
       await page.keyboard.press('End');
       await settled(page, 200);
       assert.equal(await page.evaluate(() => window.__attn.status()), 'finished');

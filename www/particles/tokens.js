@@ -72,9 +72,12 @@ export class TokenView {
     this.updateView();
   }
 
-  /** Starts the trails afresh at the current tokens (after a jump, e.g. a link's `t=`). */
+  /** Starts the trails afresh at the current tokens, and the view fitted to them at once (after
+   * a jump: a link's `t=`, the timeline), not shrinking slowly from where it was. */
   restartTrail() {
     this.trail = this.pts ? [this.pts] : [];
+    this.view = null;
+    if (this.pts) this.updateView();
     this.onChange();
   }
 
