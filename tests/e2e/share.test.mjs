@@ -95,8 +95,10 @@ describe('sharing and embedding', () => {
       await page.uncheck('#trails');
       await page.selectOption('#colour', 'index');
       await page.selectOption('#theme', 'dark');
-      await dragSpeed(page, 7); // 5 steps per frame (the slider starts at 0.1, 0.2, 0.3, 0.5, 1, ...)
+      // Paused first, at the preset's slow speed (a run of 150 steps at 5 steps per frame ends
+      // within half a second: the Pause click could land after its end and play past it).
       await pause(page);
+      await dragSpeed(page, 7); // 5 steps per frame (the slider starts at 0.1, 0.2, 0.3, 0.5, 1, ...)
       // A moment: reset, then eleven steps by hand.
       await page.click('#reset');
       for (let i = 0; i < 11; i += 1) await page.click('#step');
