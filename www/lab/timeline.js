@@ -16,8 +16,8 @@ export class Timeline {
    * @param {{
    *   id: string, prefix of the elements' ids
    *   label: string, the scrubber's accessible name
-   *   states: () => ({ step: number, end: number, seeking: boolean } | null), the step shown,
-   *     the last step the timeline offers and whether a seek is computing (null: no run)
+   *   states: () => ({ step: number, end: number } | null), the step shown and the last step
+   *     the timeline offers (null: no run)
    *   seekTo: (step: number) => Promise<number>, the lab's seekTo
    *   text: (step: number) => string, the label of a step ("t = 1.5 · step 15 of 200")
    *   commit?: (step: number) => void, a position chosen (released, or a key)
@@ -36,7 +36,6 @@ export class Timeline {
     this.dragging = false;
     this.wanted = null; // the position asked last while a seek was computing
     this.busy = false;
-    this.shown = -1;
     this.end = -1;
     this.input.addEventListener('pointerdown', () => { this.dragging = true; });
     const release = () => { this.dragging = false; };
@@ -94,10 +93,7 @@ export class Timeline {
       this.input.max = String(s.end);
     }
     if (this.dragging || this.busy) return;
-    if (s.step !== this.shown || Number(this.input.value) !== s.step) {
-      this.shown = s.step;
-      this.input.value = String(s.step);
-    }
+    if (Number(this.input.value) !== s.step) this.input.value = String(s.step);
     this.showLabel(s.step);
   }
 }

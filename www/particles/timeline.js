@@ -42,7 +42,7 @@ function states() {
   if (!s) return null;
   const step = s.step_count();
   app.furthest = Math.max(app.furthest ?? 0, step);
-  return { step, end: Math.max(s.until_steps(), app.furthest), seeking: ui.loop.seeking !== null };
+  return { step, end: Math.max(s.until_steps(), app.furthest) };
 }
 
 function text(step) {
