@@ -27,10 +27,11 @@ let tabs;
 let menu = null;
 let routing = 0; // the latest route (an older one still loading its lab gives way)
 
-/** Lab `lab` says its link changed: the address bar follows while it is shown. */
-function linkChanged(lab, how) {
+/** Lab `lab` says its link changed: the address bar follows while it is shown (`moment`, when
+ * given: the link's new `t=` / `step=` pair, or null for none). */
+function linkChanged(lab, how, moment) {
   if (!how || labs.active !== lab) return;
-  page.beforeWrite(how);
+  page.beforeWrite(how, moment);
   writeLink(page.linkOf(lab), how);
   page.written(lab);
 }
@@ -82,7 +83,7 @@ async function main() {
   labs = new Labs(LABS, (id) => ({
     wasm,
     page,
-    linkChanged: (how) => linkChanged(labs.loaded(id), how),
+    linkChanged: (how, moment) => linkChanged(labs.loaded(id), how, moment),
     canonicalOf: (other) => labs.loaded(other)?.canonical() ?? '',
   }));
   tabs = new LabTabs(LABS, selectLab);

@@ -152,7 +152,7 @@ describe('particle lab fixes', () => {
       await pause(page);
       await page.locator('body').press('r');
       await page.waitForFunction(() => window.__attn.step() === 0);
-      await page.locator('#speed').fill('10');
+      await page.locator('#speed').fill('14'); // the last position: 1000 steps per frame
       await page.waitForFunction(() => document.getElementById('speed-out').textContent.startsWith('1000'));
       await page.click('#play');
       await page.waitForFunction(() => window.__attn.status() === 'finished', null, { timeout: 60_000 });

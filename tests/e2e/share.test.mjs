@@ -95,8 +95,10 @@ describe('sharing and embedding', () => {
       await page.uncheck('#trails');
       await page.selectOption('#colour', 'index');
       await page.selectOption('#theme', 'dark');
-      await dragSpeed(page, 3); // 5 steps per frame
+      // Paused first, at the preset's slow speed (a run of 150 steps at 5 steps per frame ends
+      // within half a second: the Pause click could land after its end and play past it).
       await pause(page);
+      await dragSpeed(page, 7); // 5 steps per frame (the slider starts at 0.1, 0.2, 0.3, 0.5, 1, ...)
       // A moment: reset, then eleven steps by hand.
       await page.click('#reset');
       for (let i = 0; i < 11; i += 1) await page.click('#step');
@@ -211,8 +213,8 @@ describe('sharing and embedding', () => {
       assert.equal(await hash(), '#version=1&preset=polytope');
 
       // Dragging the speed slider: the hash follows, no history entry.
-      await dragSpeed(page, 2);
-      await dragSpeed(page, 4); // 10 steps per frame
+      await dragSpeed(page, 6);
+      await dragSpeed(page, 8); // 10 steps per frame
       assert.equal(await hash(), '#version=1&preset=polytope&speed=10');
       assert.equal(await length(), start);
 

@@ -28,8 +28,10 @@
 //   state()                  the run's state for the postMessage API (null if it has none)
 //   exports(menu)            what the Export menu saves: { config, step, stem, groups }
 //
-// ctx.linkChanged(how) is the lab telling the page its link changed: 'push' (a committed
-// change: a history entry), 'replace' (dragging, loading a link) or null (keep the address bar).
+// ctx.linkChanged(how, moment?) is the lab telling the page its link changed: 'push' (a committed
+// change: a history entry), 'replace' (dragging, loading a link) or null (keep the address bar);
+// `moment`, when given, is the link's new `t=` / `step=` pair (null: none), e.g. the position a
+// timeline (lab/timeline.js) was moved to.
 
 export class Labs {
   /**

@@ -99,6 +99,9 @@ export class RunLoop {
    *   idle?: (alive: () => boolean) => Promise<void>, resolves once no step is in flight
    *   seekPool?: (run: object, alive: () => boolean) => ((k: number, budgetMs: number) => Promise<number>) | null
    *   seekProgress?: () => void, a slice of a seek was computed
+   *   rewind?: (run: object, target: number) => boolean, puts the run back at the latest state
+   *     the lab kept at or before step `target` when that is nearer than stepping on from where
+   *     it is (true: it did; the run then steps on from there with the same bits)
    * }} h
    */
   constructor(h) {
@@ -106,7 +109,8 @@ export class RunLoop {
     this.playing = false;
     this.userPaused = false; // the user paused: a new run keeps the page paused
     this.pastEnd = false; // the user asked to continue after the run's end
-    this.perFrame = 1; // steps per frame (the speed)
+    this.perFrame = 1; // steps per frame (the speed); below 1, a step every few frames
+    this.owed = 0; // the fraction of a step carried to the next frame (speeds below 1)
     this.speedChosen = false; // the speed was chosen (slider or link) rather than suggested
     this.cost = NaN; // measured ms per step of the current run
     this.rate = new RateMeter(); // steps per second over the last second
@@ -118,6 +122,7 @@ export class RunLoop {
   /** A new run was started: forget the last one's timing; it plays unless the user paused. */
   started() {
     this.pastEnd = false;
+    this.owed = 0;
     this.seeking = null;
     this.cost = NaN;
     this.rate.clear();
@@ -191,7 +196,28 @@ export class RunLoop {
   /** The speed chosen (slider or link): `k` steps per frame. */
   setSpeed(k) {
     this.perFrame = k;
+    this.owed = 0;
     this.speedChosen = true;
+  }
+
+  /** The speed the run suggests (its link writes none): `k` steps per frame, shown. */
+  suggested(k) {
+    this.perFrame = k;
+    this.owed = 0;
+    this.speedChosen = false;
+    this.h.showSpeed(k);
+  }
+
+  /**
+   * The steps this frame takes at the speed: `perFrame`, or below 1 step per frame the whole
+   * steps owed so far (0.2: one step every fifth frame).
+   */
+  frameSteps() {
+    if (this.perFrame >= 1) return this.perFrame;
+    this.owed += this.perFrame;
+    const k = Math.floor(this.owed + 1e-9);
+    this.owed = Math.max(0, this.owed - k);
+    return k;
   }
 
   /** A speed at which a run of `total` steps plays to its end in about `framesToEnd` frames. */
@@ -231,7 +257,11 @@ export class RunLoop {
   /** Steps while playing, within the frame budget; returns the steps taken. */
   runFrame(now) {
     const run = this.h.run();
-    const target = this.perFrame;
+    const target = this.frameSteps();
+    if (target === 0) {
+      this.rate.record(now, 0);
+      return 0;
+    }
     const t0 = performance.now();
     // In-frame samples only when the lab asks for them and a frame covers more than one.
     const every = this.h.sampleEvery?.() ?? 0;
@@ -269,22 +299,28 @@ export class RunLoop {
   // ---- seeking -------------------------------------------------------------------------
 
   /**
-   * Shows the run paused at step `target` (a whole number >= 0), computed from the start (or from
-   * the current step when it lies before) in slices. Resolves to the step reached: less than
-   * `target` when the run diverged on the way or another command (play, a new run, another
-   * seek) took over.
+   * Shows the run paused at step `target` (a whole number >= 0), computed in slices from the
+   * nearest state the lab kept at or before it (`rewind`, the timeline's kept states), else from
+   * the current step when it lies before, else from the start. Resolves to the step reached:
+   * less than `target` when the run diverged on the way or another command (play, a new run,
+   * another seek) took over.
    */
   async seekTo(target) {
     this.pause();
     let run = this.h.run();
     if (!run) return 0;
-    if (target < this.h.count(run) || run.status() === 'diverged') {
-      this.h.restart();
-      run = this.h.run();
-    }
     const token = {};
     this.seeking = token;
     const alive = () => this.seeking === token && this.h.run() === run && !this.playing;
+    // A step in flight (the pool) lands before the run is put back at a kept state.
+    if (this.h.rewind && this.h.idle) await this.h.idle(alive);
+    if (!alive()) return this.h.run() ? this.h.count(this.h.run()) : 0;
+    const rewound = this.h.rewind?.(run, target) ?? false;
+    if (!rewound && (target < this.h.count(run) || run.status() === 'diverged')) {
+      this.h.restart();
+      run = this.h.run();
+      this.seeking = token;
+    }
     if (this.h.idle) await this.h.idle(alive);
     const steps = { count: () => this.h.count(run), advancePast: (k) => this.h.advance(run, k, true) };
     const pool = this.h.seekPool?.(run, alive) ?? null;

@@ -146,7 +146,7 @@ export function pickPreset(name) {
     app.axesChosen = false; // the new preset's suggested scales, as its suggested speed
     app.overlaysChosen = false; // and its suggested overlays
     apply(res);
-    ui.loop.suggestSpeed(app.stepper.until_steps());
+    ui.loop.suggested(app.stepper.suggested_speed());
     ui.ctx.linkChanged('replace'); // the new entry without the old speed
   }
 }

@@ -1,12 +1,18 @@
 // The particle lab's controls: real DOM elements with labels. This module only reads and writes the
 // DOM and reports what the user did; particles/lab.js decides what happens.
 
-/** Steps per frame offered by the speed slider (each frame is also capped by a time budget). */
-export const SPEEDS = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
-
+import * as wasm from '../pkg/attn_web.js';
 import { bindFields, bindSpeed, fillPresets, markInvalid, showFields, showPlaying, showPreset } from '../ui/fields.js';
 
 const $ = (id) => document.getElementById(id);
+
+let speeds = null;
+/** Steps per frame offered by the speed slider (the core's; below 1, a step every few frames;
+ * each frame is also capped by a time budget). */
+export function particleSpeeds() {
+  speeds ??= Array.from(wasm.particle_speeds());
+  return speeds;
+}
 
 /** A field's configuration value: trimmed; the points textarea's lines become `;`-separated rows. */
 function fieldValue(el) {
@@ -36,7 +42,7 @@ export class Controls {
     $('halve-dt').addEventListener('click', () => h.onHalveDt());
     $('halve-beta').addEventListener('click', () => h.onHalveBeta());
 
-    this.showSpeed = bindSpeed($('speed'), $('speed-out'), SPEEDS, 'step', h.onSpeed);
+    this.showSpeed = bindSpeed($('speed'), $('speed-out'), particleSpeeds(), 'step', h.onSpeed);
 
     // In the points textarea, Shift+Enter starts a new line; Enter applies everywhere.
     this.fields = bindFields($('config-form'), h.onEdit, {

@@ -3,6 +3,7 @@
 
 import * as wasm from '../pkg/attn_web.js';
 import { poolBusy, setWorkers, usesPool, workerCount } from './pool_run.js';
+import { runHistory } from './history.js';
 import { app, ui } from './state.js';
 
 /** The run's state for the API: t, step, status (playing, paused, seeking, finished, diverged),
@@ -64,6 +65,8 @@ export function installHooks() {
     /** The metrics chart's layout (CSS px: x0, x1, panels, labels), or null before a draw. */
     chartLayout: () => ui.chart?.layout ?? null,
     historyLen: () => app.stepper.history_len(),
+    /** The steps whose states the page kept (the timeline continues from them). */
+    keptSteps: () => runHistory.steps(),
     historyNear: (t) => app.stepper.history_near(t),
     /** Worker pool: force `k` workers (0 = step on the main thread, null = automatic). */
     setWorkers,

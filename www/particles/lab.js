@@ -17,6 +17,7 @@ import { installHooks, runState } from './hooks.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { renderNow } from './render.js';
 import { setupView } from './run.js';
+import { setupTimeline } from './timeline.js';
 import { showSeek } from './seek_note.js';
 import { app, markAll, ui } from './state.js';
 import { applyView, viewPairs } from './view_keys.js';
@@ -38,7 +39,7 @@ function show(text) {
   const config = ok ? link.canonical : text;
   if (fresh || config !== app.canonical) ui.config.load(config);
   else if (ok) showRun();
-  const suggest = () => ui.loop.suggestSpeed(app.stepper.until_steps());
+  const suggest = () => ui.loop.suggested(app.stepper.suggested_speed());
   if (!ok || app.canonical !== config) {
     // Refused (the message names the key): the fallback run keeps its own view.
     if (fresh) suggest();
@@ -82,6 +83,7 @@ export function createLab(ctx) {
       buildMarkup(root);
       wire(ctx.defaultLink);
       setupShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged, redraw });
+      setupTimeline(lab);
       installHooks();
     },
     show(text) {

@@ -186,12 +186,20 @@ function heatmapPanel() {
   );
 }
 
+function timelinePanel() {
+  return h('section.panel.timeline-panel', { 'aria-label': 'Timeline' },
+    h('div#timeline.timeline', { role: 'group', 'aria-label': 'Timeline of the run' }),
+    h('p.hint.timeline-hint', {}, 'Drag (or focus and use ←/→, Home/End) to show an earlier state; Play goes on from it. Click the metrics chart to jump to a time.'),
+  );
+}
+
 function chartPanel() {
   return h('section.panel.chart-panel', { 'aria-labelledby': 'chart-heading' },
     h('h2#chart-heading', {}, 'Metrics over time'),
     h('div#chart-box.canvas-box.chart-box', {},
       h('canvas#chart', { role: 'img', 'aria-label': 'Metrics over time: clusters, Boolean distance, effective rank, energy; hover for values' }),
       h('div#chart-cursor.cursor', { hidden: true }),
+      h('div#chart-now.now-line', { hidden: true, title: 'The step shown (the timeline)' }),
       h('div#chart-tip.tip', { hidden: true }),
     ),
     h('p#chart-caption.caption'),
@@ -206,7 +214,7 @@ export function buildMarkup(root) {
     h('div.col.col-side', {}, runPanel(), modelPanel()),
     h('div.col.col-main', {}, tokensPanel()),
     h('div.col.col-right', {}, heatmapPanel()),
-    h('div.col.col-chart', {}, chartPanel()),
+    h('div.col.col-chart', {}, timelinePanel(), chartPanel()),
   );
 }
 

@@ -8,6 +8,7 @@ import { fmtT, fmtValue } from './format.js';
 import { showChartTip, showHeatTip } from './hover.js';
 import { overlayMetrics } from './overlays.js';
 import { recordState, viewTokens } from './run.js';
+import { placeChartNow } from './timeline.js';
 import { $, app, setText, ui } from './state.js';
 
 const CHART_INTERVAL_MS = 200; // chart redraws while playing
@@ -98,6 +99,7 @@ export function render(now, force, tokensOnly = false) {
   if (app.needs.chart && (settled || now - app.lastChartAt >= CHART_INTERVAL_MS)) {
     try {
       ui.chart.draw(s);
+      placeChartNow();
     } catch (e) {
       console.warn(e);
     }
@@ -136,4 +138,5 @@ function updateStatus(now) {
   const parts = [`${s.preset()}: t = ${t}, step ${step} of ${until}, ${state}.`];
   if (m) parts.push(`${m.hyperplanes === null || m.hyperplanes === undefined ? '' : `${m.hyperplanes} hyperplanes, `}${m.clusters} clusters, Boolean distance ${fmtValue(m.boolean_distance)}, effective rank ${fmtValue(m.effective_rank)}${m.energy === null ? '' : `, energy ${fmtValue(m.energy)}`}.`);
   ui.summary.offer(parts.join(' '));
+  ui.timeline?.sync();
 }

@@ -5,7 +5,7 @@
 
 import * as wasm from '../pkg/attn_web.js';
 import { FRAME_BUDGET_MS, RunLoop } from '../lab/run_loop.js';
-import { SPEEDS } from './controls.js';
+import { particleSpeeds } from './controls.js';
 import { hideDivergence, showDivergence } from './divergence.js';
 import { refreshText } from './captions.js';
 import { runHistory } from './history.js';
@@ -13,6 +13,7 @@ import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
 import { heavyAnalysesDue, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
 import { loadOverlays, showOverlays } from './overlays.js';
+import { keepInitial, rewindTo } from './timeline.js';
 import { showScale } from './view_keys.js';
 
 /** Replaces the run by a new ParticleLab for a valid canonical configuration. */
@@ -23,6 +24,7 @@ export function startRun(canonical) {
   app.stepper = s;
   app.canonical = s.config_string();
   runHistory.reset(app.canonical, s.n(), s.d(), s.coords());
+  keepInitial(s);
   app.lastMetricsAt = -Infinity;
   app.lastHeatAt = -Infinity;
   app.lastChartAt = -Infinity;
@@ -116,13 +118,14 @@ function recordSample() {
 }
 
 /**
- * Keeps the state shown for the exports (history.js), with the metrics `m` just computed, or
+ * Keeps the state shown for the exports (history.js) and the timeline (with the integrated
+ * state when the coordinates shown are not the integrated ones), with the metrics `m` just computed, or
  * null when they cannot be (the attention scores overflow: `attn run` prints such a state's
  * tokens with `"metrics": null`).
  */
 export function recordState(m) {
   const s = app.stepper;
-  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m);
+  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m, app.stateShown ? null : () => s.state());
 }
 
 /**
@@ -133,9 +136,11 @@ function poolSteps() {
   if (poolBusy() || app.poolPending) return;
   const s = app.stepper;
   const loop = ui.loop;
+  const k = loop.frameSteps();
+  if (k === 0) return;
   app.poolPending = true;
   const alive = () => app.stepper === s;
-  poolAdvance(s, loop.perFrame, { budgetMs: FRAME_BUDGET_MS, pastEnd: loop.pastEnd, alive })
+  poolAdvance(s, k, { budgetMs: FRAME_BUDGET_MS, pastEnd: loop.pastEnd, alive })
     .then((taken) => {
       if (!alive()) return;
       loop.rate.record(performance.now(), taken);
@@ -147,7 +152,7 @@ function poolSteps() {
       app.poolPending = false;
       // The next batch starts at once, not at the next frame: the workers never wait for a
       // frame (or an analysis on this thread) to be handed the state they just computed.
-      if (alive() && loop.playing && loop.visible) poolSteps();
+      if (alive() && loop.playing && loop.visible && loop.perFrame >= 1) poolSteps();
     });
 }
 
@@ -191,8 +196,7 @@ export function createLoop(controls) {
       controls.setPlaying(on);
     },
     showSpeed: (k) => controls.showSpeed(k),
-    speeds: SPEEDS,
-    framesToEnd: 480, // a preset plays to its `until` in about 8 s
+    speeds: particleSpeeds(),
     // Large runs: a frame either steps or refreshes the O(n^2 d) analyses, not both. The pool
     // steps while this thread draws and analyses (the state only changes when a step lands,
     // between frames), so it is started whatever the analyses cost.
@@ -209,5 +213,6 @@ export function createLoop(controls) {
     },
     seekPool: (s, alive) => (usesPool(s) ? (k, budgetMs) => poolAdvance(s, k, { budgetMs, pastEnd: true, alive }) : null),
     seekProgress: markTokens,
+    rewind: rewindTo,
   });
 }

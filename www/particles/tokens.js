@@ -57,6 +57,8 @@ export class TokenView {
     if (step === this.lastStep) return;
     this.lastStep = step;
     if (this.k === 1) {
+      // The timeline went back: the plot against time keeps only what came before.
+      if (this.hist.length && this.hist.at(-1).t >= t) this.hist = this.hist.filter((e) => e.t < t);
       this.hist.push({ t, x: pts });
       if (this.hist.length > HISTORY_MAX) {
         const last = this.hist.length - 1;
@@ -70,9 +72,12 @@ export class TokenView {
     this.updateView();
   }
 
-  /** Starts the trails afresh at the current tokens (after a jump, e.g. a link's `t=`). */
+  /** Starts the trails afresh at the current tokens, and the view fitted to them at once (after
+   * a jump: a link's `t=`, the timeline), not shrinking slowly from where it was. */
   restartTrail() {
     this.trail = this.pts ? [this.pts] : [];
+    this.view = null;
+    if (this.pts) this.updateView();
     this.onChange();
   }
 

@@ -62,9 +62,11 @@ export class PageView {
     return res.link;
   }
 
-  /** `lab`'s link was written (a committed change drops the moment first: `push`). */
-  beforeWrite(how) {
-    if (how === 'push') this.moment = null;
+  /** `lab`'s link is about to be written: a committed change (`push`) drops the moment, unless
+   * the change is a new moment (`moment`: a `[key, value]` pair, the timeline's position). */
+  beforeWrite(how, moment) {
+    if (moment !== undefined) this.moment = moment;
+    else if (how === 'push') this.moment = null;
   }
 
   /** After `lab`'s link was written: the embed's "full playground" link follows it. */

@@ -110,7 +110,10 @@ export function showPlaying(button, playing) {
 export function bindSpeed(slider, out, speeds, unit, onSpeed) {
   slider.max = String(speeds.length - 1);
   const show = (k) => {
-    out.textContent = `${k} ${unit}${k === 1 ? '' : 's'}/frame`;
+    const every = 1 / k;
+    out.textContent = k < 1 && Math.abs(every - Math.round(every)) < 1e-9
+      ? `1 ${unit} / ${Math.round(every)} frames`
+      : `${k} ${unit}${k === 1 ? '' : 's'}/frame`;
     const i = speeds.indexOf(k);
     if (i >= 0 && Number(slider.value) !== i) slider.value = String(i);
   };

@@ -144,7 +144,7 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     assert!(v.embed);
     assert_eq!(v.panels, vec!["tokens", "chart"]);
     assert_eq!(v.theme, Theme::Dark);
-    assert_eq!(v.speed, Some(20));
+    assert_eq!(v.speed, Some(20.0));
     // Defaults are not written: a link without view keys is the configuration's canonical string.
     let plain = parse_link("preset=leaders&embed=0&trails=1&theme=auto&heatmap=one&projection=pca2&colour=clusters&controls=play,step,reset").unwrap();
     assert_eq!(plain.to_canonical_string(), "version=1&preset=leaders");
@@ -199,6 +199,11 @@ const MALFORMED: &[(&str, &str)] = &[
     ("speed=0", "speed"),
     ("speed=1001", "speed"),
     ("speed=2.5", "speed"),
+    ("speed=0.05", "speed"),
+    ("speed=1.0", "speed"),
+    ("speed=.5", "speed"),
+    ("speed=0.2e0", "speed"),
+    ("lab=training&speed=0.5", "speed"),
     ("heatmap=log", "heatmap"),
     ("trails=true", "trails"),
     ("projection=pca4", "projection"),
@@ -586,4 +591,23 @@ fn the_overlays_view_key_is_checked_and_its_default_dropped() {
     assert!(e.message.contains("hull, psi, leaders, plateaus, depth"), "{}", e.message);
     assert_eq!(parse_link("version=4&lab=depth&overlays=hull").unwrap_err().key, "overlays");
     assert_eq!(parse("version=4&preset=leaders&overlays=depth").unwrap(), parse("version=4&preset=leaders").unwrap());
+}
+
+/// `speed` below 1 (issue 15 part 2: short presets play slowly enough to be watched): a plain
+/// decimal fraction in [0.1, 1), written in shortest form; whole numbers as before; the numbers
+/// never change.
+#[test]
+fn the_particle_speed_may_be_a_fraction_of_a_step_per_frame() {
+    let l = parse_link("version=4&preset=polytope&speed=0.20").unwrap();
+    assert_eq!(l.view.speed, Some(0.2));
+    assert_eq!(l.to_canonical_string(), "version=4&preset=polytope&speed=0.2");
+    assert_eq!(parse_link("version=4&preset=polytope&speed=0.1").unwrap().view.speed, Some(0.1));
+    assert_eq!(
+        parse_link("version=4&preset=polytope&speed=7").unwrap().to_canonical_string(),
+        "version=4&preset=polytope&speed=7"
+    );
+    let e = parse_link("version=4&preset=polytope&speed=0.09").unwrap_err();
+    assert_eq!(e.key, "speed");
+    assert!(e.message.contains("0.1 <= speed < 1"), "{}", e.message);
+    assert_eq!(parse("version=4&preset=polytope&speed=0.3").unwrap(), parse("version=4&preset=polytope").unwrap());
 }

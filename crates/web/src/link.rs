@@ -88,7 +88,7 @@ pub fn check_link(
 }
 
 /// The view keys of lab `lab` (`particles`, `training`, `depth`), with the panel and control
-/// names each allows: `{ lab, keys, panels, controls, default_controls, max_speed }`.
+/// names each allows: `{ lab, keys, panels, controls, default_controls, max_speed, fractional_speed }`.
 #[wasm_bindgen]
 pub fn view_spec(lab: &str) -> Result<JsValue, JsError> {
     to_js(attn_core::view::spec_of(lab))

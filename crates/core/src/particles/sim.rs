@@ -113,6 +113,32 @@ impl Simulation {
         &self.state
     }
 
+    /// Puts the run back at step `step` with integrated state `state` (`n x d`, row-major, as
+    /// [`Simulation::state`] gave it at that step): the page's timeline shows a kept state and
+    /// continues from it. Stepping from here gives the bits stepping from step 0 gives, since a
+    /// step reads nothing but the state, the step index and the configuration. The status follows
+    /// the step (running, or finished at `until`); a step in progress is dropped. Errors (the run
+    /// unchanged) when the state has the wrong length or a non-finite entry.
+    pub fn restore(&mut self, step: u64, state: &[f64]) -> Result<(), String> {
+        if state.len() != self.state.len() {
+            return Err(format!(
+                "a state of {} numbers for {} tokens of dimension {}",
+                state.len(),
+                self.n(),
+                self.d()
+            ));
+        }
+        if !state.iter().all(|x| x.is_finite()) {
+            return Err("a state with a non-finite entry".into());
+        }
+        self.pending_stage = None;
+        self.state.copy_from_slice(state);
+        self.backup.copy_from_slice(state);
+        self.step = step;
+        self.status = if step >= self.until_steps { Status::Finished } else { Status::Running };
+        Ok(())
+    }
+
     /// Takes one step regardless of `until`. On overflow the state is restored to the last good
     /// one and the status becomes [`Status::Diverged`]. Allocates nothing.
     pub fn step(&mut self) -> Result<(), Divergence> {

@@ -60,9 +60,9 @@ pub const VIEW_TABLE: &[ViewKey] = &[
     },
     ViewKey {
         name: "speed",
-        meaning: "steps (iterations) per frame",
-        allowed: "`1..=1000` (training `1..=100`)",
-        default: "the preset's suggestion",
+        meaning: "steps (iterations) per frame; below 1, a step every few frames",
+        allowed: "`1..=1000`, or a fraction `0.1 <= speed < 1` (`0.2`: a step every 5 frames); training `1..=100`",
+        default: "the preset's suggestion (particles: the offered speed that plays to `until` in about 15 s at 60 frames per second)",
         labs: &["particles", "training"],
     },
     ViewKey {

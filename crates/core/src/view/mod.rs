@@ -92,8 +92,10 @@ pub struct View {
     pub controls: Vec<&'static str>,
     /// Colour theme.
     pub theme: Theme,
-    /// Steps (iterations) per frame; `None`: the page's suggestion for the preset.
-    pub speed: Option<u32>,
+    /// Steps (iterations) per frame, a whole number from 1 or, in the particle lab, a fraction
+    /// in `[0.1, 1)` (a step every few frames); `None`: the preset's suggestion
+    /// ([`crate::particles::config::suggested_speed`]).
+    pub speed: Option<f64>,
     /// Heatmap colour scale: `"one"` or `"max"`.
     pub heatmap: &'static str,
     /// Token trails shown.

@@ -73,15 +73,7 @@ fn apply(
                 _ => return Err(choice(key, value, "auto, light, dark")),
             }
         }
-        "speed" => {
-            let allowed = format!("1..={} steps per frame", spec.max_speed);
-            v.speed = match value.parse::<u32>() {
-                Ok(s) if (1..=spec.max_speed).contains(&s) => Some(s),
-                _ => {
-                    return Err(ConfigError::new(key, format!("{} is not allowed; allowed: {}", quote(value), allowed)))
-                }
-            }
-        }
+        "speed" => v.speed = Some(speed(key, value, spec)?),
         "heatmap" => v.heatmap = pick(key, value, &["one", "max"])?,
         "trails" => v.trails = switch(key, value)?,
         "projection" => v.projection = projection(key, value, ctx.d)?,
@@ -94,6 +86,29 @@ fn apply(
         _ => return Err(ConfigError::new(key, "unknown view key")),
     }
     Ok(())
+}
+
+/// `speed`: a whole number of steps per frame, `1..=max_speed`, or, where the lab allows it, a
+/// plain decimal fraction in `[0.1, 1)` (a step every few frames).
+fn speed(key: &str, value: &str, spec: &ViewSpec) -> Result<f64, ConfigError> {
+    let fraction = spec.fractional_speed;
+    let allowed = if fraction {
+        format!("a fraction 0.1 <= speed < 1 (a step every few frames) or 1..={} steps per frame", spec.max_speed)
+    } else {
+        format!("1..={} steps per frame", spec.max_speed)
+    };
+    if let Ok(s) = value.parse::<u32>() {
+        if (1..=spec.max_speed).contains(&s) {
+            return Ok(s as f64);
+        }
+    } else if fraction && value.starts_with("0.") && value[2..].bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(s) = value.parse::<f64>() {
+            if (super::spec::MIN_FRACTION_SPEED..1.0).contains(&s) {
+                return Ok(s);
+            }
+        }
+    }
+    Err(ConfigError::new(key, format!("{} is not allowed; allowed: {}", quote(value), allowed)))
 }
 
 fn choice(key: &str, value: &str, allowed: &str) -> ConfigError {

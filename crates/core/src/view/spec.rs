@@ -15,7 +15,12 @@ pub struct ViewSpec {
     pub default_controls: &'static [&'static str],
     /// Largest `speed` (steps or iterations per frame).
     pub max_speed: u32,
+    /// Whether `speed` may be a fraction in `[MIN_FRACTION_SPEED, 1)`: a step every few frames.
+    pub fractional_speed: bool,
 }
+
+/// Smallest fractional `speed` (one step every 10 frames).
+pub const MIN_FRACTION_SPEED: f64 = 0.1;
 
 /// The particle lab: `coords` (a key of [`crate::particles::config::Config`], first of the view keys) is
 /// followed by these.
@@ -45,6 +50,7 @@ pub const PARTICLES_VIEW: ViewSpec = ViewSpec {
     ],
     default_controls: &["play", "step", "reset"],
     max_speed: 1000,
+    fractional_speed: true,
 };
 
 /// The training lab. `step` is the number of SGD iterations done when the link opens.
@@ -58,6 +64,7 @@ pub const TRAINING_VIEW: ViewSpec = ViewSpec {
     controls: &["play", "step", "reset", "seed", "speed", "preset", "eta_z", "ratio", "momentum", "iterations"],
     default_controls: &["play", "step", "reset"],
     max_speed: 100,
+    fractional_speed: false,
 };
 
 /// The depth lab (no time: the variants are computed once).
@@ -72,6 +79,7 @@ pub const DEPTH_VIEW: ViewSpec = ViewSpec {
     controls: &["preset", "recompute", "seed", "layers", "heads", "tokens", "variants"],
     default_controls: &["preset"],
     max_speed: 1,
+    fractional_speed: false,
 };
 
 impl ViewSpec {

@@ -18,12 +18,16 @@ pub struct Marks {
     pub plateaus: bool,
     /// A dashed line at the Boolean distance's limit 0 (`leaders`).
     pub boolean_limit: bool,
+    /// The step whose sample the titles read (the state shown; see [`draw`]).
+    pub shown: u64,
 }
 
 /// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
 /// four stacked panels — the count (`hyperplanes` where the run has it, else clusters), Boolean
 /// distance (log scale), effective rank, interaction energy (or a note that it is defined only
 /// for sphere models with Q = K = V = I) — over `t` in `[0, t_max]`, with the `marks` asked for.
+/// The titles read the sample at step `marks.shown` (the latest at or before it: the state the page
+/// shows, which the timeline may have put before the last sample).
 pub fn draw(
     canvas: HtmlCanvasElement,
     h: &History,
@@ -44,7 +48,8 @@ pub fn draw(
     let g = Geometry::new(dpr);
     let t1 = if t_max.is_finite() && t_max > 0.0 { t_max } else { 1.0 };
     let x = 0.0..t1;
-    let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
+    let at = h.step.partition_point(|&s| s <= marks.shown).max(1) - 1;
+    let last = |v: &[f64]| v.get(at).copied().unwrap_or(f64::NAN);
     // Four panels of equal plot height; the last one also holds the time axis labels.
     let ph = (hgt.saturating_sub(g.x_label) / 4) as i32;
     let (a0, rest) = root.split_vertically(ph);

@@ -35,6 +35,13 @@ pub fn preset_pairs(name: &str) -> Result<JsValue, JsError> {
     crate::presets::pairs::<Preset>(name)
 }
 
+/// The steps per frame the particle lab's speed slider offers (core
+/// `particles::config::SPEEDS`; below 1, a step every few frames).
+#[wasm_bindgen]
+pub fn particle_speeds() -> Vec<f64> {
+    attn_core::particles::config::SPEEDS.to_vec()
+}
+
 /// The 2-D value matrix of the paper's hyperplanes experiment, as configuration text
 /// (`a,b;c,d`, rows separated by `;`). Taken from the `hyperplanes` preset.
 #[wasm_bindgen]
@@ -123,6 +130,39 @@ impl ParticleLab {
     /// divergence; returns the steps taken.
     pub fn advance_past_until(&mut self, k: u32) -> u32 {
         self.sim.advance_past_end(k as u64) as u32
+    }
+
+    /// The integrated state (`integrate_in`'s coordinates: `z` or `x`; `n x d`, row-major): a new
+    /// `Float64Array`. With [`ParticleLab::step_count`] it is all a later
+    /// [`ParticleLab::restore`] needs to continue bit for bit (the page's timeline keeps it).
+    pub fn state(&self) -> Float64Array {
+        Float64Array::from(self.sim.state())
+    }
+
+    /// Puts the run back at step `step` with integrated state `state` (as [`ParticleLab::state`]
+    /// gave it at that step; core `Simulation::restore`): the views then show that state and
+    /// stepping continues from it with the bits of stepping from step 0. Errors (the run
+    /// unchanged) for a state of the wrong length, a non-finite entry or a step that is not a
+    /// whole number.
+    pub fn restore(&mut self, step: f64, state: &[f64]) -> Result<(), JsError> {
+        if !(step >= 0.0 && step.fract() == 0.0 && step <= 9.0e15) {
+            return Err(JsError::new(&format!("restore: step {} is not a whole number >= 0", step)));
+        }
+        self.sim.restore(step as u64, state).map_err(|e| JsError::new(&format!("restore: {}", e)))?;
+        // What the views last computed belongs to another state.
+        self.p_step = None;
+        self.labels_step = None;
+        self.p_row_of = None;
+        self.heat.of = None;
+        self.scratch.positions = None;
+        Ok(())
+    }
+
+    /// Steps per frame the configuration suggests when the link does not write `speed` (core
+    /// `particles::config::suggested_speed`: its `until` plays in about 15 s at 60 frames per
+    /// second; below 1, a step every few frames).
+    pub fn suggested_speed(&self) -> f64 {
+        attn_core::particles::config::suggested_speed(self.sim.config())
     }
 
     /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`ParticleLab::message`]).
@@ -352,7 +392,8 @@ impl ParticleLab {
 
     /// Draws the metrics history on `canvas` with plotters: stacked panels of clusters, Boolean
     /// distance (log scale), effective rank and interaction energy (or a note saying it is
-    /// defined for sphere models with Q = K = V = I), time from 0 to `max(until, t)`.
+    /// defined for sphere models with Q = K = V = I), time from 0 to `max(until, t)`; the titles
+    /// read the sample of the step shown.
     ///
     /// `canvas.width/height` must be in device pixels (CSS size times `dpr`); fonts and lines are
     /// scaled by `dpr`. `dark` picks the dark palette. Returns the layout in CSS pixels for
@@ -364,6 +405,7 @@ impl ParticleLab {
         let marks = chart::Marks {
             plateaus: self.overlays.contains(&"plateaus"),
             boolean_limit: self.overlays.contains(&"leaders"),
+            shown: self.sim.step_count(),
         };
         let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined(), marks)
             .map_err(|e| JsError::new(&e))?;

@@ -48,35 +48,40 @@ pub struct Sample {
 }
 
 impl History {
-    /// Records the metrics of step `step` at time `t`; a sample at an already recorded step
-    /// replaces it. Keeps at most [`MAX_SAMPLES`] samples by dropping every other one.
+    /// Records the metrics of step `step` at time `t`, in step order: a sample at an already
+    /// recorded step replaces it, an earlier step (the page's timeline went back and the run
+    /// continues from there, through the same states) is inserted in its place. Keeps at most
+    /// [`MAX_SAMPLES`] samples by dropping every other one.
     pub fn push(&mut self, step: u64, t: f64, m: &Metrics) {
-        if self.step.last() == Some(&step) {
-            self.pop();
+        let i = self.step.partition_point(|&s| s < step);
+        let energy = m.energy.unwrap_or(f64::NAN);
+        let hyperplanes = m.hyperplanes.map_or(f64::NAN, |h| h as f64);
+        let row = [t, m.clusters as f64, m.boolean_distance, m.effective_rank, energy, hyperplanes];
+        if self.step.get(i) == Some(&step) {
+            for (v, x) in self.columns().into_iter().zip(row) {
+                v[i] = x;
+            }
+            return;
         }
-        if self.step.last().is_some_and(|&s| s > step) {
-            *self = History::default();
+        self.step.insert(i, step);
+        for (v, x) in self.columns().into_iter().zip(row) {
+            v.insert(i, x);
         }
-        self.t.push(t);
-        self.step.push(step);
-        self.clusters.push(m.clusters as f64);
-        self.boolean_distance.push(m.boolean_distance);
-        self.effective_rank.push(m.effective_rank);
-        self.energy.push(m.energy.unwrap_or(f64::NAN));
-        self.hyperplanes.push(m.hyperplanes.map_or(f64::NAN, |h| h as f64));
         if self.t.len() > MAX_SAMPLES {
             self.decimate();
         }
     }
 
-    fn pop(&mut self) {
-        self.t.pop();
-        self.step.pop();
-        self.clusters.pop();
-        self.boolean_distance.pop();
-        self.effective_rank.pop();
-        self.energy.pop();
-        self.hyperplanes.pop();
+    /// The numeric columns, in the order `push` writes them.
+    fn columns(&mut self) -> [&mut Vec<f64>; 6] {
+        [
+            &mut self.t,
+            &mut self.clusters,
+            &mut self.boolean_distance,
+            &mut self.effective_rank,
+            &mut self.energy,
+            &mut self.hyperplanes,
+        ]
     }
 
     fn decimate(&mut self) {

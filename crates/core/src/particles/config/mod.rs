@@ -13,12 +13,14 @@ mod format;
 pub mod keys;
 mod parse;
 mod presets;
+mod speed;
 mod validate;
 
 pub use crate::link::{ConfigError, VERSION};
 pub use keys::PARTICLES_TABLE;
 pub use parse::{family_keys, parse, parse_with_view};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
+pub use speed::{suggested_speed, suggested_speed_for, SPEEDS};
 pub use validate::{validate, MAX_D, MAX_ENTRY, MAX_N, MAX_STEPS};
 
 use serde::Serialize;
