@@ -30,8 +30,9 @@ export function refreshText() {
   } else if (d === 3) view = ' Drag to rotate.';
   const colour = ui.tokens.colour === 'index'
     ? 'Colour: token index (viridis, token 0 dark)'
-    : ui.tokens.colour === 'plain' ? 'Colour: one for all tokens' : 'Colour: clusters (grey: alone)';
+    : ui.tokens.colour === 'plain' ? 'Colour: one for all tokens' : 'Colour: clusters, each keeping its colour over the run (grey: alone)';
   $('tokens-caption').textContent = `${eq}${view} ${colour}; ring: leaders (a column of P with an entry > ½).`;
+  $('tokens-legend').hidden = ui.tokens.colour !== 'clusters';
 
   const block = s.heatmap_block(512);
   let heat = model === 'sphere-usa'

@@ -149,6 +149,9 @@ function tokensPanel() {
       ),
     ),
     h('div#tokens-box.canvas-box.square', {}, h('canvas#tokens', { role: 'img', 'aria-label': 'Token positions' })),
+    h('p#tokens-legend.legend.token-legend', {},
+      h('span.swatch.swatch-none', { 'aria-hidden': 'true' }), ' grey: in no cluster',
+      h('span.muted', {}, ' · a cluster keeps its colour as it grows; past 12 clusters: ■ ▲ ◆')),
     h('p#tokens-caption.caption'),
   );
 }

@@ -29,7 +29,7 @@ export function updateMetrics(now, force) {
   try {
     app.metrics = s.metrics();
     recordState(app.metrics);
-    ui.tokens.setStyle(s.labels(), s.leaders());
+    ui.tokens.setStyle(s.colour_slots(), s.leaders());
   } catch {
     // P cannot be computed at this state (the divergence message says why): it is the run's last
     // good state, the one shown, and the exports keep it (tokens, no metrics, as `attn run`).

@@ -94,8 +94,8 @@ export function viewTokens() {
  */
 function sampleEvery() {
   if (app.metricsCost >= FRAME_BUDGET_MS / 2) return 0;
-  const u = app.stepper.until_steps();
-  return u > 0 ? Math.max(1, Math.floor(u / 300)) : 10;
+  // The core's fixed sample steps (identity::sample_every), where cluster colours are committed.
+  return app.stepper.sample_every();
 }
 
 /** Records a history sample (metrics for the chart, positions for the trails) at this step. */

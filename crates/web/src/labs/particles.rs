@@ -6,10 +6,11 @@
 use crate::charts::{heatmap, particles as chart};
 use crate::to_js;
 use attn_core::link::Named;
+use attn_core::particles::analysis::identity::Tracker;
 use attn_core::particles::analysis::metrics::energy_defined;
 use attn_core::particles::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::particles::config::{Preset, Space};
-use attn_core::{parse, Simulation, Stepping};
+use attn_core::{parse, Simulation};
 use js_sys::{Float64Array, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -74,6 +75,8 @@ pub struct ParticleLab {
     p_row_of: Option<(u64, usize)>,
     /// The heatmap's order (the view key `order`) and what it was last drawn from.
     pub(crate) heat: super::particles_heatmap::HeatmapView,
+    /// Cluster identities committed at the sample steps (the tokens' colour slots).
+    pub(crate) tracker: Tracker,
 }
 
 /// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
@@ -95,10 +98,12 @@ impl ParticleLab {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str) -> Result<ParticleLab, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
-        let sim = Simulation::new(&c);
+        let mut sim = Simulation::new(&c);
         let (n, len) = (sim.n(), sim.n() * sim.d());
+        let tracker = Tracker::new(&mut sim);
         Ok(ParticleLab {
             sim,
+            tracker,
             scratch: view_scratch(n),
             p_row: Vec::new(),
             p_row_of: None,
@@ -112,14 +117,32 @@ impl ParticleLab {
     }
 
     /// Takes up to `k` steps, stopping at `until` or at a divergence; returns the steps taken.
+    /// Cluster identities are committed at every sample step on the way ([`Tracker`]).
     pub fn advance(&mut self, k: u32) -> u32 {
-        self.sim.advance(k as u64) as u32
+        self.tracker.advance(&mut self.sim, k as u64, false) as u32
     }
 
     /// Takes up to `k` steps even past `until` (the user asked for more), stopping only at a
     /// divergence; returns the steps taken.
     pub fn advance_past_until(&mut self, k: u32) -> u32 {
-        self.sim.advance_past_end(k as u64) as u32
+        self.tracker.advance(&mut self.sim, k as u64, true) as u32
+    }
+
+    /// Steps between the fixed sample steps (core `identity::sample_every`): where cluster
+    /// identities are committed and the chart takes its in-frame samples.
+    pub fn sample_every(&self) -> f64 {
+        self.tracker.identities().every() as f64
+    }
+
+    /// Each token's colour slot at the step of the last [`ParticleLab::metrics`] call (core
+    /// `analysis::identity`: a stable cluster identity; `u32::MAX` for a token in no cluster of
+    /// two or more): colour `slot % palette`, marker shape `slot / palette`. Depends only on the
+    /// configuration and that step. Empty before the first metrics call.
+    pub fn colour_slots(&self) -> Uint32Array {
+        match self.labels_step {
+            Some(step) => Uint32Array::from(&self.tracker.slots_for(step, &self.scratch.labels)[..]),
+            None => Uint32Array::new_with_length(0),
+        }
     }
 
     /// `"running"`, `"finished"` (t reached `until`) or `"diverged"` (see [`ParticleLab::message`]).

@@ -5,6 +5,7 @@ pub mod clusters;
 pub mod energy;
 pub mod history;
 pub mod hull;
+pub mod identity;
 pub mod metrics;
 pub mod order;
 pub mod pca;
