@@ -71,6 +71,36 @@ describe('stable cluster colours', () => {
     });
   }
 
+  test('12 cluster colours per theme, told apart from each other and from grey (CIE76 ΔE ≥ 20)', async () => {
+    const page = await openPage(browser, 'version=4&preset=polytope');
+    try {
+      const { light, dark } = await page.evaluate(async () => {
+        const p = await import('./render/palette.js');
+        return { light: p.CLUSTER_LIGHT, dark: p.CLUSTER_DARK };
+      });
+      const lab = (hex) => {
+        const lin = rgb(hex).map((u) => { const v = u / 255; return v > 0.04045 ? ((v + 0.055) / 1.055) ** 2.4 : v / 12.92; });
+        const [r, g, b] = lin;
+        const f = (t) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+        const X = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
+        const Y = f(0.2126 * r + 0.7152 * g + 0.0722 * b);
+        const Z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
+        return [116 * Y - 16, 500 * (X - Y), 200 * (Y - Z)];
+      };
+      const dE = (a, b) => Math.hypot(...lab(a).map((v, i) => v - lab(b)[i]));
+      for (const [name, pal, grey] of [['light', light, '#9aa0a6'], ['dark', dark, '#8a9099']]) {
+        assert.equal(pal.length, 12, name);
+        for (let i = 0; i < pal.length; i++) {
+          assert.ok(dE(pal[i], grey) >= 20, `${name} ${pal[i]} is not grey`);
+          for (let j = i + 1; j < pal.length; j++) assert.ok(dE(pal[i], pal[j]) >= 20, `${name}: ${pal[i]} and ${pal[j]} differ`);
+        }
+      }
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('the legend names grey; it shows only with cluster colours', async () => {
     const page = await openPage(browser, 'version=4&preset=polytope');
     try {

@@ -11,9 +11,9 @@ import { significant } from '../ui/format.js';
  * (SHAPES) tells them apart.
  */
 export const CLUSTER_LIGHT = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9',
-  '#882255', '#C9B200', '#332288', '#8C564B', '#17BECF', '#7A8B1E'];
+  '#882255', '#DDCC77', '#332288', '#8C564B', '#222222', '#7A8B1E'];
 export const CLUSTER_DARK = ['#3C9BE0', '#E69F00', '#00B386', '#E08FC0', '#F0702A', '#8FD0F5',
-  '#E06A9A', '#F0E442', '#9A8CF0', '#C49C94', '#34D8E8', '#B5C94A'];
+  '#F0E442', '#9A8CF0', '#FF9DA7', '#B5C94A', '#F5F5F5', '#D62728'];
 /** Marker shapes after the 12 colours: slot / 12 picks one (0 circle). */
 export const SHAPES = ['circle', 'square', 'triangle', 'diamond'];
 /** The colours for clusters in the current theme. */
