@@ -247,7 +247,10 @@ describe('playground page', () => {
       await chart.hover({ position: { x: cbox.width * 0.3, y: cbox.height * 0.3 } });
       const ctip = page.locator('#chart-tip');
       await ctip.waitFor({ state: 'visible' });
-      assert.match(await ctip.textContent(), /t = [0-9.]+ \(step \d+\).*clusters: \d+.*Boolean distance: .*effective rank: .*energy: not defined/);
+      assert.match(await ctip.textContent(), /t = [0-9.]+ \(step \d+\).*clusters: \d+.*Boolean distance: .*effective rank: /);
+      assert.doesNotMatch(await ctip.textContent(), /energy/, 'no energy row where it is not defined');
+      const names = await page.evaluate(() => window.__attn.chartLayout().panels.map((p) => p.name));
+      assert.deepEqual(names, ['clusters', 'boolean_distance', 'effective_rank'], 'no energy row on a Euclidean preset');
       assertNoErrors(page);
     } finally {
       await page.close();
@@ -266,7 +269,8 @@ describe('playground page', () => {
       );
       assert.match(await page.locator('#config-note').textContent(), /integrate_in = x/);
       assert.equal(await page.isDisabled('input[name="coords"][value="z"]'), true, 'z is for the euclidean model');
-      assert.match(await page.locator('#chart-caption').textContent(), /Energy E_β = 1\/\(2βn²\)/, 'energy is defined: Q = K = V = I');
+      assert.match(await page.locator('#chart-caption').textContent(), /Energy Eβ = 1\/\(2βn²\)/, 'energy is defined: Q = K = V = I');
+      assert.equal(await page.locator('#chart-caption sub').first().textContent(), 'β', 'Eβ: β as a subscript');
 
       // The paper's 2-D V from its shortcut button.
       await page.click('[data-set="v"][data-value="paper-2d"]');
@@ -401,13 +405,13 @@ describe('playground page', () => {
         const top = (sel) => Math.round(document.querySelector(sel).getBoundingClientRect().top);
         return {
           scrollWidth: document.documentElement.scrollWidth,
-          lefts: ['.run-panel', '.tokens-panel', '.heatmap-panel', '.chart-panel', '.config-panel'].map(left),
-          tops: ['.run-panel', '.tokens-panel', '.heatmap-panel', '.chart-panel', '.config-panel'].map(top),
+          lefts: ['.tokens-panel', '.run-panel', '.heatmap-panel', '.chart-panel', '.config-panel'].map(left),
+          tops: ['.tokens-panel', '.run-panel', '.heatmap-panel', '.chart-panel', '.config-panel'].map(top),
         };
       });
       assert.ok(layout.scrollWidth <= 390, `no horizontal scroll (scrollWidth ${layout.scrollWidth})`);
       assert.equal(new Set(layout.lefts).size, 1, `one column: ${layout.lefts}`);
-      assert.deepEqual([...layout.tops].sort((a, b) => a - b), layout.tops, 'run controls, tokens, heatmap, chart, model');
+      assert.deepEqual([...layout.tops].sort((a, b) => a - b), layout.tops, 'tokens (right after the status line), run controls, heatmap, chart, model');
       assert.ok((await canvasSnapshot(page, '#tokens')).inked > 100);
       assertNoErrors(page);
     } finally {

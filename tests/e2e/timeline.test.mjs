@@ -100,6 +100,34 @@ describe('timeline', () => {
     });
   }
 
+  test('colours: a state shown from the timeline, and the run continued from it, has the colours of a step= link', async () => {
+    const link = 'version=4&preset=polytope-3d&n=40&speed=50';
+    const slots = (page) => page.evaluate(() => Array.from(window.__attn.slots()));
+    const page = await openPage(browser, link);
+    try {
+      await page.waitForFunction(() => window.__attn.step() >= 200 && !window.__attn.playing(), null, { timeout: 60_000 });
+      const end = await slots(page);
+      await scrub(page, 70);
+      const back = await slots(page);
+      await stepTimes(page, 9);
+      await settled(page, 79);
+      const on = await slots(page);
+      for (const [k, got] of [[70, back], [79, on]]) {
+        const fresh = await openPage(browser, `${link}&step=${k}`);
+        try {
+          await settled(fresh, k);
+          assert.deepEqual(got, await slots(fresh), `step ${k}: the timeline's colours are the step= link's`);
+        } finally {
+          await fresh.close();
+        }
+      }
+      assert.notDeepEqual(back, end, 'the clusters at step 70 are not those at the end');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('keyboard: Home, End and arrows move it; a drag is one history entry; its name and value text', async () => {
     const page = await openPage(browser, 'version=4&preset=polytope&n=10&step=40');
     try {

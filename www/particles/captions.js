@@ -1,6 +1,7 @@
 // The particle lab's captions: the run's description and, under each panel, the equations it
 // shows for this model and coordinates, the view (projection, colours) and the heatmap's scale.
 
+import { setMath } from '../ui/math.js';
 import { $, app, ui } from './state.js';
 
 /** Panel captions with the equations the panels show. */
@@ -19,7 +20,7 @@ export function refreshText() {
   } else if (model === 'sphere-sa') {
     eq = 'On the unit sphere (SA): dxᵢ/dt = Πₓᵢ(Σⱼ Pᵢⱼ V xⱼ), Πₓ(y) = y − ⟨x, y⟩ x, Pᵢⱼ = softmaxⱼ(β⟨Q xᵢ, K xⱼ⟩).';
   } else {
-    eq = 'On the unit sphere (USA): dxᵢ/dt = Πₓᵢ(Σⱼ Wᵢⱼ V xⱼ), Wᵢⱼ = e^(β⟨Q xᵢ, K xⱼ⟩) / n (rows do not sum to 1).';
+    eq = 'On the unit sphere (USA): dxᵢ/dt = Πₓᵢ(Σⱼ Wᵢⱼ V xⱼ), Wᵢⱼ = e^{β⟨Q xᵢ, K xⱼ⟩} / n (rows do not sum to 1).';
   }
   let view = '';
   if (d === 1) view = ' d = 1: each token’s position against time.';
@@ -30,8 +31,9 @@ export function refreshText() {
   } else if (d === 3) view = ' Drag to rotate.';
   const colour = ui.tokens.colour === 'index'
     ? 'Colour: token index (viridis, token 0 dark)'
-    : ui.tokens.colour === 'plain' ? 'Colour: one for all tokens' : 'Colour: clusters (grey: alone)';
-  $('tokens-caption').textContent = `${eq}${view} ${colour}; ring: leaders (a column of P with an entry > ½).`;
+    : ui.tokens.colour === 'plain' ? 'Colour: one for all tokens' : 'Colour: clusters, each keeping its colour over the run (grey: alone)';
+  setMath($('tokens-caption'), `${eq}${view} ${colour}; ring: leaders (a column of P with an entry > ½).`);
+  $('tokens-legend').hidden = ui.tokens.colour !== 'clusters';
 
   const block = s.heatmap_block(512);
   let heat = model === 'sphere-usa'
@@ -50,11 +52,11 @@ export function refreshText() {
   $('heatmap-caption').textContent = heat;
 
   const energy = s.energy_defined()
-    ? 'Energy E_β = 1/(2βn²) Σᵢⱼ e^(β⟨xᵢ, xⱼ⟩), which the flow increases.'
+    ? 'Energy E_{β} = 1/(2βn²) Σᵢⱼ e^{β⟨xᵢ, xⱼ⟩}, which the flow increases.'
     : 'Energy: defined for sphere models with Q = K = V = I.';
   // Where psi1 is defined the first panel counts hyperplanes (the theorem's count), not clusters.
   const hyper = s.psi1() !== null
     ? 'Hyperplanes (drawn instead of clusters): groups of ⟨ψ₁, zᵢ⟩ by single linkage at cluster_tol × their range, ψ₁ the left eigenvector of V for its top eigenvalue; the theorem allows 1 to 3. '
     : '';
-  $('chart-caption').textContent = `${hyper}Clusters: single-linkage groups (distance < cluster_tol × the spread of the initial tokens) in ${coords}. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 1e-16). Effective rank of P: exp of the entropy of its normalised singular values. ${energy} Hover for values.`;
+  setMath($('chart-caption'), `${hyper}Clusters: single-linkage groups (distance < cluster_tol × the spread of the initial tokens) in ${coords}. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 10⁻¹⁶). Effective rank of P: exp of the entropy of its normalised singular values. ${energy} Hover for values.`);
 }

@@ -41,9 +41,11 @@ export class RunHistory {
    * `coords` (a fresh array, kept as it is; called only when the step is new) and `metrics` is
    * the object ParticleLab.metrics() returned, or null when they could not be computed (the last
    * good state of a diverging run); `state()` gives the integrated state when it is not the
-   * tokens (null: the tokens are the integrated state). A step already recorded is kept as it is.
+   * tokens (null: the tokens are the integrated state); `ids()` gives the run's cluster
+   * identities at that step (ParticleLab.identity_state, kept so colours continue as they were).
+   * A step already recorded is kept as it is.
    */
-  record(step, t, tokens, metrics, state = null) {
+  record(step, t, tokens, metrics, state = null, ids = null) {
     const last = this.samples.at(-1);
     if (last && last.step === step) return;
     if (last && last.step > step && this.samples.some((x) => x.step === step)) return;
@@ -52,7 +54,7 @@ export class RunHistory {
     const y = state ? state() : x;
     if (y.length !== x.length) return;
     if (y !== x) this.perSample = 2 * this.n * this.d;
-    const sample = { step, t, tokens: x, state: y, metrics: plainMetrics(metrics) };
+    const sample = { step, t, tokens: x, state: y, ids: ids ? ids() : null, metrics: plainMetrics(metrics) };
     if (last && last.step > step) {
       this.samples.splice(this.samples.findIndex((y) => y.step > step), 0, sample);
     } else {

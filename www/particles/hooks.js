@@ -46,6 +46,8 @@ export function installHooks() {
     metrics: () => app.metrics ?? null,
     /** Cluster label of each token at the last metrics (Uint32Array n). */
     labels: () => app.stepper.labels(),
+    /** Colour slot of each token at the last metrics (stable cluster identities; 0xffffffff: none). */
+    slots: () => app.stepper.colour_slots(),
     /** The heatmap shown: its order's permutation (position -> token) and group starts. */
     heatmapOrder: () => ({ perm: Array.from(ui.heatmap.perm ?? []), starts: [...ui.heatmap.starts] }),
     /** The overlays drawn (names) and where the token view drew them (CSS px): { hull, hullEdges,

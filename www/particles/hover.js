@@ -50,7 +50,8 @@ export function showChartTip(h) {
     `clusters: ${sample.clusters}`,
     `Boolean distance: ${fmtValue(sample.boolean_distance)}`,
     `effective rank: ${fmtValue(sample.effective_rank)}`,
-    `energy: ${sample.energy === null ? 'not defined here' : fmtValue(sample.energy)}`,
+    // The energy row exists only where the energy is defined (the chart draws no row otherwise).
+    ...(sample.energy === null ? [] : [`energy: ${fmtValue(sample.energy)}`]),
   ]);
   placeTip(tip, h.x, h.y, h.w);
 }

@@ -2,6 +2,7 @@
 // bar, the run and model panels, the token, heatmap and chart panels; its header line and
 // footer citation.
 
+import { EMBED_SIZES } from '../share/embed_sizes.js';
 import { h, options, selectField, textField } from '../ui/dom.js';
 
 /** A matrix key's field (Q, K, V) with its shortcut buttons ([value, text, title?] each). */
@@ -17,7 +18,7 @@ function matrixField(key, name, note, shortcuts) {
 const PSD = ['psd', 'psd', 'random PSD construction from the seed'];
 
 function statusArea() {
-  return h('section.status-area', { 'aria-label': 'Run status' },
+  return h('section.status-area.particle-status', { 'aria-label': 'Run status' },
     h('p#status.status-line', {},
       h('span.stat', {}, h('span.stat-label', {}, 't ='), ' ', h('output#status-t', {}, '0')),
       h('span.stat', {}, h('span.stat-label', {}, 'step'), ' ', h('output#status-step', {}, '0')),
@@ -28,7 +29,9 @@ function statusArea() {
     h('div#share-bar.share-bar', {},
       h('div.share-row', { role: 'group', 'aria-label': 'Share this run' },
         h('button#copy-link', { type: 'button', title: 'Copy a link to this run and view (the address bar holds it too)' }, 'Copy link'),
-        h('button#copy-embed', { type: 'button', title: 'Copy an iframe snippet that embeds this run with the panels shown' }, 'Copy embed code'),
+        h('button#copy-embed', { type: 'button', title: 'Copy an iframe snippet that embeds this run: the panels that fit the size chosen, or those ticked when you unticked some' }, 'Copy embed code'),
+        h('label.share-size', { title: 'Size of the embedded frame; frames narrower than 480 px stack their panels' }, 'size ',
+          h('select#embed-size', {}, options(EMBED_SIZES.map((s) => [s.id, s.label])))),
         h('label.share-check', { title: 'The link opens paused at the current step' },
           h('input#share-moment', { type: 'checkbox' }), ' at this moment'),
         h('span.share-panels', { role: 'group', 'aria-label': 'Panels shown' },
@@ -80,7 +83,8 @@ function runPanel() {
 
 function modelPanel() {
   return h('section.panel.config-panel', { 'aria-labelledby': 'config-heading' },
-    h('h2#config-heading', {}, 'Model'),
+    h('details#config-details', { open: true },
+    h('summary', { title: 'Show or hide the model form' }, h('h2#config-heading', {}, 'Model')),
     h('form#config-form', { novalidate: true },
       h('div.grid2', {},
         textField('cfg-n', 'n', 'n|tokens', 'numeric'),
@@ -114,6 +118,7 @@ function modelPanel() {
         ['psd', 'psd', 'V = M Mᵀ with M uniform in [−1, 1] from the seed'],
       ]),
       h('p#config-note.hint', { 'aria-live': 'polite' }),
+    ),
     ),
   );
 }
@@ -159,6 +164,9 @@ function tokensPanel() {
       ),
     ),
     h('div#tokens-box.canvas-box.square', {}, h('canvas#tokens', { role: 'img', 'aria-label': 'Token positions' })),
+    h('p#tokens-legend.legend.token-legend', {},
+      h('span.swatch.swatch-none', { 'aria-hidden': 'true' }), ' grey: in no cluster',
+      h('span.muted', {}, ' · a cluster keeps its colour as it grows; past 12 clusters: ■ ▲ ◆')),
     h('p#tokens-caption.caption'),
   );
 }

@@ -31,7 +31,7 @@ export function updateMetrics(now, force) {
   try {
     app.metrics = s.metrics();
     recordState(app.metrics);
-    ui.tokens.setStyle(s.labels(), s.leaders());
+    ui.tokens.setStyle(s.colour_slots(), s.leaders());
     overlayMetrics();
   } catch {
     // P cannot be computed at this state (the divergence message says why): it is the run's last

@@ -99,8 +99,8 @@ export function viewTokens() {
  */
 function sampleEvery() {
   if (app.metricsCost >= FRAME_BUDGET_MS / 2) return 0;
-  const u = app.stepper.until_steps();
-  return u > 0 ? Math.max(1, Math.floor(u / 300)) : 10;
+  // The core's fixed sample steps (identity::sample_every), where cluster colours are committed.
+  return app.stepper.sample_every();
 }
 
 /** Records a history sample (metrics for the chart, positions for the trails) at this step. */
@@ -125,7 +125,7 @@ function recordSample() {
  */
 export function recordState(m) {
   const s = app.stepper;
-  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m, app.stateShown ? null : () => s.state());
+  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m, app.stateShown ? null : () => s.state(), () => s.identity_state());
 }
 
 /**

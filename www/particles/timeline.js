@@ -16,7 +16,7 @@ import { $, app, ui } from './state.js';
 /** A new run: its step 0 is kept (whatever the analyses recorded) and where it was computed to. */
 export function keepInitial(s) {
   app.stateShown = s.model() !== 'euclidean' || s.integrate_in() === s.coords();
-  app.initial = { step: 0, state: s.state() };
+  app.initial = { step: 0, state: s.state(), ids: s.identity_state() };
   app.furthest = 0;
 }
 
@@ -32,6 +32,7 @@ export function rewindTo(s, target) {
   const diverged = s.status() === 'diverged';
   if (!diverged && now <= target && kept.step <= now) return false;
   s.restore(kept.step, kept.state);
+  if (kept.ids) s.restore_identity_state(kept.ids);
   if (diverged) hideDivergence();
   return true;
 }

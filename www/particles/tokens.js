@@ -2,7 +2,7 @@
 // leaders, the autoscale that follows growing tokens and the 3-D drag; tokens_draw.js draws it
 // in 1-D (x against time), 2-D or 3-D. It computes no science.
 
-import { clearCanvas, setLabels, tokenColours } from '../render/palette.js';
+import { clearCanvas, setLabels, tokenStyle } from '../render/palette.js';
 import { draw2d, draw3d, drawTime } from './tokens_draw.js';
 
 const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
@@ -22,7 +22,8 @@ export class TokenView {
     this.colour = 'clusters'; // token colours: 'clusters', 'index' or 'plain' (the `colour` view key)
     this.axes = 'equal'; // axis scales: 'equal' or 'per-axis' (the `axes` view key)
     this.highlight = null; // [i, j] from the heatmap hover
-    this.labels = null;
+    this.slots = null; // colour slots (stable cluster identities) from the latest metrics
+    this.shapes = null;
     this.leaders = null;
     this.onChange = () => {};
     this.onCameraEnd = () => {}; // a drag that rotated the 3-D view ended (yaw, pitch are final)
@@ -43,7 +44,7 @@ export class TokenView {
     this.pts = null;
     this.t = 0;
     this.view = null;
-    this.labels = null;
+    this.slots = null;
     this.leaders = null;
     this.highlight = null;
   }
@@ -81,9 +82,12 @@ export class TokenView {
     this.onChange();
   }
 
-  /** Cluster labels (Uint32Array n) and leaders (Uint32Array) from the latest metrics. */
-  setStyle(labels, leaders) {
-    this.labels = labels;
+  /**
+   * Colour slots (Uint32Array n, ParticleLab.colour_slots: stable cluster identities) and leaders
+   * (Uint32Array) from the latest metrics.
+   */
+  setStyle(slots, leaders) {
+    this.slots = slots;
     this.leaders = leaders;
   }
 
@@ -158,7 +162,8 @@ export class TokenView {
     const ctx = this.ctx;
     const { w, h, th } = clearCanvas(this.canvas, ctx);
     if (!this.pts || !this.view) return;
-    const colours = tokenColours(this.colour, this.labels, this.n);
+    const { colours, shapes } = tokenStyle(this.colour, this.slots, this.n);
+    this.shapes = shapes;
     const draw = this.k === 1 ? drawTime : this.k === 2 ? draw2d : draw3d;
     // The boxes of the texts drawn (ticks, axis names) go to data-labels, as the charts' do.
     setLabels(this.canvas, { labels: draw(this, ctx, w, h, th, colours) });

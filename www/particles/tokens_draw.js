@@ -10,8 +10,9 @@ function radius(tv) {
   return Math.max(1.6, Math.min(6, 22 / Math.sqrt(Math.max(1, tv.n)) + 1.5));
 }
 
-function dot(ctx, x, y, r, colour, th) {
-  if (r <= 2.5) {
+/** A token's marker: a circle, or past 12 clusters a square, triangle or diamond (`shape` 1-3). */
+function dot(ctx, x, y, r, colour, th, shape = 0) {
+  if (r <= 2.5 && shape === 0) {
     // Small dots (thousands of tokens): a square of the same size looks the same and costs a
     // fraction of a filled arc to rasterise.
     ctx.fillStyle = colour;
@@ -19,7 +20,19 @@ function dot(ctx, x, y, r, colour, th) {
     return;
   }
   ctx.beginPath();
-  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  if (shape === 1) ctx.rect(x - r * 0.9, y - r * 0.9, 1.8 * r, 1.8 * r);
+  else if (shape === 2) {
+    ctx.moveTo(x, y - 1.25 * r);
+    ctx.lineTo(x + 1.15 * r, y + 0.8 * r);
+    ctx.lineTo(x - 1.15 * r, y + 0.8 * r);
+    ctx.closePath();
+  } else if (shape === 3) {
+    ctx.moveTo(x, y - 1.3 * r);
+    ctx.lineTo(x + 1.1 * r, y);
+    ctx.lineTo(x, y + 1.3 * r);
+    ctx.lineTo(x - 1.1 * r, y);
+    ctx.closePath();
+  } else ctx.arc(x, y, r, 0, 2 * Math.PI);
   ctx.fillStyle = colour;
   ctx.fill();
   if (r > 2.5) {
@@ -180,7 +193,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
   for (let i = 0; i < tv.n; i++) {
     const p = pos(i);
     if (p) {
-      dot(ctx, p[0], p[1], r, colours[i], th);
+      dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0);
       tv.drawn.push(p);
     }
   }
@@ -296,7 +309,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     const [X, Y, D] = projected[i];
     const u = (Math.max(-1, Math.min(1, D)) + 1) / 2; // 0 farthest, 1 nearest
     ctx.globalAlpha = shade ? 0.25 + 0.75 * u : 1;
-    dot(ctx, X, Y, shade ? r * (0.6 + 0.6 * u) : r, colours[i], th);
+    dot(ctx, X, Y, shade ? r * (0.6 + 0.6 * u) : r, colours[i], th, tv.shapes ? tv.shapes[i] : 0);
   }
   ctx.globalAlpha = 1;
   drawCentres(tv, ctx, at3);
@@ -402,7 +415,7 @@ export function drawTime(tv, ctx, w, h, th, colours) {
   const pos = (i) => (i < n && Number.isFinite(pts[i]) ? [X(tv.t), Y(pts[i])] : null);
   for (let i = 0; i < n; i++) {
     const p = pos(i);
-    if (p) dot(ctx, p[0], p[1], r, colours[i], th);
+    if (p) dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0);
   }
   rings(tv, ctx, pos, r, th);
   ctx.restore();

@@ -4,8 +4,24 @@
 
 import { significant } from '../ui/format.js';
 
-/** Okabe-Ito without black: orange, sky blue, bluish green, yellow, blue, vermillion, purple. */
-export const CATEGORICAL = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
+/**
+ * Cluster colours, 12 per theme, told apart on the theme's panel (Okabe-Ito first, then Tol's
+ * and a few more; no grey: grey means "in no cluster"). A cluster's colour is its slot (core
+ * `analysis::identity`, stable over the run) modulo 12; past 12 live clusters the marker shape
+ * (SHAPES) tells them apart.
+ */
+export const CLUSTER_LIGHT = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9',
+  '#882255', '#DDCC77', '#332288', '#8C564B', '#222222', '#7A8B1E'];
+export const CLUSTER_DARK = ['#3C9BE0', '#E69F00', '#00B386', '#E08FC0', '#F0702A', '#8FD0F5',
+  '#F0E442', '#9A8CF0', '#FF9DA7', '#B5C94A', '#F5F5F5', '#D62728'];
+/** Marker shapes after the 12 colours: slot / 12 picks one (0 circle). */
+export const SHAPES = ['circle', 'square', 'triangle', 'diamond'];
+/** The colours for clusters in the current theme. */
+export function clusterPalette() {
+  return isDark() ? CLUSTER_DARK : CLUSTER_LIGHT;
+}
+/** Slot of a token in no cluster (core identity::NONE, u32::MAX). */
+export const NO_SLOT = 0xffffffff;
 
 const dark = matchMedia('(prefers-color-scheme: dark)');
 let cached = null;
@@ -60,46 +76,47 @@ export function theme() {
 }
 
 /**
- * Colour of each token from cluster labels: clusters with two or more tokens get the categorical
- * colours in order of first appearance; singletons (and tokens without a label) are neutral.
- * @param {Uint32Array|null} labels
+ * Colour and shape of each token from its colour slot (ParticleLab.colour_slots: a stable
+ * cluster identity, NO_SLOT for a token in no cluster of two or more): colour slot % 12, shape
+ * index slot / 12 (in SHAPES, wrapping); tokens in no cluster are neutral grey circles.
+ * @param {Uint32Array|null} slots
  * @param {number} n
- * @returns {string[]}
+ * @returns {{ colours: string[], shapes: Uint8Array }}
  */
-export function clusterColours(labels, n) {
+export function clusterStyle(slots, n) {
   const th = theme();
-  const out = new Array(n).fill(th.neutral);
-  if (!labels || labels.length !== n) return out;
-  const size = new Map();
-  for (const l of labels) size.set(l, (size.get(l) || 0) + 1);
-  const slot = new Map();
+  const pal = clusterPalette();
+  const colours = new Array(n).fill(th.neutral);
+  const shapes = new Uint8Array(n);
+  if (!slots || slots.length !== n) return { colours, shapes };
   for (let i = 0; i < n; i++) {
-    const l = labels[i];
-    if (size.get(l) < 2) continue;
-    if (!slot.has(l)) slot.set(l, slot.size);
-    out[i] = CATEGORICAL[slot.get(l) % CATEGORICAL.length];
+    const s = slots[i];
+    if (s === NO_SLOT) continue;
+    colours[i] = pal[s % pal.length];
+    shapes[i] = Math.floor(s / pal.length) % SHAPES.length;
   }
-  return out;
+  return { colours, shapes };
 }
 
 /** Viridis stops (matplotlib's), for colouring tokens by their index. */
 const VIRIDIS = ['#440154', '#472c7a', '#3b518b', '#2c718e', '#21908d', '#27ad81', '#5cc863', '#aadc32', '#fde725'];
 
 /**
- * Token colours for the `colour` view key: 'index' gives token i the viridis colour of i / (n - 1)
- * (follow one token through the run); 'plain' one neutral colour. Cluster colours are
- * clusterColours.
- * @returns {string[]}
+ * Token colours and marker shapes for the `colour` view key: 'clusters' from the colour slots
+ * (clusterStyle); 'index' gives token i the viridis colour of i / (n - 1) (follow one token
+ * through the run); 'plain' one neutral colour. Shapes are circles except past 12 clusters.
+ * @returns {{ colours: string[], shapes: Uint8Array }}
  */
-export function tokenColours(mode, labels, n) {
-  if (mode === 'plain') return new Array(n).fill(theme().accent);
-  if (mode !== 'index') return clusterColours(labels, n);
-  const out = new Array(n);
+export function tokenStyle(mode, slots, n) {
+  if (mode === 'clusters') return clusterStyle(slots, n);
+  const shapes = new Uint8Array(n);
+  if (mode === 'plain') return { colours: new Array(n).fill(theme().accent), shapes };
+  const colours = new Array(n);
   for (let i = 0; i < n; i++) {
     const u = n > 1 ? (i / (n - 1)) * (VIRIDIS.length - 1) : 0;
-    out[i] = VIRIDIS[Math.min(VIRIDIS.length - 1, Math.round(u))];
+    colours[i] = VIRIDIS[Math.min(VIRIDIS.length - 1, Math.round(u))];
   }
-  return out;
+  return { colours, shapes };
 }
 
 /** Sets a canvas's backing size to its CSS size times devicePixelRatio; returns { w, h, dpr } (CSS px). */

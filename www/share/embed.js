@@ -42,7 +42,7 @@ function controlElement(lab, name) {
  * `controls` in a bar with the link to the full playground.
  * @param {{ root: HTMLElement, controls: Record<string, string> }} lab
  * @param {string[]} controls the control names to show
- * @returns {{ setHref: (href: string) => void }}
+ * @returns {{ setHref: (href: string) => void, setCaption: (text: string) => void }}
  */
 export function enterEmbed(lab, controls) {
   const root = document.documentElement;
@@ -52,6 +52,10 @@ export function enterEmbed(lab, controls) {
   bar.className = 'embed-bar';
   bar.setAttribute('role', 'group');
   bar.setAttribute('aria-label', 'Embedded view controls');
+  // The preset's one-line caption (core LabPreset::caption, from check_link): what the view shows.
+  const caption = document.createElement('span');
+  caption.className = 'embed-caption';
+  bar.append(caption);
   for (const name of controls) {
     const el = controlElement(lab, name);
     if (el) bar.append(el);
@@ -67,6 +71,10 @@ export function enterEmbed(lab, controls) {
   return {
     setHref(href) {
       open.href = href;
+    },
+    setCaption(text) {
+      caption.textContent = text;
+      caption.title = text;
     },
   };
 }

@@ -71,7 +71,11 @@ export class PageView {
 
   /** After `lab`'s link was written: the embed's "full playground" link follows it. */
   written(lab) {
-    if (this.embedded && lab.pageViewInLink) this.embedded.setHref(`${pageUrl()}#${this.linkOf(lab, { drop: EMBED_KEYS })}`);
+    if (!this.embedded) return;
+    const link = this.linkOf(lab, { drop: EMBED_KEYS });
+    if (lab.pageViewInLink) this.embedded.setHref(`${pageUrl()}#${link}`);
+    const res = this.wasm.check_link(link);
+    if (res.ok) this.embedded.setCaption(res.caption);
   }
 
   /** The theme chosen in the page (share bar). */
@@ -110,6 +114,7 @@ export class PageView {
       neverPush();
       this.embedded = enterEmbed(lab, v.controls);
       this.embedded.setHref(`${pageUrl()}#${stripKeys(res.link, EMBED_KEYS)}`);
+      this.embedded.setCaption(res.caption);
       if (lab.pausesOffscreen) {
         pauseWhenHidden({ playing: () => lab.state()?.status === 'playing', play: () => lab.play(), pause: () => lab.pause() }, lab.root);
       }

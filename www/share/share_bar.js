@@ -1,15 +1,14 @@
 // The share bar of a lab whose link carries the page's view keys (the particle lab's status
 // area): Copy link (the page's URL with the lab's link, optionally `step=` of the moment shown),
-// Copy embed code (an `<iframe>` snippet of the same link with `embed=1` and the panels shown),
+// Copy embed code (an `<iframe>` snippet of the same link with `embed=1`, at the size chosen
+// next to it, with the panels that fit that size or those the user ticked: embed_sizes.js),
 // the panels shown and the theme. The clipboard API is used when allowed; otherwise the
 // read-only field is selected for the user to copy.
 
 import { pageUrl } from '../lab/address_bar.js';
+import { embedPanels, embedSize, embedSnippet } from './embed_sizes.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** Size of the iframe in the embed snippet (CSS px). */
-export const EMBED_SIZE = { width: 640, height: 420 };
 
 /**
  * Wires the share bar in `lab`'s markup.
@@ -97,10 +96,13 @@ export function setupShareBar(page, lab, h) {
   $('copy-embed').addEventListener('click', () => {
     status.textContent = '';
     const moment = copiedMoment();
-    const link = page.linkOf(lab, { moment, extra: [['embed', '1']], drop: ['controls'] });
-    const src = `${pageUrl()}#${link}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-    const snippet = `<iframe src="${src}" width="${EMBED_SIZE.width}" height="${EMBED_SIZE.height}" style="border:0" title="Attention Dynamics Playground" loading="lazy"></iframe>`;
-    copy('Embed code', snippet, 'Embed code');
+    const size = embedSize($('embed-size').value);
+    const panels = embedPanels(size, names, page.panels);
+    const extra = [['embed', '1']];
+    if (panels.length < names.length) extra.push(['panels', panels.join(',')]);
+    const drop = ['controls', ...(panels.length < names.length ? [] : ['panels'])];
+    const link = page.linkOf(lab, { moment, extra, drop });
+    copy('Embed code', embedSnippet(`${pageUrl()}#${link}`, size), 'Embed code');
   });
   field.addEventListener('focus', () => field.select());
 }

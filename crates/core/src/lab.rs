@@ -47,6 +47,16 @@ impl LabConfig {
         }
     }
 
+    /// The one-line caption of the configuration's preset ([`LabPreset::caption`]): what an
+    /// embedded view of it shows, in plain words.
+    pub fn caption(&self) -> &'static str {
+        match self {
+            LabConfig::Particles(c) => c.preset.caption(),
+            LabConfig::Training(c) => c.preset.caption(),
+            LabConfig::Depth(c) => c.preset.caption(),
+        }
+    }
+
     /// The keys whose value differs from the configuration's preset: `(key, preset value, value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
         match self {

@@ -18,6 +18,8 @@ struct LinkOk<'a> {
     view: &'a View,
     /// The view keys as written in the link (those that differ from their defaults).
     view_pairs: Vec<(&'static str, String)>,
+    /// The preset's one-line caption (core `LabPreset::caption`), shown in the embed bar.
+    caption: &'static str,
     #[serde(flatten)]
     check: CheckOk,
 }
@@ -81,6 +83,7 @@ pub fn check_link(
             open_step: l.open_step(),
             view: &l.view,
             view_pairs: l.view.pairs(),
+            caption: l.config.caption(),
             check: CheckOk::new(l.config.to_canonical_string(), l.config.differences_from_preset(), l.config.pairs()),
         }),
         Err(e) => to_js(&LinkErr { lab: lab::requested_lab(text), check: CheckErr::from(e) }),

@@ -20,6 +20,9 @@ pub trait LabPreset: Copy + 'static {
     /// What the preset demonstrates, in one sentence.
     fn description(self) -> &'static str;
 
+    /// A one-line caption in plain words for an embedded view (the embed bar shows it).
+    fn caption(self) -> &'static str;
+
     /// Every key of the preset's configuration with its value, in canonical order.
     fn pairs(self) -> Vec<(&'static str, String)>;
 

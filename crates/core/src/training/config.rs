@@ -63,6 +63,12 @@ impl crate::link::LabPreset for TrainingPreset {
     fn description(self) -> &'static str {
         TrainingPreset::description(self)
     }
+    fn caption(self) -> &'static str {
+        match self {
+            TrainingPreset::ScanSnap => "Training one attention layer: it scans to the telling tokens, then snaps.",
+            TrainingPreset::ScanSnapSweep => "How the learning rates decide how sparse the learnt attention ends.",
+        }
+    }
     fn pairs(self) -> Vec<(&'static str, String)> {
         self.config().pairs()
     }
@@ -81,7 +87,7 @@ impl TrainingPreset {
     pub fn description(self) -> &'static str {
         match self {
             TrainingPreset::ScanSnap => "Attention starts uniform, scans from the common tokens to the distinct tokens of each class, then snaps: it freezes at a mixture (Tian et al. 2023, Fig. 4).",
-            TrainingPreset::ScanSnapSweep => "One query token serves two next tokens: a larger eta_Z gives sparser final attention, a larger eta_Y / eta_Z freezes it earlier (Tian et al. 2023).",
+            TrainingPreset::ScanSnapSweep => "One query token serves two next tokens: a larger learning rate of Z (eta_z) gives sparser final attention, a larger ratio of the rates of Y and Z freezes it earlier (Tian et al. 2023).",
         }
     }
 

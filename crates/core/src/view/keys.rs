@@ -90,7 +90,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
     ViewKey {
         name: "colour",
         meaning: "token colours",
-        allowed: "`clusters`, `index` (viridis by token number), `plain`",
+        allowed: "`clusters` (a colour per cluster that depends only on the run and the step: a cluster keeps its colour as it grows; grey: in no cluster; 12 colours, then marker shapes), `index` (viridis by token number), `plain`",
         default: "`clusters`",
         labs: &["particles"],
     },

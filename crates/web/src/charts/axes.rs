@@ -4,7 +4,7 @@
 //! [`power_label`]: `0.01`, `10⁻¹⁸`), so every decade it spans can carry a label.
 
 use crate::charts::canvas::Canvas;
-use crate::charts::plot::{err, fit_text, tick, Geometry, Theme};
+use crate::charts::plot::{err, fit_text, label_count, tick, Geometry, Theme};
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -19,7 +19,9 @@ pub fn builder<'a, 'b>(
     y_extra: u32,
 ) -> ChartBuilder<'a, 'b, Canvas> {
     let mut b = ChartBuilder::on(area);
+    // A small left margin keeps a rotated y description's ink inside the canvas.
     b.margin_top(g.title_h)
+        .margin_left((2.0 * g.dpr).ceil() as u32)
         .margin_right(g.margin_r * 2)
         .x_label_area_size(g.x_label)
         .y_label_area_size(g.y_label + y_extra);
@@ -65,9 +67,17 @@ where
     let x_desc = fit_text(chart.plotting_area(), &font, axes.x_desc, room);
     let plain = |v: &f64| tick(*v);
     let y_fmt: &dyn Fn(&f64) -> String = axes.y_fmt.unwrap_or(&plain);
+    // No more labels than fit: about 3.2 em apart along x, 2 lines apart along y (a narrow or
+    // short chart draws fewer).
+    let (pw, ph) = chart.plotting_area().dim_in_pixel();
+    let x_labels = axes.x_labels.min(label_count(pw as f64, g.font * 3.2, axes.x_labels));
+    let y_labels =
+        if axes.y_labels == 0 { 0 } else { axes.y_labels.min(label_count(ph as f64, g.font * 2.0, axes.y_labels)) };
+    // The y description fits beside the plot (a short chart drops its parenthesised part).
+    let y_desc = axes.y_desc.map(|d| fit_text(chart.plotting_area(), &font, d, ph as i32));
     let mut m = chart.configure_mesh();
-    m.x_labels(axes.x_labels)
-        .y_labels(axes.y_labels)
+    m.x_labels(x_labels)
+        .y_labels(y_labels)
         .x_label_formatter(axes.x_fmt)
         .y_label_formatter(&y_fmt)
         .label_style(font.clone())
@@ -79,7 +89,7 @@ where
     if axes.y_labels == 0 {
         m.disable_y_mesh();
     }
-    if let Some(d) = axes.y_desc {
+    if let Some(d) = y_desc.as_deref() {
         m.y_desc(d);
     }
     m.draw().map_err(err)

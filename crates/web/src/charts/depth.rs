@@ -243,7 +243,7 @@ pub fn paths(
         .max(1e-9);
     let mut entries = vec![Entry {
         colour: th.muted,
-        text: "bars: share of paths C(L,k) H^k / (H+1)^L".to_string(),
+        text: "bars: share of paths C(L,k) Hᵏ / (H+1)ᴸ".to_string(),
         short: "bars: share of paths".to_string(),
     }];
     for (r, _) in &carried {
@@ -340,7 +340,7 @@ pub fn spectrum(
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let (_, h) = area.dim_in_pixel();
     let legend = draw_band(&area, &g, &th, &entries, &lb, (g.margin_r as i32, h as i32 - lb.height))?;
-    title(&area, &g, &th, &format!("singular values σ_k / σ_1 of X_{} (log)", layer), xr.start)?;
+    title(&area, &g, &th, &format!("singular values σₖ / σ₁ of X{} (log)", subscript(layer as u64)), xr.start)?;
     area.present().map_err(err)?;
     Ok(Layout {
         plot: Some(Rect::of(&xr, &yr).css(g.dpr)),
@@ -348,4 +348,10 @@ pub fn spectrum(
         labels: texts.css(g.dpr),
         ..Layout::default()
     })
+}
+
+/// `k` in subscript digits (`X₁₂`): chart texts cannot hold a `<sub>`.
+fn subscript(k: u64) -> String {
+    const SUB: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    k.to_string().chars().map(|c| SUB[c as usize - '0' as usize]).collect()
 }

@@ -78,7 +78,7 @@ pub fn residual(
     let gap = if legend_band.height > 0 { (6.0 * g.dpr) as i32 } else { 0 };
     let x_max = layers.max(1) as f64;
     let x_range = -0.3..x_max + 0.3;
-    let y_desc = if log { "||res(X_l)|| / ||X_l|| (log)" } else { "||res(X_l)|| / ||X_l||" };
+    let y_desc = if log { "‖res(Xₗ)‖ / ‖Xₗ‖ (log)" } else { "‖res(Xₗ)‖ / ‖Xₗ‖" };
     let mut builder = axes::builder(&area, &g, (g.font * 1.4) as u32);
     builder.margin_bottom((legend_band.height + gap) as u32);
     let x_fmt = axes::whole;
@@ -129,7 +129,7 @@ pub fn residual(
     };
     let (_, h) = area.dim_in_pixel();
     let legend = draw_band(&area, &g, &th, &entries, &legend_band, (pad, h as i32 - legend_band.height))?;
-    title(&area, &g, &th, "relative residual of X_l against depth (rank collapse)", xr.start)?;
+    title(&area, &g, &th, "relative residual of Xₗ against depth (rank collapse)", xr.start)?;
     if results.is_empty() {
         note(&area, &g, &th, "computing the first variant…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
     }

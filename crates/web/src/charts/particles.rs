@@ -2,9 +2,7 @@
 
 use crate::charts::layout::{Layout, Panel};
 use crate::charts::plot::RefLine;
-use crate::charts::plot::{
-    clamp_dpr, err, note, panel, power_of_ten, readout, root, span_label, theme, Geometry, PanelSpec,
-};
+use crate::charts::plot::{clamp_dpr, err, panel, power_of_ten, readout, root, span_label, theme, Geometry, PanelSpec};
 use crate::charts::plot_marks::shade_spans;
 use attn_core::particles::analysis::history::History;
 use plotters::prelude::*;
@@ -23,11 +21,11 @@ pub struct Marks {
 }
 
 /// Draws the history on `canvas` (whose `width`/`height` are device pixels, `dpr` per CSS px):
-/// four stacked panels — the count (`hyperplanes` where the run has it, else clusters), Boolean
-/// distance (log scale), effective rank, interaction energy (or a note that it is defined only
-/// for sphere models with Q = K = V = I) — over `t` in `[0, t_max]`, with the `marks` asked for.
-/// The titles read the sample at step `marks.shown` (the latest at or before it: the state the page
-/// shows, which the timeline may have put before the last sample).
+/// stacked panels — the count (`hyperplanes` where the run has it, else clusters), Boolean
+/// distance (log scale), effective rank, and the interaction energy where it is defined (sphere
+/// models with Q = K = V = I; no row otherwise) — over `t` in `[0, t_max]`, with the `marks`
+/// asked for. The titles read the sample at step `marks.shown` (the latest at or before it: the
+/// state the page shows, which the timeline may have put before the last sample).
 pub fn draw(
     canvas: HtmlCanvasElement,
     h: &History,
@@ -50,11 +48,13 @@ pub fn draw(
     let x = 0.0..t1;
     let at = h.step.partition_point(|&s| s <= marks.shown).max(1) - 1;
     let last = |v: &[f64]| v.get(at).copied().unwrap_or(f64::NAN);
-    // Four panels of equal plot height; the last one also holds the time axis labels.
-    let ph = (hgt.saturating_sub(g.x_label) / 4) as i32;
+    // Panels of equal plot height (four with the energy, else three); the last one also holds
+    // the time axis labels.
+    let count = if energy_defined { 4 } else { 3 };
+    let ph = (hgt.saturating_sub(g.x_label) / count) as i32;
     let (a0, rest) = root.split_vertically(ph);
     let (a1, rest) = rest.split_vertically(ph);
-    let (a2, a3) = rest.split_vertically(ph);
+    let (a2, a3) = if energy_defined { rest.split_vertically(ph) } else { (rest.clone(), rest) };
     let areas = [a0, a1, a2, a3];
     let mut panels = Vec::new();
     let px = |r: &Range<i32>| (r.start as f64 / dpr, r.end as f64 / dpr);
@@ -105,10 +105,19 @@ pub fn draw(
     let rmax = h.effective_rank.iter().copied().filter(|v| v.is_finite()).fold(2.0f64, f64::max);
     let r_top = rmax * 1.08;
     let title = format!("effective rank of P: {}", readout(last(&h.effective_rank)));
-    let spec = PanelSpec::new("effective_rank", title, &h.t, &h.effective_rank, th.series[2]);
+    let spec = PanelSpec {
+        show_x: !energy_defined,
+        x_desc: "t (time units)",
+        ..PanelSpec::new("effective_rank", title, &h.t, &h.effective_rank, th.series[2])
+    };
     let (_, yr) = panel(&areas[2], &g, &th, &spec, x.clone(), 0.0..r_top)?;
     let (y0, y1) = px(&yr);
     panels.push(Panel { name: spec.name, y0, y1, v0: 0.0, v1: r_top });
+    if !energy_defined {
+        root.present().map_err(err)?;
+        let (x0, x1) = px(&xr_all);
+        return Ok(Layout { x0, x1, start: 0.0, end: t1, panels, plot: None, legend: None, labels: texts.css(dpr) });
+    }
 
     // Interaction energy, or the note saying when it is defined.
     let (lo, hi) = h
@@ -117,7 +126,7 @@ pub fn draw(
         .copied()
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
-    let has_energy = energy_defined && lo.is_finite();
+    let has_energy = lo.is_finite();
     // A constant (or nearly constant) energy gets a padded range: at least ±0.5% of its
     // value (±0.5 at 0), so the tick labels read apart.
     let (e0, e1) = if has_energy {
@@ -129,11 +138,7 @@ pub fn draw(
         (0.0, 1.0)
     };
     let energy_label = move |v: &f64| if has_energy { span_label(*v, (e1 - e0) / 4.0) } else { String::new() };
-    let title = if energy_defined {
-        format!("interaction energy E_β: {}", readout(last(&h.energy)))
-    } else {
-        "interaction energy E_β".to_string()
-    };
+    let title = format!("interaction energy Eᵦ: {}", readout(last(&h.energy)));
     let (t, y): (&[f64], &[f64]) = if has_energy { (&h.t, &h.energy) } else { (&[], &[]) };
     let spec = PanelSpec {
         show_x: true,
@@ -142,19 +147,6 @@ pub fn draw(
         ..PanelSpec::new("energy", title, t, y, th.series[3])
     };
     let (_, yr) = panel(&areas[3], &g, &th, &spec, x.clone(), e0..e1)?;
-    if !energy_defined {
-        let (ax, ay) = areas[3].get_pixel_range();
-        let cx = (xr_all.start + xr_all.end) / 2 - ax.start;
-        let cy = (yr.start + yr.end) / 2 - ay.start;
-        let narrow = ((xr_all.end - xr_all.start) as f64) < 340.0 * dpr;
-        if narrow {
-            let dy = (g.font * 0.7) as i32;
-            note(&areas[3], &g, &th, "defined for sphere models", (cx, cy - dy))?;
-            note(&areas[3], &g, &th, "with Q = K = V = I", (cx, cy + dy))?;
-        } else {
-            note(&areas[3], &g, &th, "defined for sphere models with Q = K = V = I", (cx, cy))?;
-        }
-    }
     let (y0, y1) = px(&yr);
     panels.push(Panel {
         name: spec.name,

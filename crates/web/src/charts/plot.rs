@@ -263,9 +263,20 @@ fn same(v: f64) -> f64 {
     v
 }
 
-/// Tick label of a log axis: the power of ten, `1e-3`.
+/// Tick label of a log axis at the value `v`: the power of ten written as the depth lab's
+/// ([`crate::charts::axes::power_label`]: `10⁻¹⁶`, `0.01`, `1`).
 pub fn power_of_ten(v: &f64) -> String {
-    format!("1e{}", v.log10().round() as i32)
+    crate::charts::axes::power_label(&v.log10().round())
+}
+
+/// How many tick labels fit along `room` device pixels when each needs `each` of them: between
+/// 1 and `most` (narrow and short charts draw fewer labels, never overlapping ones; 2 when
+/// the room is unknown).
+pub fn label_count(room: f64, each: f64, most: usize) -> usize {
+    if !(room.is_finite() && each > 0.0) {
+        return 2.min(most.max(1));
+    }
+    ((room / each).floor() as usize).clamp(1, most.max(1))
 }
 
 /// Draws one panel with value axis `y_range`; returns its plot area's pixel ranges.
@@ -282,10 +293,17 @@ where
     Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
     let font = ("sans-serif", g.font).into_font().color(&th.fg);
+    // Tick labels that fit the panel: about 4.5 em apart along x, 2.2 lines apart along y.
+    let (aw, ah) = area.dim_in_pixel();
+    let plot_w = aw as f64 - g.y_label as f64 - g.margin_r as f64;
+    let below = if spec.show_x { g.x_label as f64 } else { g.font * 0.6 };
+    let plot_h = ah as f64 - g.title_h as f64 - below;
+    let x_labels = label_count(plot_w, g.font * 4.5, 6);
+    let y_labels = label_count(plot_h, g.font * 1.5, 4);
     let mut chart = ChartBuilder::on(area)
         .margin_top(g.title_h)
         .margin_right(g.margin_r)
-        .margin_bottom(if spec.show_x { 0 } else { (g.font * 0.6) as u32 })
+        .margin_bottom(if spec.show_x { (3.0 * g.dpr) as u32 } else { (g.font * 0.6) as u32 })
         .x_label_area_size(if spec.show_x { g.x_label } else { 0 })
         .y_label_area_size(g.y_label)
         .build_cartesian_2d(x_range.clone(), y_range)
@@ -293,8 +311,8 @@ where
     let lw = g.line(1.0);
     chart
         .configure_mesh()
-        .x_labels(6)
-        .y_labels(4)
+        .x_labels(x_labels)
+        .y_labels(y_labels)
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(spec.y_fmt)
         .label_style(font.clone())
@@ -311,6 +329,9 @@ where
     let dash = (5.0 * g.dpr).round() as i32;
     let gap = (4.0 * g.dpr).round() as i32;
     let small = ("sans-serif", g.font * 0.9).into_font();
+    // The boxes of the horizontal lines' labels (area pixels: x0, y0, x1, y1), which the
+    // vertical lines' labels keep clear of.
+    let mut taken: Vec<(i32, i32, i32, i32)> = Vec::new();
     for h in spec.hlines.iter().filter(|h| h.at.is_finite()) {
         let style = h.colour.stroke_width(g.line(1.5));
         let y = (spec.clamp)(h.at);
@@ -319,9 +340,18 @@ where
             .map_err(err)?;
         let (px, py) = chart.backend_coord(&(x_range.end, y));
         let (ax, ay) = area.get_pixel_range();
-        let text = small.clone().color(&h.colour).pos(Pos::new(HPos::Right, VPos::Bottom));
-        area.draw_text(&h.label, &text, (px - ax.start - (3.0 * g.dpr) as i32, py - ay.start - (2.0 * g.dpr) as i32))
-            .map_err(err)?;
+        // Above the line, or below it when the line runs too close to the top of the canvas.
+        let above = py - ay.start > (g.font * 1.2) as i32;
+        let (vpos, dy) = if above { (VPos::Bottom, -(2.0 * g.dpr)) } else { (VPos::Top, 2.0 * g.dpr) };
+        let text = small.clone().color(&h.colour).pos(Pos::new(HPos::Right, vpos));
+        let at = (px - ax.start - (3.0 * g.dpr) as i32, py - ay.start + dy as i32);
+        // Within the plot's width: a narrow chart shortens the label rather than covering ticks.
+        let plot_left = chart.plotting_area().get_pixel_range().0.start - ax.start;
+        let label = fit_text(area, &text, &h.label, at.0 - plot_left);
+        area.draw_text(&label, &text, at).map_err(err)?;
+        let (tw, th_) = area.estimate_text_size(&label, &text).map_err(err)?;
+        let top = if above { at.1 - th_ as i32 } else { at.1 };
+        taken.push((at.0 - tw as i32, top, at.0, top + th_ as i32));
     }
     for v in spec.vlines.iter().filter(|v| v.at.is_finite()) {
         let style = v.colour.stroke_width(g.line(1.5));
@@ -337,7 +367,19 @@ where
             let text =
                 small.clone().color(&v.colour).pos(Pos::new(if right { HPos::Left } else { HPos::Right }, VPos::Top));
             let dx = (4.0 * g.dpr) as i32 * if right { 1 } else { -1 };
-            area.draw_text(&v.label, &text, (px - ax.start + dx, py - ay.start + (2.0 * g.dpr) as i32)).map_err(err)?;
+            let x = px - ax.start + dx;
+            let room = if right { xr.end - ax.start - x } else { x - (xr.start - ax.start) };
+            let shown = fit_text(area, &text, &v.label, room);
+            let (tw, th_) = area.estimate_text_size(&shown, &text).map_err(err)?;
+            let (x0, x1) = if right { (x, x + tw as i32) } else { (x - tw as i32, x) };
+            let mut y = py - ay.start + (2.0 * g.dpr) as i32;
+            // Below any horizontal line's label it would cross.
+            for &(a0, b0, a1, b1) in &taken {
+                if x0 < a1 && a0 < x1 && y < b1 && b0 < y + th_ as i32 {
+                    y = b1 + (2.0 * g.dpr) as i32;
+                }
+            }
+            area.draw_text(&shown, &text, (x, y)).map_err(err)?;
         }
     }
 
@@ -365,8 +407,10 @@ where
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let (ax, ay) = area.get_pixel_range();
     let title = ("sans-serif", g.font * 1.05).into_font().color(&th.fg);
+    let room = aw as i32 - (xr.start - ax.start) - g.margin_r as i32;
+    let shown = fit_text(area, &title, &spec.title, room);
     area.draw_text(
-        &spec.title,
+        &shown,
         &title,
         (xr.start - ax.start, (g.font * 0.35) as i32 + (yr.start - ay.start) - g.title_h as i32),
     )

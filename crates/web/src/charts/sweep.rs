@@ -77,7 +77,7 @@ pub fn draw(
         .build_cartesian_2d(x_range.clone().log_scale().with_key_points(ticks), (lo - pad).max(0.0)..hi + pad)
         .map_err(err)?;
     let x_fmt = |v: &f64| tick(*v);
-    let x_desc = "r = η_Y / η_Z (log scale)";
+    let x_desc = "ratio r of the learning rates of Y and Z (log scale)";
     axes::mesh(
         &mut chart,
         &g,
@@ -99,12 +99,16 @@ pub fn draw(
             .map_err(err)?;
         let (px, py) = chart.backend_coord(&(x_range.end, reference));
         let style = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
-        root.draw_text(
-            &format!("uniform attention (Z = 0): {}", tick(reference)),
+        // Within the plot's width (a narrow chart drops the parenthesis, then cuts the text).
+        let (xr, _) = chart.plotting_area().get_pixel_range();
+        let room = px - (3.0 * dpr) as i32 - xr.start;
+        let text = crate::charts::plot::fit_text(
+            &root,
             &style,
-            (px - (3.0 * dpr) as i32, py - (2.0 * dpr) as i32),
-        )
-        .map_err(err)?;
+            &format!("uniform attention (Z = 0): {}", tick(reference)),
+            room,
+        );
+        root.draw_text(&text, &style, (px - (3.0 * dpr) as i32, py - (2.0 * dpr) as i32)).map_err(err)?;
     }
 
     // Curves, offset sideways a little (×1.03 per curve) so the error bars stay apart.
@@ -114,7 +118,7 @@ pub fn draw(
     let mut entries = Vec::new();
     for (j, (e, idx)) in groups.iter().enumerate() {
         let colour = th.series[j % th.series.len()];
-        entries.push((colour, format!("η_Z = {}", tick(*e))));
+        entries.push((colour, format!("eta_z = {}", tick(*e))));
         let shift = 1.03f64.powf(j as f64 - (k - 1.0) / 2.0);
         let pts: Vec<(f64, f64)> = idx.iter().map(|&i| (ratio[i] * shift, mean[i])).collect();
         let style = colour.stroke_width(g.line(2.0));
@@ -139,14 +143,21 @@ pub fn draw(
     let margin = (6.0 * dpr) as i32;
     let corner = (xr.end - margin, yr.end - margin - legend_height(&g, entries.len()));
     legend(&root, &g, &th, &entries, corner, true)?;
-    root.draw_text("final distinct-token entropy, mean ± std over seeds", &title, (xr.start, (g.font * 0.35) as i32))
-        .map_err(err)?;
+    let room = root.dim_in_pixel().0 as i32 - xr.start - g.margin_r as i32;
+    let heading =
+        crate::charts::plot::fit_text(&root, &title, "final distinct-token entropy (mean ± std over seeds)", room);
+    root.draw_text(&heading, &title, (xr.start, (g.font * 0.35) as i32)).map_err(err)?;
     if groups.is_empty() {
         note(
             &root,
             &g,
             &th,
-            "no finished cells yet",
+            &crate::charts::plot::fit_text(
+                &root,
+                &("sans-serif", g.font).into_font().color(&th.muted),
+                "no finished cells yet",
+                xr.end - xr.start,
+            ),
             ((xr.start + xr.end) / 2, yr.start + (yr.end - yr.start) * 3 / 4),
         )?;
     }

@@ -6,10 +6,11 @@
 use crate::charts::{heatmap, particles as chart};
 use crate::to_js;
 use attn_core::link::Named;
+use attn_core::particles::analysis::identity::Tracker;
 use attn_core::particles::analysis::metrics::energy_defined;
 use attn_core::particles::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::particles::config::{Preset, Space};
-use attn_core::{parse, Simulation, Stepping};
+use attn_core::{parse, Simulation};
 use js_sys::{Float64Array, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -83,6 +84,8 @@ pub struct ParticleLab {
     pub(crate) heat: super::particles_heatmap::HeatmapView,
     /// The overlays drawn on the chart (the view key `overlays`; [`super::particles_overlays`]).
     pub(crate) overlays: Vec<&'static str>,
+    /// Cluster identities committed at the sample steps (the tokens' colour slots).
+    pub(crate) tracker: Tracker,
 }
 
 /// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
@@ -104,10 +107,12 @@ impl ParticleLab {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str) -> Result<ParticleLab, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
-        let sim = Simulation::new(&c);
+        let mut sim = Simulation::new(&c);
         let (n, len) = (sim.n(), sim.n() * sim.d());
+        let tracker = Tracker::new(&mut sim);
         Ok(ParticleLab {
             sim,
+            tracker,
             scratch: view_scratch(n),
             p_row: Vec::new(),
             p_row_of: None,
@@ -122,14 +127,32 @@ impl ParticleLab {
     }
 
     /// Takes up to `k` steps, stopping at `until` or at a divergence; returns the steps taken.
+    /// Cluster identities are committed at every sample step on the way ([`Tracker`]).
     pub fn advance(&mut self, k: u32) -> u32 {
-        self.sim.advance(k as u64) as u32
+        self.tracker.advance(&mut self.sim, k as u64, false) as u32
     }
 
     /// Takes up to `k` steps even past `until` (the user asked for more), stopping only at a
     /// divergence; returns the steps taken.
     pub fn advance_past_until(&mut self, k: u32) -> u32 {
-        self.sim.advance_past_end(k as u64) as u32
+        self.tracker.advance(&mut self.sim, k as u64, true) as u32
+    }
+
+    /// Steps between the fixed sample steps (core `identity::sample_every`): where cluster
+    /// identities are committed and the chart takes its in-frame samples.
+    pub fn sample_every(&self) -> f64 {
+        self.tracker.identities().every() as f64
+    }
+
+    /// Each token's colour slot at the step of the last [`ParticleLab::metrics`] call (core
+    /// `analysis::identity`: a stable cluster identity; `u32::MAX` for a token in no cluster of
+    /// two or more): colour `slot % palette`, marker shape `slot / palette`. Depends only on the
+    /// configuration and that step. Empty before the first metrics call.
+    pub fn colour_slots(&self) -> Uint32Array {
+        match self.labels_step {
+            Some(step) => Uint32Array::from(&self.tracker.slots_for(step, &self.scratch.labels)[..]),
+            None => Uint32Array::new_with_length(0),
+        }
     }
 
     /// The integrated state (`integrate_in`'s coordinates: `z` or `x`; `n x d`, row-major): a new
@@ -137,6 +160,34 @@ impl ParticleLab {
     /// [`ParticleLab::restore`] needs to continue bit for bit (the page's timeline keeps it).
     pub fn state(&self) -> Float64Array {
         Float64Array::from(self.sim.state())
+    }
+
+    /// The cluster identities committed so far (core `analysis::identity`), for the timeline to
+    /// keep with a state: `[last sample step or -1, slot of token 0, ..., slot of token n-1]`.
+    pub fn identity_state(&self) -> Float64Array {
+        let ids = self.tracker.identities();
+        let mut out = Vec::with_capacity(1 + ids.slots().len());
+        out.push(ids.last_step().map_or(-1.0, |l| l as f64));
+        out.extend(ids.slots().iter().map(|&s| s as f64));
+        Float64Array::from(&out[..])
+    }
+
+    /// Puts back identities that [`ParticleLab::identity_state`] gave at an earlier state of
+    /// this run (call with [`ParticleLab::restore`]), so the colours of the state shown and of
+    /// the run continued from it are those of stepping from step 0. Errors (nothing changed) for
+    /// an array of the wrong length or content.
+    pub fn restore_identity_state(&mut self, saved: &[f64]) -> Result<(), JsError> {
+        let bad = || JsError::new("restore_identity_state: not an identity state of this run");
+        let (&last, slots) = saved.split_first().ok_or_else(bad)?;
+        let whole = |v: f64| v >= 0.0 && v.fract() == 0.0 && v <= u32::MAX as f64;
+        if !(last == -1.0 || (whole(last) && last <= 9.0e15)) || !slots.iter().all(|&v| whole(v)) {
+            return Err(bad());
+        }
+        let last = (last >= 0.0).then_some(last as u64);
+        let slots: Vec<u32> = slots.iter().map(|&v| v as u32).collect();
+        self.tracker.restore(last, &slots).map_err(|e| JsError::new(&format!("restore_identity_state: {}", e)))?;
+        self.labels_step = None;
+        Ok(())
     }
 
     /// Puts the run back at step `step` with integrated state `state` (as [`ParticleLab::state`]

@@ -94,7 +94,11 @@ impl ParticleLab {
     /// Hands in the pending stage's velocity (`n x d`); `true` when the step is complete. Errors
     /// (the run then pauses with the message, last good state kept) on a non-finite velocity.
     pub fn supply_velocity(&mut self, velocity: &[f64]) -> Result<bool, JsError> {
-        self.sim.supply_velocity(velocity).map_err(|e| JsError::new(&e.message))
+        let done = self.sim.supply_velocity(velocity).map_err(|e| JsError::new(&e.message))?;
+        if done {
+            self.tracker.observe(&mut self.sim);
+        }
+        Ok(done)
     }
 
     /// Ends the pending step with a worker's divergence message: the run pauses with it and keeps

@@ -111,14 +111,26 @@ impl Metrics {
 /// `scratch.tokens`), as [`Metrics::compute`] finds them: single linkage in the displayed
 /// coordinates at `cluster_tol` times the initial spread. Returns the number of clusters.
 pub fn cluster_labels_now(sim: &mut Simulation, scratch: &mut MetricsScratch) -> usize {
+    let MetricsScratch { tokens, labels, parent, .. } = scratch;
+    labels_of_state(sim, tokens, labels, parent)
+}
+
+/// [`cluster_labels_now`] with the caller's buffers (resized here): the displayed tokens into
+/// `tokens`, each token's cluster label into `labels`; `parent` is scratch.
+pub fn labels_of_state(
+    sim: &mut Simulation,
+    tokens: &mut Vec<f64>,
+    labels: &mut Vec<u32>,
+    parent: &mut Vec<usize>,
+) -> usize {
     let (n, d) = (sim.n(), sim.d());
-    scratch.tokens.resize(n * d, 0.0);
-    scratch.labels.resize(n, 0);
-    scratch.parent.resize(n, 0);
+    tokens.resize(n * d, 0.0);
+    labels.resize(n, 0);
+    parent.resize(n, 0);
     let coords = sim.config().coords;
-    sim.tokens_in(coords, &mut scratch.tokens);
+    sim.tokens_in(coords, tokens);
     let tol = sim.config().cluster_tol * sim.initial_spread();
-    cluster_labels_into(&scratch.tokens, n, d, tol, &mut scratch.labels, &mut scratch.parent)
+    cluster_labels_into(tokens, n, d, tol, labels, parent)
 }
 
 /// What one streamed pass over the rows of `P` gives besides the scratch's views.

@@ -7,6 +7,7 @@ pub mod history;
 pub mod hull;
 pub mod hull3d;
 pub mod hyperplanes;
+pub mod identity;
 pub mod metrics;
 pub mod order;
 pub mod pca;

@@ -57,7 +57,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
     Key { effect: "smaller dt: closer to the ODE, more steps to reach until", ..key_float!(dt, open 0.0, closed 1.0, "time step") },
     Key { effect: "later: tokens closer to their limit", allowed: "0 <= until <= 1e6, until/dt <= 1e8", ..key_float!(until, closed 0.0, closed 1e6, "stop time") },
     Key {
-        effect: "`z` stays bounded where `x` grows like e^{tV}",
+        effect: "`z` stays bounded where `x` grows like e^(tV)",
         allowed: "`x`, `z` (z: euclidean only)",
         ..key_choice!(integrate_in, Space, "integrated variable: raw `x` or rescaled `z = exp(-tV) x`")
     },
@@ -93,7 +93,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
     },
     Key { effect: "larger: nearby tokens count as one cluster sooner", ..key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the spread") },
     Key {
-        effect: "`z` removes the e^{tV} growth, so the clusters show",
+        effect: "`z` removes the e^(tV) growth, so the clusters show",
         allowed: "`x`, `z` (z: euclidean only)",
         ..key_choice!(coords, Space, "view key: coordinates shown and analysed")
     },

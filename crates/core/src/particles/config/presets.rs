@@ -75,6 +75,21 @@ impl crate::link::LabPreset for Preset {
     fn description(self) -> &'static str {
         Preset::description(self)
     }
+    fn caption(self) -> &'static str {
+        match self {
+            Preset::Polytope => "Tokens as particles: with V = I they gather at the corners of a polygon.",
+            Preset::Polytope3d => "In 3-D with V = I the tokens gather at the corners of a polytope.",
+            Preset::Hyperplanes => "With one dominant direction of V the tokens end on parallel lines.",
+            Preset::PolytopeLine => "A polygon in two coordinates while the third one diverges.",
+            Preset::Leaders => "In 1-D every token follows a leader and attention turns 0/1.",
+            Preset::RandomPsd => "A random positive value matrix still makes the tokens cluster.",
+            Preset::Collapse => "With V = −I every token shrinks to the origin.",
+            Preset::SphereSa => "On the sphere, attention gathers all tokens into one cluster.",
+            Preset::SphereSaClusters => "At larger β clusters on the sphere last long before merging.",
+            Preset::SphereUsa => "Unnormalised attention on the sphere clusters the tokens too.",
+            Preset::Metastability => "Two clusters that last for hundreds of time units: metastability.",
+        }
+    }
     fn pairs(self) -> Vec<(&'static str, String)> {
         self.config().pairs()
     }
@@ -128,11 +143,11 @@ impl Preset {
         match self {
             Preset::Polytope => "With V = I the rescaled tokens z cluster at the vertices of a convex polytope inside their initial hull (Geshkovski et al. 2023).",
             Preset::Polytope3d => "In 3-D with V = I the rescaled tokens gather at the vertices of a polytope (Geshkovski et al. 2023).",
-            Preset::Hyperplanes => "When V's top eigenvalue is real, positive and simple, the rescaled tokens end on at most three parallel lines with normal psi1 (Geshkovski et al. 2023).",
+            Preset::Hyperplanes => "When V's top eigenvalue is real, positive and simple, the rescaled tokens end on at most three parallel lines with normal ψ₁ (Geshkovski et al. 2023).",
             Preset::PolytopeLine => "V = diag(1, 1, -0.5): the first two coordinates of z form a polytope while the third diverges in z and stays bounded in x (Geshkovski et al. 2023).",
             Preset::Leaders => "In 1-D every token ends up attending to a leader, the initial maximum or minimum, and P becomes Boolean (Geshkovski et al. 2023).",
-            Preset::RandomPsd => "A random positive semi-definite Q^T K = V = M M^T drawn from the seed still makes the rescaled tokens cluster (Geshkovski et al. 2023).",
-            Preset::Collapse => "With V = -I all tokens shrink to the origin, slowly, about like t^(-1/2) (Geshkovski et al. 2023).",
+            Preset::RandomPsd => "A random positive semi-definite Qᵀ K = V = M Mᵀ drawn from the seed still makes the rescaled tokens cluster (Geshkovski et al. 2023).",
+            Preset::Collapse => "With V = -I all tokens shrink to the origin, slowly, about like t⁻¹ᐟ² (Geshkovski et al. 2023).",
             Preset::SphereSa => "Self-attention on the sphere at small beta gathers all tokens into one cluster quickly (Geshkovski et al. 2023, arXiv 2312.10794).",
             Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that persist for a long time before merging (arXiv 2312.10794).",
             Preset::SphereUsa => "Unnormalised self-attention (USA) on the sphere also increases the interaction energy and clusters the tokens (arXiv 2312.10794).",

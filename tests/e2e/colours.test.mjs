@@ -1,0 +1,118 @@
+// Browser tests of the stable cluster colours (issue 15 part 1): a token's colour at step k
+// depends only on the configuration and k (core analysis::identity, committed at the fixed
+// sample steps), so a played run and a `step=` link at the same step draw the same pixels; the
+// legend names grey.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertNoErrors, launch, openPage } from './helpers.mjs';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const NONE = 0xffffffff;
+
+/** Slots, and for each token the RGB of the token canvas's pixel at the centre of its dot. */
+async function tokenPixels(page) {
+  return page.evaluate(() => {
+    const canvas = document.getElementById('tokens');
+    const dpr = canvas.width / canvas.getBoundingClientRect().width;
+    const ctx = canvas.getContext('2d');
+    const drawn = window.__attn.drawnTokens();
+    const px = drawn.map(([x, y]) => Array.from(ctx.getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data.slice(0, 3)));
+    return { step: window.__attn.step(), slots: Array.from(window.__attn.slots()), px };
+  });
+}
+
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+
+describe('stable cluster colours', () => {
+  for (const theme of ['light', 'dark']) {
+    test(`a played run and a step= link at the same step draw the same colours (${theme})`, async () => {
+      // until = 400: samples every 13 steps, so the step paused at is usually between samples.
+      const link = `version=4&preset=polytope&until=400&speed=2&trails=0&theme=${theme}`;
+      const played = await openPage(browser, link);
+      let jumped;
+      try {
+        await played.waitForFunction(() => window.__attn.step() >= 140, null, { timeout: 60_000 });
+        await played.click('#play');
+        await played.waitForFunction(() => !window.__attn.playing());
+        await played.waitForTimeout(100);
+        const a = await tokenPixels(played);
+        const clustered = a.slots.filter((s) => s !== NONE).length;
+        assert.ok(clustered >= 4, `tokens in clusters at step ${a.step}: ${clustered}`);
+        jumped = await openPage(browser, `${link}&step=${a.step}`);
+        await jumped.waitForFunction((k) => window.__attn.step() === k && !window.__attn.seeking(), a.step, { timeout: 60_000 });
+        await jumped.waitForTimeout(100);
+        const b = await tokenPixels(jumped);
+        assert.equal(b.step, a.step);
+        assert.deepEqual(b.slots, a.slots, 'the same colour slots');
+        const palette = await played.evaluate(async () => (await import('./render/palette.js')).clusterPalette());
+        for (let i = 0; i < a.slots.length; i++) {
+          if (a.slots[i] === NONE) continue;
+          assert.deepEqual(b.px[i], a.px[i], `token ${i}: the same pixel in both pages`);
+          const want = rgb(palette[a.slots[i] % palette.length]);
+          assert.ok(a.px[i].every((v, c) => Math.abs(v - want[c]) <= 2), `token ${i}: drawn in its slot's colour ${want} (got ${a.px[i]})`);
+        }
+        assertNoErrors(played);
+        assertNoErrors(jumped);
+      } finally {
+        await played.close();
+        await jumped?.close();
+      }
+    });
+  }
+
+  test('12 cluster colours per theme, told apart from each other and from grey (CIE76 ΔE ≥ 20)', async () => {
+    const page = await openPage(browser, 'version=4&preset=polytope');
+    try {
+      const { light, dark } = await page.evaluate(async () => {
+        const p = await import('./render/palette.js');
+        return { light: p.CLUSTER_LIGHT, dark: p.CLUSTER_DARK };
+      });
+      const lab = (hex) => {
+        const lin = rgb(hex).map((u) => { const v = u / 255; return v > 0.04045 ? ((v + 0.055) / 1.055) ** 2.4 : v / 12.92; });
+        const [r, g, b] = lin;
+        const f = (t) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+        const X = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
+        const Y = f(0.2126 * r + 0.7152 * g + 0.0722 * b);
+        const Z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
+        return [116 * Y - 16, 500 * (X - Y), 200 * (Y - Z)];
+      };
+      const dE = (a, b) => Math.hypot(...lab(a).map((v, i) => v - lab(b)[i]));
+      for (const [name, pal, grey] of [['light', light, '#9aa0a6'], ['dark', dark, '#8a9099']]) {
+        assert.equal(pal.length, 12, name);
+        for (let i = 0; i < pal.length; i++) {
+          assert.ok(dE(pal[i], grey) >= 20, `${name} ${pal[i]} is not grey`);
+          for (let j = i + 1; j < pal.length; j++) assert.ok(dE(pal[i], pal[j]) >= 20, `${name}: ${pal[i]} and ${pal[j]} differ`);
+        }
+      }
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('the legend names grey; it shows only with cluster colours', async () => {
+    const page = await openPage(browser, 'version=4&preset=polytope');
+    try {
+      const legend = page.locator('#tokens-legend');
+      assert.ok(await legend.isVisible());
+      assert.match(await legend.textContent(), /grey: in no cluster/);
+      assert.equal(await page.locator('#tokens-legend .swatch-none').count(), 1);
+      await page.selectOption('#colour', 'index');
+      await page.waitForFunction(() => document.getElementById('tokens-legend').hidden);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+});
