@@ -38,7 +38,8 @@ describe('stable cluster colours', () => {
   for (const theme of ['light', 'dark']) {
     test(`a played run and a step= link at the same step draw the same colours (${theme})`, async () => {
       // until = 400: samples every 13 steps, so the step paused at is usually between samples.
-      const link = `version=4&preset=polytope&until=400&speed=2&trails=0&theme=${theme}`;
+      // No overlays: the hull overlay marks cluster centres with a cross over the dots.
+      const link = `version=4&preset=polytope&until=400&speed=2&trails=0&overlays=&theme=${theme}`;
       const played = await openPage(browser, link);
       let jumped;
       try {

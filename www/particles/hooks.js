@@ -48,6 +48,8 @@ export function installHooks() {
     labels: () => app.stepper.labels(),
     /** Colour slot of each token at the last metrics (stable cluster identities; 0xffffffff: none). */
     slots: () => app.stepper.colour_slots(),
+    /** The cluster identities committed so far: [last sample step or -1, slot per token]. */
+    identities: () => Array.from(app.stepper.identity_state()),
     /** The heatmap shown: its order's permutation (position -> token) and group starts. */
     heatmapOrder: () => ({ perm: Array.from(ui.heatmap.perm ?? []), starts: [...ui.heatmap.starts] }),
     /** The overlays drawn (names) and where the token view drew them (CSS px): { hull, hullEdges,
