@@ -153,6 +153,23 @@ describe('depth lab', () => {
     }
   });
 
+  test('while bert-init computes: the running variant and the previous one\'s time; Cancel shows only then', async () => {
+    const page = await openPage(browser, 'lab=depth&preset=bert-init');
+    try {
+      const cancelShown = () => page.evaluate(() => getComputedStyle(document.getElementById('dp-cancel')).visibility === 'visible');
+      await page.waitForFunction(() => /computing \S+ \(2 of 4\)…; \S+ took \d+\.\d s/.test(document.getElementById('dp-state').textContent), null, { timeout: 120_000 });
+      assert.equal(await cancelShown(), true, 'Cancel shows while a variant computes');
+      const box = await page.locator('#dp-residual').boundingBox();
+      await page.click('#dp-cancel');
+      await page.waitForFunction(() => /cancelled after 1 of 4/.test(document.getElementById('dp-state').textContent));
+      assert.equal(await cancelShown(), false, 'Cancel is hidden when idle');
+      assert.deepEqual(await page.locator('#dp-residual').boundingBox(), box, 'hiding Cancel moves nothing');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('tabs and the hash switch between the labs', async () => {
     const page = await openPage(browser, 'preset=polytope');
     try {

@@ -32,8 +32,9 @@ export class DepthControls {
     for (const el of this.fields) markInvalid(el, el.dataset.key === key, 'dp-config-error');
   }
 
-  /** Whether a computation runs (Cancel enabled). */
+  /** Whether a computation runs: Cancel shows only then (its place is kept, so nothing moves). */
   setBusy(busy) {
     $('dp-cancel').disabled = !busy;
+    $('dp-cancel').classList.toggle('idle', !busy);
   }
 }

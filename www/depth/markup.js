@@ -12,7 +12,7 @@ function statusArea() {
       h('span.stat', {}, h('span.stat-label', {}, 'variants'), ' ', h('output#dp-done', {}, '0 / 0')),
       h('span.stat', {}, h('output#dp-state.state', {}, 'loading')),
       h('span.stat.progress-row', {}, h('progress#dp-progress', { max: '1', value: '0', 'aria-label': 'Variants computed' })),
-      h('button#dp-cancel', { type: 'button', disabled: true }, 'Cancel'),
+      h('button#dp-cancel.idle', { type: 'button', disabled: true }, 'Cancel'),
     ),
     h('p#dp-description.description'),
     h('div#dp-config-error.alert', { role: 'alert' }),

@@ -165,7 +165,11 @@ export const variantMethods = {
     $('dp-done').textContent = `${done} / ${total}`;
     $('dp-progress').value = total ? done / total : 0;
     const label = this.info.variant_labels[this.info.variants.indexOf(running)] ?? running;
-    $('dp-state').textContent = `computing ${label} (${done + 1} of ${total})…`;
+    // The variant that just finished and its time in the worker: how long the next may take.
+    const previous = this.results.at(-1)?.variant;
+    const ms = previous !== undefined ? this.times.get(previous) : undefined;
+    const took = ms !== undefined ? `; ${previous} took ${(ms / 1000).toFixed(1)} s` : '';
+    $('dp-state').textContent = `computing ${label} (${done + 1} of ${total})…${took}`;
   },
 
   overflow(results) {
