@@ -67,6 +67,9 @@ describe('depth lab', () => {
       const results = await page.evaluate(() => window.__attnDepth.results().map((r) => [r.variant, r.residual.length]));
       assert.deepEqual(results, [['SAN', 13], ['SAN+MLP', 13], ['SAN+skip', 13], ['transformer', 13]]);
 
+      // The log axis (default) reaches f64's round-off here: the floor is drawn and labelled.
+      const resLabels = JSON.parse(await page.getAttribute('#dp-residual', 'data-labels')).map((t) => t.text);
+      assert.ok(resLabels.includes('f64 round-off 2⁻⁵³ ≈ 1.1·10⁻¹⁶'), resLabels.join(' | '));
       const res = await canvasSnapshot(page, '#dp-residual', { pixels: true });
       for (const [name, rgb] of Object.entries(COLOURS)) {
         const k = count(res, rgb);

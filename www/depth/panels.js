@@ -61,7 +61,7 @@ export const panelMethods = {
 
   drawResidual() {
     this.resLayout = this.chart('dp-residual', (c, dpr, dark) =>
-      this.wasm.draw_depth_residual(c, this.results, this.info.layers, this.log, dpr, dark));
+      this.wasm.draw_depth_residual(c, this.results, this.info.layers, this.log, this.info.precision, dpr, dark));
     if (this.resHover) this.resTip(this.resHover);
   },
 

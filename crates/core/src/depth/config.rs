@@ -118,6 +118,17 @@ crate::named_enum! {
     }
 }
 
+impl Precision {
+    /// The unit round-off of the type (`2^-24` for `f32`, `2^-53` for `f64`): the relative
+    /// error of one rounding, near which a collapsed stack's residual stops falling.
+    pub fn unit_round_off(self) -> f64 {
+        match self {
+            Precision::F32 => (f32::EPSILON / 2.0) as f64,
+            Precision::F64 => f64::EPSILON / 2.0,
+        }
+    }
+}
+
 /// One complete, validated depth-lab configuration. See the module documentation for every key.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DepthConfig {

@@ -6,15 +6,19 @@
 //! under the smallest positive value, and a note under the plot says so. A layer whose value is
 //! not finite (an f32 overflow; null in the worker's JSON) is drawn as a cross at the floor (0 on
 //! the linear axis), with a note naming the variants and the first such layer. The legend and
-//! the notes sit in a band under the plot, so they never cover a curve. It returns the one chart
+//! the notes sit in a band under the plot, so they never cover a curve. The log axis also marks
+//! the run's round-off floor: a dashed line at the unit round-off of its precision (`2⁻²⁴` for
+//! `f32`, `2⁻⁵³` for `f64`), labelled, where a collapsed stack's residual stops falling. It returns the one chart
 //! [`Layout`]: layer `start` (0) at `x0`, `end` (the last layer) at `x1`.
 
 use crate::charts::axes::{self, log_ticks, power_label, Axes, Ticked};
 use crate::charts::depth::{colour, legend_text, start, title, Results};
 use crate::charts::layout::{Layout, Panel};
 use crate::charts::legend::{band, draw_band, Entry};
-use crate::charts::plot::{err, note, Rect};
+use crate::charts::plot::{err, note, Geometry, Rect, Theme};
+use attn_core::depth::Precision;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use web_sys::HtmlCanvasElement;
 
 /// The notes under the chart: zeros drawn at the floor (log axis) and layers that are not finite.
@@ -42,12 +46,46 @@ fn notes(results: &Results, log: bool, floor: &str) -> Vec<String> {
     out
 }
 
+/// The dashed line at `log10` of `precision`'s unit round-off, labelled at its left end, when
+/// the log axis reaches it (nothing otherwise).
+fn round_off_line<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    chart: &mut ChartContext<DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Ticked>>,
+    g: &Geometry,
+    th: &Theme,
+    precision: Precision,
+    x_end: f64,
+) -> Result<(), String> {
+    let u = precision.unit_round_off();
+    let y = u.log10();
+    let range = chart.y_range();
+    if !(range.start <= y && y <= range.end) {
+        return Ok(());
+    }
+    let dash = (5.0 * g.dpr).round() as i32;
+    let gap = (4.0 * g.dpr).round() as i32;
+    let style = th.muted.stroke_width(g.line(1.2));
+    chart.draw_series(DashedLineSeries::new([(-0.3, y), (x_end, y)], dash, gap, style)).map_err(err)?;
+    // Labelled at the left end, above the line: the curves start near 1 there, so it is clear.
+    let (px, py) = chart.backend_coord(&(-0.3, y));
+    let (ax, ay) = area.get_pixel_range();
+    let text = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Left, VPos::Bottom));
+    let label = match precision {
+        Precision::F32 => "f32 round-off 2⁻²⁴ ≈ 6·10⁻⁸",
+        Precision::F64 => "f64 round-off 2⁻⁵³ ≈ 1.1·10⁻¹⁶",
+    };
+    area.draw_text(label, &text, (px - ax.start + (4.0 * g.dpr) as i32, py - ay.start - (2.0 * g.dpr) as i32))
+        .map_err(err)?;
+    Ok(())
+}
+
 /// Draws the relative residual against layer for `results` (log: a log y axis).
 pub fn residual(
     canvas: HtmlCanvasElement,
     results: &Results,
     layers: usize,
     log: bool,
+    precision: Precision,
     dpr: f64,
     dark: bool,
 ) -> Result<Layout, String> {
@@ -120,6 +158,7 @@ pub fn residual(
         let y = Ticked::new(lo_e..hi_e, log_ticks(lo_e, hi_e, 7));
         let mut chart = builder.build_cartesian_2d(x_range, y).map_err(err)?;
         axes::mesh(&mut chart, &g, &th, frame(Some(&power_label)))?;
+        round_off_line(&area, &mut chart, &g, &th, precision, x_max + 0.3)?;
         curves!(chart, |v: f64| if v > 0.0 { v.log10().max(lo_e) } else { lo_e }, lo_e)
     } else {
         let top = if hi > 0.0 { hi * 1.08 } else { 1.0 };

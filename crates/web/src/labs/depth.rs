@@ -13,6 +13,7 @@ use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
 use attn_core::link::quote;
+use attn_core::link::Named;
 use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -50,6 +51,8 @@ struct Info<'a> {
     variants: Vec<&'static str>,
     /// Their labels (`SAN`, ...).
     variant_labels: Vec<&'static str>,
+    /// `f32` or `f64` (the residual chart's log axis marks its round-off).
+    precision: &'static str,
 }
 
 /// One depth configuration: its input and the records of the last variant run (the core's
@@ -69,7 +72,7 @@ impl DepthLab {
     }
 
     /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
-    /// separator, chance_level, path_shares, variants, variant_labels }`.
+    /// separator, chance_level, path_shares, variants, variant_labels, precision }`.
     pub fn info(&self) -> Result<JsValue, JsError> {
         let c = self.run.config();
         let input = self.run.input();
@@ -89,6 +92,7 @@ impl DepthLab {
             path_shares: self.run.path_shares(),
             variants: c.variants.iter().map(|v| v.name()).collect(),
             variant_labels: c.variants.iter().map(|v| v.label()).collect(),
+            precision: c.precision.name(),
         })
     }
 
@@ -198,11 +202,15 @@ pub fn draw_depth_residual(
     results_value: JsValue,
     layers: u32,
     log: bool,
+    precision: &str,
     dpr: f64,
     dark: bool,
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
+    let precision = attn_core::depth::Precision::from_name(precision)
+        .ok_or_else(|| JsError::new(&format!("draw_depth_residual: precision {:?} is not f32 or f64", precision)))?;
+    let layout = depth_residual::residual(canvas, &r, layers as usize, log, precision, dpr, dark)
+        .map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 
