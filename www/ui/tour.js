@@ -129,7 +129,10 @@ export class Tour {
     this.target = el;
     if (!el) return;
     el.classList.add('tour-target');
-    el.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    // Scrolled to only when its top is out of sight (a panel taller than the window keeps the
+    // page where it is when its heading shows).
+    const top = el.getBoundingClientRect().top;
+    if (top < 0 || top > innerHeight * 0.6) el.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
   }
 
   /** "Do it": the card's configuration, opened as a link is. */
