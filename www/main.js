@@ -9,6 +9,7 @@ import { encodeValue } from './lab/pairs.js';
 import { PageView } from './share/page_view.js';
 import { bindKeys } from './ui/keyboard.js';
 import { LabTabs } from './ui/labs.js';
+import { Tour } from './ui/tour.js';
 import { setupExport } from './export/menu.js';
 import { setupApi } from './embed/api.js';
 
@@ -19,12 +20,20 @@ const LABS = {
   depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'lab=depth&preset=collapse-small' },
 };
 
+/** Each lab's guided tour (ui/tour.js), loaded when first opened. */
+const TOURS = {
+  particles: () => import('./particles/tour.js'),
+  training: () => import('./training/tour.js'),
+  depth: () => import('./depth/tour.js'),
+};
+
 const $ = (id) => document.getElementById(id);
 
 const page = new PageView(wasm); // the page's view keys: theme, panels, embed mode, a moment
 let labs;
 let tabs;
 let menu = null;
+let tour = null;
 let routing = 0; // the latest route (an older one still loading its lab gives way)
 
 /** Lab `lab` says its link changed: the address bar follows while it is shown (`moment`, when
@@ -47,6 +56,7 @@ async function route(text) {
   page.route(text, lab); // page-level view keys: theme, panels, embed mode
   lab.show(text);
   menu?.labShown();
+  tour?.labShown(id);
 }
 
 /** A tab was picked: that lab's last configuration (or its first) as a new history entry. */
@@ -98,6 +108,13 @@ async function main() {
   onNavigate(route);
   menu = setupExport({ wasm, labs, openLink });
   setupApi({ wasm, labs, openLink });
+  tour = new Tour({
+    button: $('tour-open'),
+    activeLab: () => (labs.active ? { id: labs.activeId, root: labs.root(labs.activeId) } : null),
+    load: async (id) => (TOURS[id] ? (await TOURS[id]()).TOUR : null),
+    apply: (link) => openLink(link, 'push'),
+  });
+  tour.resume(labs.activeId);
   performance.mark('attn-ready');
   window.__attnReady = true;
 }

@@ -149,12 +149,14 @@ export function buildMarkup(root) {
   root.append(statusArea(), h('div.col.col-side', {}, runPanel(), stackPanel()), panels());
 }
 
-/** The header's line for this lab. */
+/** The header's lines for this lab: a plain one-line lede, then the model in symbols. */
 export function subtitle() {
-  return h('p.subtitle', {},
-    'A stack of L multi-head attention layers: without skip connections the tokens collapse to rank 1 doubly exponentially with depth ',
-    h('span.eq', {}, '(Dong et al. 2021)'), '; what each head outputs, ', h('span.eq', {}, 'S = O O', h('sup', {}, 'T')),
-    ', shows what it attends to ', h('span.eq', {}, '(Halevi et al. 2025)'), '.');
+  return h('div.lab-head', {},
+    h('p.lede', {}, 'Stack attention layers and watch the tokens become all alike, unless skip connections stop it.'),
+    h('p.subtitle', {},
+      'A stack of L multi-head attention layers: without skip connections the tokens collapse to rank 1 doubly exponentially with depth ',
+      h('span.eq', {}, '(Dong et al. 2021)'), '; what each head outputs, ', h('span.eq', {}, 'S = O O', h('sup', {}, 'T')),
+      ', shows what it attends to ', h('span.eq', {}, '(Halevi et al. 2025)'), '.'));
 }
 
 /** The lab has no footer citation (its header line names the papers). */

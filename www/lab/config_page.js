@@ -5,6 +5,7 @@
 // check result reaches the lab, which starts its run (`apply`).
 
 import { describeFields } from '../ui/key_hints.js';
+import { addLogSliders } from '../ui/log_slider.js';
 import { Draft } from './draft.js';
 
 /** The core's [key, value] pairs as a Map for the fields, the text-like `keys` percent-decoded. */
@@ -59,12 +60,20 @@ export class ConfigPage {
    *   refusedDraft?: (draft: Draft, res: object) => void, fixes what no field can fix
    *   namesFallbackWhenShown?: boolean, a refused link says "showing the preset instead" whenever
    *     that preset is the run shown (else only when nothing ran before)
+   *   sliders?: string[], keys whose field gets a log slider (ui/log_slider.js)
    * }} h
    */
   constructor(h) {
     this.h = h;
     this.draft = new Draft();
     describeFields(h.controls.fields, h.keys);
+    this.sliders = addLogSliders(h.controls.fields, h.keys, h.sliders ?? []);
+  }
+
+  /** The fields (and their sliders) show `values`, the field of `invalidKey` marked. */
+  showValues(values, invalidKey) {
+    this.h.controls.showValues(values, invalidKey);
+    this.sliders.sync(values);
   }
 
   /** Every key's value to show for `draft` (valid or not): its preset's, then the draft's own. */
@@ -84,7 +93,7 @@ export class ConfigPage {
   show(res) {
     this.draft = Draft.fromText(res.canonical);
     this.clear();
-    this.h.controls.showValues(this.h.valuesOf(res.pairs), null);
+    this.showValues(this.h.valuesOf(res.pairs), null);
   }
 
   /** Shows refusal `res` in the error box, followed by `tail`. */
@@ -112,7 +121,7 @@ export class ConfigPage {
       controls.markKey(res.key);
       if (commit) {
         this.refuse(res, this.h.tail?.(res, key) ?? this.h.keptTail);
-        controls.showValues(this.effectiveValues(draft), res.key);
+        this.showValues(this.effectiveValues(draft), res.key);
       }
       return;
     }
@@ -149,7 +158,7 @@ export class ConfigPage {
     this.refuse(res, showing
       ? `This link's configuration was refused; showing the ${name} preset instead. Fix the value to apply it.`
       : this.h.keptTail);
-    this.h.controls.showValues(this.effectiveValues(draft), res.key);
+    this.showValues(this.effectiveValues(draft), res.key);
     return false;
   }
 }

@@ -46,6 +46,7 @@ export function createConfig(controls, defaultLink) {
     },
     valuesOf: (pairs) => new Map(pairs),
     controls,
+    sliders: ['beta', 'dt', 'n', 'scale'],
     errorBox: $('config-error'),
     current: () => app.canonical,
     apply,

@@ -226,11 +226,13 @@ export function buildMarkup(root) {
   );
 }
 
-/** The header's line for this lab. */
+/** The header's lines for this lab: a plain one-line lede, then the model in symbols. */
 export function subtitle() {
-  return h('p.subtitle', {}, 'Tokens as interacting particles: ',
-    h('span.eq', {}, 'dx', h('sub', {}, 'i'), '/dt = Σ', h('sub', {}, 'j'), ' P', h('sub', {}, 'ij'), ' V x', h('sub', {}, 'j')),
-    ', a transformer with shared weights in continuous time.');
+  return h('div.lab-head', {},
+    h('p.lede', {}, 'Watch the tokens of a transformer move like particles that attract each other, and form clusters.'),
+    h('p.subtitle', {}, 'Tokens as interacting particles: ',
+      h('span.eq', {}, 'dx', h('sub', {}, 'i'), '/dt = Σ', h('sub', {}, 'j'), ' P', h('sub', {}, 'ij'), ' V x', h('sub', {}, 'j')),
+      ', a transformer with shared weights in continuous time.'));
 }
 
 /** The footer's citation for this lab. */

@@ -120,6 +120,7 @@ class TrainingLabPage {
       fallbackLink: (draft) => presetLinkOr(wasm, 'training', draft.get('preset'), 'scan-snap'),
       valuesOf,
       controls: this.controls,
+      sliders: ['eta_z', 'ratio'],
       errorBox: $('tr-config-error'),
       current: () => this.canonical,
       apply: (res, note, how) => this.apply(res, note, how),

@@ -173,11 +173,13 @@ export function buildMarkup(root) {
   );
 }
 
-/** The header's line for this lab. */
+/** The header's lines for this lab: a plain one-line lede, then the model in symbols. */
 export function subtitle() {
-  return h('p.subtitle', {}, 'Training a 1-layer transformer: its attention ',
-    h('span.eq', {}, 'b', sub('t'), ' = softmax', sub('t'), '(Z[m, x', sub('t'), '])'),
-    ' first scans from common to distinct tokens, then snaps (freezes).');
+  return h('div.lab-head', {},
+    h('p.lede', {}, 'Watch a small transformer learn where to look: its attention first moves, then freezes.'),
+    h('p.subtitle', {}, 'Training a 1-layer transformer: its attention ',
+      h('span.eq', {}, 'b', sub('t'), ' = softmax', sub('t'), '(Z[m, x', sub('t'), '])'),
+      ' first scans from common to distinct tokens, then snaps (freezes).'));
 }
 
 /** The footer's citation for this lab. */
