@@ -1,0 +1,206 @@
+//! The model lab in the page (issue 14, science.md §6): a thin wasm-bindgen wrapper of the core's
+//! [`Encoder`] for the page's module Web Worker (`www/workers/model.js`). The worker hands over
+//! the model folder's files (bytes and texts) and the weights' id `NAME@SHA16` (the sha256 is the
+//! browser's), then analyses links: the unmodified forward with every head kept and Dong et al.'s
+//! four residual curves, out as a JSON-compatible object; one head's attention `P_h` and
+//! context similarity `S = O_h O_hᵀ` as `Float32Array`s (the same `f32` as `attn encode`'s); and
+//! every layer's and head's maps as viridis tiles for the page's grids.
+//!
+//! Every number comes from the core (`attn_core::model`); errors are `JsError`s naming the file,
+//! tensor, field or link key, never a panic.
+
+use crate::charts::heatmap;
+use crate::to_js;
+use attn_core::model::analysis::similarity;
+use attn_core::model::keys::{parse, ModelLink};
+use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
+use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// The model's shape, as the page shows it.
+#[derive(Serialize)]
+struct ModelInfo<'a> {
+    id: &'a str,
+    layers: usize,
+    heads: usize,
+    hidden: usize,
+    vocab: usize,
+    max_positions: usize,
+}
+
+#[derive(Serialize)]
+struct CurveOut {
+    variant: &'static str,
+    residual: Vec<f64>,
+}
+
+/// What the page shows of one analysis (the fields `attn encode` prints, but `hidden`).
+#[derive(Serialize)]
+struct AnalysisOut<'a> {
+    config: String,
+    n: usize,
+    ids: &'a [u32],
+    tokens: &'a [String],
+    sentence: &'a [usize],
+    layers: usize,
+    heads: usize,
+    layer: usize,
+    head: usize,
+    variants: Vec<CurveOut>,
+}
+
+/// A loaded model and the last text it analysed.
+#[wasm_bindgen]
+pub struct ModelLab {
+    encoder: Encoder,
+    id: String,
+    link: Option<ModelLink>,
+    analysis: Option<Analysis>,
+}
+
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+#[wasm_bindgen]
+impl ModelLab {
+    /// Loads a model from its files: `model.safetensors`' bytes, `config.json`, `vocab.txt`,
+    /// `tokenizer_config.json` (or undefined) and its id `NAME@SHA16`. Throws naming the file and
+    /// the field or tensor that is wrong.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        safetensors: &[u8],
+        config_json: &str,
+        vocab_txt: &str,
+        tokenizer_config: Option<String>,
+        id: &str,
+    ) -> Result<ModelLab, JsError> {
+        let encoder =
+            Encoder::load(safetensors, config_json, vocab_txt, tokenizer_config.as_deref()).map_err(js_err)?;
+        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None })
+    }
+
+    /// `{ id, layers, heads, hidden, vocab, max_positions }`.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let c = &self.encoder.config;
+        to_js(&ModelInfo {
+            id: &self.id,
+            layers: c.layers,
+            heads: c.heads,
+            hidden: c.hidden,
+            vocab: c.vocab_size,
+            max_positions: c.max_positions,
+        })
+    }
+
+    /// Analyses link `text` (`lab=model&model=NAME@SHA16&text=…&layer=L&head=H`): refused when it
+    /// names other weights (both hashes), when its layer or head is out of the model's range, or
+    /// when its text has no piece or too many tokens. Returns `{ config, n, ids, tokens,
+    /// sentence, layers, heads, layer, head, variants: [{ variant, residual }] }` (variants in
+    /// the order SAN, SAN+MLP, SAN+skip, transformer, as `attn encode`).
+    pub fn analyse(&mut self, text: &str) -> Result<JsValue, JsError> {
+        let link = parse(text).map_err(js_err)?;
+        link.check_model(&self.id).map_err(js_err)?;
+        let c = &self.encoder.config;
+        if link.layer > c.layers || link.head >= c.heads {
+            let key = if link.layer > c.layers { "layer" } else { "head" };
+            return Err(JsError::new(&format!(
+                "`{}`: the model has layers 1..={} and heads 0..={}",
+                key,
+                c.layers,
+                c.heads - 1
+            )));
+        }
+        let same_text = self.link.as_ref().is_some_and(|l| l.text == link.text) && self.analysis.is_some();
+        if !same_text {
+            self.analysis = None;
+            self.analysis =
+                Some(self.encoder.analyse(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?);
+        }
+        self.link = Some(link);
+        self.result()
+    }
+
+    /// The last analysis as [`ModelLab::analyse`] returns it.
+    fn result(&self) -> Result<JsValue, JsError> {
+        let (Some(a), Some(link)) = (&self.analysis, &self.link) else {
+            return Err(JsError::new("model: no text analysed yet"));
+        };
+        let c = &self.encoder.config;
+        to_js(&AnalysisOut {
+            config: link.to_canonical_string(),
+            n: a.forward.n,
+            ids: &a.encoding.ids,
+            tokens: &a.encoding.pieces,
+            sentence: &a.encoding.sentence,
+            layers: c.layers,
+            heads: c.heads,
+            layer: link.layer,
+            head: link.head,
+            variants: VARIANTS
+                .iter()
+                .zip(&a.curves)
+                .map(|(v, curve)| CurveOut { variant: v.label(), residual: curve.residual.clone() })
+                .collect(),
+        })
+    }
+
+    fn analysis(&self) -> Result<&Analysis, JsError> {
+        self.analysis.as_ref().ok_or_else(|| JsError::new("model: no text analysed yet"))
+    }
+
+    /// Head `head`'s (0-based) attention `P_h` of layer `layer` (1-based), `n x n` row-major.
+    pub fn attention(&self, layer: u32, head: u32) -> Result<Float32Array, JsError> {
+        let f = &self.analysis()?.forward;
+        let p = f
+            .attention(layer as usize, head as usize)
+            .ok_or_else(|| JsError::new(&format!("model: no head {} in layer {}", head, layer)))?;
+        Ok(Float32Array::from(p))
+    }
+
+    /// Head `head`'s context similarity `S = O_h O_hᵀ` of layer `layer` (diagonal 0, raw).
+    pub fn similarity(&self, layer: u32, head: u32) -> Result<Float32Array, JsError> {
+        let f = &self.analysis()?.forward;
+        let o = f
+            .head_output(layer as usize, head as usize)
+            .ok_or_else(|| JsError::new(&format!("model: no head {} in layer {}", head, layer)))?;
+        Ok(Float32Array::from(&similarity(o, f.n, f.d_head)[..]))
+    }
+
+    /// Every layer's and head's maps as viridis tiles, layer-major then head, `side x side x 4`
+    /// each (`side` for at most `max_side` pixels): `{ side, attention, similarity }`. Attention
+    /// tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range
+    /// (as the depth lab's), the zero diagonal at the low end.
+    pub fn tiles(&self, max_side: u32) -> Result<Object, JsError> {
+        let f = &self.analysis()?.forward;
+        let (n, layers, heads) = (f.n, self.encoder.config.layers, f.heads);
+        let side = heatmap::side(n, max_side as usize).0;
+        let tile_len = side * side * 4;
+        let count = layers * heads;
+        let att = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
+        let sim = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
+        let mut k = 0u32;
+        for l in 1..=layers {
+            for h in 0..heads {
+                let missing = || JsError::new("model: a layer without records");
+                let p: Vec<f64> = f.attention(l, h).ok_or_else(missing)?.iter().map(|&x| x as f64).collect();
+                let px = heatmap::rgba(&p, n, max_side as usize, heatmap::finite_max(&p));
+                let range = k * tile_len as u32..(k + 1) * tile_len as u32;
+                att.subarray(range.start, range.end).copy_from(&px);
+                let s: Vec<f64> = similarity(f.head_output(l, h).ok_or_else(missing)?, n, f.d_head)
+                    .iter()
+                    .map(|&x| x as f64)
+                    .collect();
+                sim.subarray(range.start, range.end).copy_from(&super::depth::tile(&s, n, max_side as usize));
+                k += 1;
+            }
+        }
+        let out = Object::new();
+        let set = |key: &str, v: &JsValue| Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ());
+        set("side", &JsValue::from(side as u32)).map_err(|_| JsError::new("model: tiles"))?;
+        set("attention", &att).map_err(|_| JsError::new("model: tiles"))?;
+        set("similarity", &sim).map_err(|_| JsError::new("model: tiles"))?;
+        Ok(out)
+    }
+}
