@@ -99,6 +99,8 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     for (const v of ['SAN', 'SAN+MLP', 'SAN+skip', 'transformer']) {
       assert.ok(state.labels.some((t) => t.startsWith(`${v}:`)), `residual legend has ${v}: ${state.labels}`);
     }
+    assert.ok(state.labels.some((t) => t.includes('no attention skip, MLP with its skip')), 'SAN+MLP as in the BERT surgery');
+    assert.ok(state.labels.includes('layer l (0 = the embeddings)'), `x axis: ${state.labels}`);
     assert.match(state.note, /removes only the attention's skip/);
     // Every grid and enlarged head is drawn.
     for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual']) {

@@ -1,7 +1,7 @@
 // The model lab (issue 14, science.md §6): a pretrained BERT encoder on a text. Its interface to
 // the page (lab/labs.js) and its page object: the worker (workers/model.js) downloads the model
 // once and analyses each link; the page draws the token strip, the attention and context-
-// similarity grids (depth/grid.js's SimilarityGrid, shared with the depth lab) and the residual
+// similarity grids (render/tile_grid.js's SimilarityGrid, shared with the depth lab) and the residual
 // curves of the four variants (the depth lab's Rust chart, draw_depth_residual).
 //
 // Data flow: link -> worker 'analyse' (the core parses it, refusing other weights or a layer /
@@ -10,7 +10,7 @@
 
 import { encodeValue } from '../lab/pairs.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
-import { SimilarityGrid } from '../depth/grid.js';
+import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
 
@@ -261,7 +261,7 @@ class ModelLabPage {
     const c = $('md-residual');
     try {
       const { dpr } = fitCanvas(c);
-      const drawn = this.wasm.draw_depth_residual(c, this.result.variants, this.result.layers, true, dpr, isDark());
+      const drawn = this.wasm.draw_model_residual(c, this.result.variants, this.result.layers, true, dpr, isDark());
       setLabels(c, drawn);
       this.resLayout = drawn;
     } catch (e) {

@@ -202,7 +202,8 @@ pub fn draw_depth_residual(
     dark: bool,
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark).map_err(|e| JsError::new(&e))?;
+    let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark, &depth_residual::DEPTH_TEXTS)
+        .map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 

@@ -9,6 +9,7 @@
 //! Every number comes from the core (`attn_core::model`); errors are `JsError`s naming the file,
 //! tensor, field or link key, never a panic.
 
+use crate::charts::depth_residual::{self, MODEL_TEXTS};
 use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::model::analysis::similarity;
@@ -17,6 +18,7 @@ use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
 use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
 
 /// The model's shape, as the page shows it.
 #[derive(Serialize)]
@@ -203,4 +205,23 @@ impl ModelLab {
         set("similarity", &sim).map_err(|_| JsError::new("model: tiles"))?;
         Ok(out)
     }
+}
+
+/// Draws the four variants' relative residual against layer (the depth lab's chart, with the
+/// model lab's legend: its SAN+MLP keeps the MLP's skip; layer 0 = the embeddings): `variants`
+/// is the analysis's `[{ variant, residual }]`. Returns the chart's layout as
+/// `draw_depth_residual` does.
+#[wasm_bindgen]
+pub fn draw_model_residual(
+    canvas: HtmlCanvasElement,
+    variants: JsValue,
+    layers: u32,
+    log: bool,
+    dpr: f64,
+    dark: bool,
+) -> Result<JsValue, JsError> {
+    let r = serde_wasm_bindgen::from_value(variants).map_err(|e| JsError::new(&format!("model results: {}", e)))?;
+    let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark, &MODEL_TEXTS)
+        .map_err(|e| JsError::new(&e))?;
+    to_js(&layout)
 }
