@@ -121,6 +121,23 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     assert.deepEqual([head.layer, head.head], [1, 0]);
     assert.equal(head.hash, picked, 'the address bar follows the pick');
     sameF32(cli.attention[0].p, head.p, 'P of layer 1, head 0');
+
+    // Hovering the enlarged attention's cell (0, 0) reads [CLS] -> [CLS] and its weight.
+    const z = await page.locator('#md-att-zoom').boundingBox();
+    const zg = await page.evaluate(() => window.__attnModel.zoomGeometry());
+    await page.mouse.move(z.x + zg.x0 + zg.cell / 2, z.y + zg.y0 + zg.cell / 2);
+    const tip = await page.evaluate(() => document.getElementById('md-att-zoom-tip').textContent);
+    assert.match(tip, /i = 0 \(\[CLS\]\), j = 0 \(\[CLS\]\)/);
+    assert.match(tip, /P_ij = /);
+
+    // A second visit reads the weights from the browser's Cache API (no download).
+    assert.equal(state.model.cached, false, 'a new browser context downloads the model');
+    await page.reload();
+    await page.waitForFunction(() => window.__attnReady === true);
+    await analysed(page, picked);
+    const again = await page.evaluate(() => window.__attnModel.model());
+    assert.equal(again.cached, true, 'the reload reads every file from the Cache API');
+    assert.equal(again.sha256, state.model.sha256);
     assertNoErrors(page);
     await page.close();
   });
@@ -132,6 +149,12 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     const msg = await page.evaluate(() => document.getElementById('md-error').textContent);
     assert.match(msg, /0123456789abcdef/);
     assert.match(msg, /53aa51172d142c89/);
+    assert.equal(await page.evaluate(() => window.__attnModel.result()), null, 'nothing analysed');
+    // A text of only dropped characters has no WordPiece: refused naming text.
+    await page.evaluate(() => {
+      location.hash = 'lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=%E2%80%8B%E2%80%8B';
+    });
+    await page.waitForFunction(() => /`text`/.test(document.getElementById('md-error').textContent), null, { timeout: 60_000 });
     assertNoErrors(page);
     await page.close();
   });

@@ -9,6 +9,8 @@
 // (result.config) goes to the address bar. Picking a head is a new link (layer=, head=).
 
 import { encodeValue } from '../lab/pairs.js';
+import { fmt } from '../ui/format.js';
+import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
 import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
@@ -90,9 +92,13 @@ class ModelLabPage {
       if (!this.result) return;
       this.analyse(this.linkWith({ layer, head }), 'push');
     };
-    const none = () => {};
-    this.attGrid = new SimilarityGrid($('md-att-grid'), $('md-att-zoom'), { onPick: pick, onGridHover: none, onZoomHover: none });
-    this.simGrid = new SimilarityGrid($('md-sim-grid'), $('md-sim-zoom'), { onPick: pick, onGridHover: none, onZoomHover: none });
+    const hovers = (kind) => ({
+      onPick: pick,
+      onGridHover: (t) => this.gridTip(`md-${kind}-grid-tip`, t),
+      onZoomHover: (c) => this.zoomTip(kind, c),
+    });
+    this.attGrid = new SimilarityGrid($('md-att-grid'), $('md-att-zoom'), hovers('att'));
+    this.simGrid = new SimilarityGrid($('md-sim-grid'), $('md-sim-zoom'), hovers('sim'));
 
     $('md-example').addEventListener('change', () => {
       const t = TEXTS.find(([v]) => v === $('md-example').value);
@@ -124,6 +130,7 @@ class ModelLabPage {
       residualLayout: () => this.resLayout,
       // The attention grid's layout ({ x0, y0, cell, layers, heads }, CSS px in its canvas).
       gridGeometry: () => this.attGrid.geom,
+      zoomGeometry: () => this.attGrid.zgeom, // { x0, y0, cell, n } of the enlarged attention
     });
   }
 
@@ -195,9 +202,9 @@ class ModelLabPage {
       const mb = (x) => (x / 1e6).toFixed(1);
       $('md-file').textContent = m.cached ? `${m.file}: from the browser's cache` : `${m.file}: ${mb(m.loaded)} / ${mb(m.total)} MB`;
     } else if (m.kind === 'loaded') {
-      this.model = { info: m.info, sha256: m.sha256 };
+      this.model = { info: m.info, sha256: m.sha256, cached: m.cached };
       $('md-model').textContent = `${m.info.id} (${m.info.layers} layers × ${m.info.heads} heads, hidden ${m.info.hidden})`;
-      $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s`;
+      $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.loaded();
     } else if (m.kind === 'result') {
       this.inflight = false;
@@ -248,6 +255,32 @@ class ModelLabPage {
     $('md-res-caption').textContent = `At layer ${r.layers}: ${r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ')}. Layer 0 is the embeddings after their LayerNorm.`;
     if (this.how) this.ctx.linkChanged(this.how);
     this.drawAll();
+  }
+
+  /** The grid's hover readout: which head, and that a click enlarges it. */
+  gridTip(id, t) {
+    const tip = $(id);
+    if (!t || !this.result) {
+      tip.hidden = true;
+      return;
+    }
+    tipLines(tip, [`layer ${t.layer}, head ${t.head} (click to enlarge)`]);
+    placeTip(tip, t.x, t.y, t.w);
+  }
+
+  /** The enlarged head's hover readout: the tokens and the value (P_ij or S_ij, as f32). */
+  zoomTip(kind, c) {
+    const tip = $(`md-${kind}-zoom-tip`);
+    const r = this.result;
+    const m = kind === 'att' ? this.head?.p : this.head?.s;
+    if (!c || !r || !m) {
+      tip.hidden = true;
+      return;
+    }
+    const name = kind === 'att' ? 'P' : 'S';
+    tipLines(tip, [`i = ${c.i} (${r.tokens[c.i]}), j = ${c.j} (${r.tokens[c.j]})`,
+      `${name}_ij = ${fmt(m[c.i * r.n + c.j])}`, `sentences ${r.sentence[c.i]}, ${r.sentence[c.j]}`]);
+    placeTip(tip, c.x, c.y, c.w);
   }
 
   drawAll() {

@@ -32,17 +32,17 @@ function textPanel() {
 }
 
 function gridPanel() {
-  const box = (id, label, tip) => h(`div.canvas-box.md-${id}-box`, {},
-    h(`canvas#md-${id}`, { role: 'img', 'aria-label': label }), h(`div#md-${id}-tip.tip`, { hidden: true, 'data-tip': tip }));
+  const box = (id, label) => h(`div.canvas-box.md-${id}-box`, {},
+    h(`canvas#md-${id}`, { role: 'img', 'aria-label': label }), h(`div#md-${id}-tip.tip`, { hidden: true }));
   return h('section.panel.md-wide', { 'aria-labelledby': 'md-grid-heading' },
     h('h2#md-grid-heading', {}, 'Attention P and context similarity S = O O', h('sup', {}, 'T'), ' per layer and head'),
     h('div.md-grid-row', {},
-      h('div', {}, h('h3', {}, 'Attention P'), box('att-grid', 'Grid of attention maps, rows are layers, columns are heads; click a head to enlarge it', '')),
-      h('div', {}, h('h3', {}, 'Context similarity S'), box('sim-grid', 'Grid of context similarity matrices, rows are layers, columns are heads; click a head to enlarge it', '')),
+      h('div', {}, h('h3', {}, 'Attention P'), box('att-grid', 'Grid of attention maps, rows are layers, columns are heads; click a head to enlarge it')),
+      h('div', {}, h('h3', {}, 'Context similarity S'), box('sim-grid', 'Grid of context similarity matrices, rows are layers, columns are heads; click a head to enlarge it')),
     ),
     h('div.md-grid-row', {},
-      box('att-zoom', "The chosen head's attention with token labels", ''),
-      box('sim-zoom', "The chosen head's context similarity with token labels", ''),
+      box('att-zoom', "The chosen head's attention with token labels; hover for values"),
+      box('sim-zoom', "The chosen head's context similarity with token labels; hover for values"),
     ),
     h('div.legend', { 'aria-hidden': 'true' }, h('span', {}, "0 / head's min"), h('span.viridis-bar'), h('span', {}, "head's max")),
     h('p#md-grid-caption.caption'),

@@ -8,7 +8,7 @@
 //      { kind: 'analyse', id, link, maxSide }
 //      { kind: 'head', id, layer, head }
 // Out: { kind: 'progress', file, loaded, total, cached }
-//      { kind: 'loaded', info, sha256, ms }
+//      { kind: 'loaded', info, sha256, ms, cached }  (cached: every file came from the Cache API)
 //      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, ms }
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'error', id, error, stage }  (stage: 'load' or 'analyse')
@@ -18,6 +18,7 @@ import init, { ModelLab } from '../pkg/attn_web.js';
 const ready = init();
 const CACHE = 'attn-models-v1';
 let lab = null;
+let fromCache = 0; // files of the current load read from the Cache API
 
 /** The bytes at `url`, from the Cache API when it holds them, else fetched with progress and
  * stored there. `optional`: a 404 gives null. */
@@ -27,6 +28,7 @@ async function bytesOf(url, file, optional = false) {
     cache = await caches.open(CACHE);
     const hit = await cache.match(url);
     if (hit) {
+      fromCache += 1;
       const buf = new Uint8Array(await hit.arrayBuffer());
       self.postMessage({ kind: 'progress', file, loaded: buf.length, total: buf.length, cached: true });
       return buf;
@@ -87,6 +89,7 @@ const text = (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 async function load({ base, name }) {
   const t0 = performance.now();
   await ready;
+  fromCache = 0;
   const [config, vocab, tok, weights] = [
     await bytesOf(`${base}config.json`, 'config.json'),
     await bytesOf(`${base}vocab.txt`, 'vocab.txt'),
@@ -97,7 +100,8 @@ async function load({ base, name }) {
   if (lab) lab.free();
   lab = null;
   lab = new ModelLab(weights, text(config), text(vocab), tok ? text(tok) : undefined, `${name}@${sha256.slice(0, 16)}`);
-  self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0 });
+  const cached = fromCache === (tok ? 4 : 3);
+  self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached });
 }
 
 function analyse({ id, link, maxSide }) {
