@@ -150,6 +150,38 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     assert.match(msg, /0123456789abcdef/);
     assert.match(msg, /53aa51172d142c89/);
     assert.equal(await page.evaluate(() => window.__attnModel.result()), null, 'nothing analysed');
+    // The link check without a model, and the memory check before the weights download.
+    const checks = await page.evaluate(async () => {
+      const m = await import(new URL('pkg/attn_web.js', location.href).href);
+      await m.default();
+      const config = JSON.parse(await (await fetch('models/all-MiniLM-L6-v2/config.json')).text());
+      const big = JSON.stringify({ ...config, hidden_size: 4096, num_attention_heads: 32, intermediate_size: 16384, num_hidden_layers: 48 });
+      let refused = '';
+      try {
+        m.model_memory(big, 8);
+      } catch (e) {
+        refused = e.message;
+      }
+      let small = '';
+      try {
+        m.model_memory(JSON.stringify({ ...config, num_hidden_layers: 24, hidden_size: 1024, num_attention_heads: 16, intermediate_size: 4096 }), 4);
+      } catch (e) {
+        small = e.message;
+      }
+      return {
+        good: m.check_model_link('lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=Hi%20there.&head=2'),
+        bad: m.check_model_link('lab=model&model=nohash&text=Hi'),
+        minilm: m.model_memory(JSON.stringify(config), 8),
+        refused,
+        small,
+      };
+    });
+    assert.equal(checks.good.ok, true);
+    assert.match(checks.good.canonical, /^version=\d+&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=Hi%20there\.&head=2$/);
+    assert.deepEqual([checks.bad.ok, checks.bad.key], [false, 'model']);
+    assert.ok(checks.minilm > 90e6 && checks.minilm < 300e6, `MiniLM's estimate ${checks.minilm}`);
+    assert.match(checks.refused, /^`model`: needs about \d+\.\d+ GiB .* over this device's 2 GiB$/);
+    assert.match(checks.small, /over this device's 1 GiB$/, 'bert-large-sized on a 4 GB device');
     // A text of only dropped characters has no WordPiece: refused naming text.
     await page.evaluate(() => {
       location.hash = 'lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=%E2%80%8B%E2%80%8B';

@@ -63,7 +63,7 @@ export function createLab(ctx) {
     step() {},
     reset: () => page.analyse(page.canonical || ctx.defaultLink, null),
     seekTo: async () => 0,
-    check: (text) => ({ ok: valueOf(text, 'lab') === 'model', canonical: text }),
+    check: (text) => ctx.wasm.check_model_link(text),
     refuse: (res, tail) => page.error(`${res.message ?? 'refused'} ${tail ?? ''}`),
     state: () => null,
     exports: () => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model' }),
@@ -202,8 +202,9 @@ class ModelLabPage {
       const mb = (x) => (x / 1e6).toFixed(1);
       $('md-file').textContent = m.cached ? `${m.file}: from the browser's cache` : `${m.file}: ${mb(m.loaded)} / ${mb(m.total)} MB`;
     } else if (m.kind === 'loaded') {
-      this.model = { info: m.info, sha256: m.sha256, cached: m.cached };
+      this.model = { info: m.info, sha256: m.sha256, cached: m.cached, memory: m.memory };
       $('md-model').textContent = `${m.info.id} (${m.info.layers} layers × ${m.info.heads} heads, hidden ${m.info.hidden})`;
+      $('md-model').title = `page memory estimate: ${(m.memory / 2 ** 20).toFixed(0)} MiB for ${m.info.max_positions} tokens`;
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.loaded();
     } else if (m.kind === 'result') {

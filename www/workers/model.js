@@ -8,12 +8,13 @@
 //      { kind: 'analyse', id, link, maxSide }
 //      { kind: 'head', id, layer, head }
 // Out: { kind: 'progress', file, loaded, total, cached }
-//      { kind: 'loaded', info, sha256, ms, cached }  (cached: every file came from the Cache API)
+//      { kind: 'loaded', info, sha256, ms, cached, memory }  (cached: every file came from the
+//        Cache API; memory: the estimate in bytes)
 //      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, ms }
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'error', id, error, stage }  (stage: 'load' or 'analyse')
 
-import init, { ModelLab } from '../pkg/attn_web.js';
+import init, { ModelLab, model_memory } from '../pkg/attn_web.js';
 
 const ready = init();
 const CACHE = 'attn-models-v1';
@@ -90,8 +91,9 @@ async function load({ base, name }) {
   const t0 = performance.now();
   await ready;
   fromCache = 0;
-  const [config, vocab, tok, weights] = [
-    await bytesOf(`${base}config.json`, 'config.json'),
+  const config = await bytesOf(`${base}config.json`, 'config.json');
+  const memory = model_memory(text(config), navigator.deviceMemory ?? 0);
+  const [vocab, tok, weights] = [
     await bytesOf(`${base}vocab.txt`, 'vocab.txt'),
     await bytesOf(`${base}tokenizer_config.json`, 'tokenizer_config.json', true),
     await bytesOf(`${base}model.safetensors`, 'model.safetensors'),
@@ -101,7 +103,7 @@ async function load({ base, name }) {
   lab = null;
   lab = new ModelLab(weights, text(config), text(vocab), tok ? text(tok) : undefined, `${name}@${sha256.slice(0, 16)}`);
   const cached = fromCache === (tok ? 4 : 3);
-  self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached });
+  self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
 }
 
 function analyse({ id, link, maxSide }) {

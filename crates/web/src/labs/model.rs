@@ -207,6 +207,80 @@ impl ModelLab {
     }
 }
 
+/// The most wasm memory the page lets a model take, in bytes: 2 GiB, or 1 GiB on a device that
+/// says it has at most 4 GB (`navigator.deviceMemory`; 0 when it does not say).
+pub fn memory_limit(device_gb: f64) -> u64 {
+    if device_gb > 0.0 && device_gb <= 4.0 {
+        1 << 30
+    } else {
+        2 << 30
+    }
+}
+
+/// The memory check before the weights are downloaded: `config.json`'s estimate (core
+/// `BertConfig::memory_bytes`: weights, three `n x d_ff` activations, one variant's `L H n^2`
+/// maps, `f32`) for the longest text the model takes (`max_position_embeddings` tokens). Returns
+/// the estimate in bytes; throws naming `config.json`'s field, or `model` with both numbers when
+/// it is over the limit ([`memory_limit`] for `device_gb`).
+#[wasm_bindgen]
+pub fn model_memory(config_json: &str, device_gb: f64) -> Result<f64, JsError> {
+    let c = attn_core::model::BertConfig::parse(config_json).map_err(js_err)?;
+    let bytes = c.memory_bytes(c.max_positions);
+    let limit = memory_limit(device_gb);
+    if bytes > limit {
+        return Err(JsError::new(&format!(
+            "`model`: needs about {:.2} GiB of page memory for {} tokens (weights, activations, attention maps), over this \
+             device's {} GiB",
+            bytes as f64 / (1u64 << 30) as f64,
+            c.max_positions,
+            limit >> 30
+        )));
+    }
+    Ok(bytes as f64)
+}
+
+#[derive(Serialize)]
+struct LinkChecked {
+    ok: bool,
+    lab: &'static str,
+    /// The canonical link (`version=V&lab=model&model=…&text=…`, then `layer`, `head` when not
+    /// 1 and 0).
+    canonical: String,
+    link: String,
+    layer: usize,
+    head: usize,
+}
+
+/// Checks a model-lab link without a model (core `model::keys::parse`): `{ ok: true, lab:
+/// "model", canonical, link, layer, head }`, or `{ ok: false, key, message, lab: "model" }` naming
+/// the key. Whether the weights are the loaded ones, and the layer and head in their range, is
+/// [`ModelLab::analyse`]'s to say. Never throws for bad input.
+#[wasm_bindgen]
+pub fn check_model_link(text: &str) -> Result<JsValue, JsError> {
+    match parse(text) {
+        Ok(l) => {
+            let canonical = l.to_canonical_string();
+            to_js(&LinkChecked {
+                ok: true,
+                lab: "model",
+                link: canonical.clone(),
+                canonical,
+                layer: l.layer,
+                head: l.head,
+            })
+        }
+        Err(e) => {
+            #[derive(Serialize)]
+            struct Refused {
+                lab: &'static str,
+                #[serde(flatten)]
+                check: crate::check::CheckErr,
+            }
+            to_js(&Refused { lab: "model", check: e.into() })
+        }
+    }
+}
+
 /// Draws the four variants' relative residual against layer (the depth lab's chart, with the
 /// model lab's legend: its SAN+MLP keeps the MLP's skip; layer 0 = the embeddings): `variants`
 /// is the analysis's `[{ variant, residual }]`. Returns the chart's layout as
@@ -224,4 +298,17 @@ pub fn draw_model_residual(
     let layout = depth_residual::residual(canvas, &r, layers as usize, log, dpr, dark, &MODEL_TEXTS)
         .map_err(|e| JsError::new(&e))?;
     to_js(&layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memory_limit_is_one_gib_on_small_devices_and_two_elsewhere() {
+        assert_eq!(memory_limit(0.0), 2 << 30); // the browser does not say
+        assert_eq!(memory_limit(8.0), 2 << 30);
+        assert_eq!(memory_limit(4.0), 1 << 30);
+        assert_eq!(memory_limit(0.5), 1 << 30);
+    }
 }
