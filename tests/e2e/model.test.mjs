@@ -103,7 +103,11 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     assert.ok(state.labels.includes('layer l (0 = the embeddings)'), `x axis: ${state.labels}`);
     assert.match(state.note, /removes only the attention's skip/);
     // Every grid and enlarged head is drawn.
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual']) {
+    // The statistics: one entry per layer, one per head, and their charts.
+    assert.equal(r.statistics.length, cli.model.layers);
+    assert.ok(r.statistics.every((l, i) => l.layer === i + 1 && l.heads.length === cli.model.heads));
+    assert.ok(r.chance > 0 && r.chance < 1, `chance ${r.chance}`);
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same']) {
       const snap = await canvasSnapshot(page, `#${id}`);
       assert.ok(snap.width > 50 && snap.inked > snap.width * 5, `#${id} is drawn (${snap.width}x${snap.height}, ${snap.inked} inked)`);
     }

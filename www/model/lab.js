@@ -118,7 +118,7 @@ class ModelLabPage {
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same']) ro.observe($(id));
 
     window.__attnModel = Object.freeze({
       configString: () => this.canonical,
@@ -254,6 +254,9 @@ class ModelLabPage {
     $('md-grid-caption').textContent = `${r.n} tokens, ${r.layers} layers × ${r.heads} heads. Attention tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range. Click a head to enlarge it (layer ${r.layer}, head ${r.head} shown).`;
     const last = (v) => v.residual[v.residual.length - 1];
     $('md-res-caption').textContent = `At layer ${r.layers}: ${r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ')}. Layer 0 is the embeddings after their LayerNorm.`;
+    const share = r.statistics.map((l) => (l.same_sentence === null ? '–' : l.same_sentence.toFixed(2)));
+    $('md-hist-caption').textContent = 'High-similarity pairs: the top 2% of each head\'s S (quantile 0.98, as the depth lab\'s context-text); each ridge adds the layer\'s heads.';
+    $('md-same-caption').textContent = `Same-sentence share by layer: ${share.join(', ')}; by chance ${r.chance.toFixed(2)}.`;
     if (this.how) this.ctx.linkChanged(this.how);
     this.drawAll();
   }
@@ -291,15 +294,26 @@ class ModelLabPage {
     this.drawResidual();
   }
 
-  drawResidual() {
-    const c = $('md-residual');
+  /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */
+  chart(id, fn) {
+    const c = $(id);
     try {
       const { dpr } = fitCanvas(c);
-      const drawn = this.wasm.draw_model_residual(c, this.result.variants, this.result.layers, true, dpr, isDark());
+      const drawn = fn(c, dpr, isDark());
       setLabels(c, drawn);
-      this.resLayout = drawn;
+      return drawn;
     } catch (e) {
       console.warn(e);
+      return null;
     }
+  }
+
+  drawResidual() {
+    const r = this.result;
+    this.resLayout = this.chart('md-residual', (c, dpr, dark) => this.wasm.draw_model_residual(c, r.variants, r.layers, true, dpr, dark));
+    // The statistics of the unmodified model (the depth lab's charts, one "transformer" result).
+    const model = [{ variant: 'transformer', residual: r.variants[3].residual, similarity: r.statistics }];
+    this.chart('md-hist', (c, dpr, dark) => this.wasm.draw_depth_histograms(c, model, dpr, dark));
+    this.chart('md-same', (c, dpr, dark) => this.wasm.draw_depth_same_sentence(c, model, r.layers, r.chance, dpr, dark));
   }
 }

@@ -1,6 +1,7 @@
 // The model lab's markup, built with DOM calls (ui/dom.js): the status area (model download
 // progress, errors), the text panel, the token strip, the attention and context-similarity grids
-// with the chosen head enlarged, and the rank-collapse chart of Dong et al.'s four variants.
+// with the chosen head enlarged, the rank-collapse chart of Dong et al.'s four variants, and the
+// context-similarity statistics (distances and same-sentence share of each layer's high pairs).
 
 import { h } from '../ui/dom.js';
 import { TEXTS } from './texts.js';
@@ -60,6 +61,15 @@ function residualPanel() {
   );
 }
 
+/** A statistics chart (the depth lab's, drawn on the unmodified model's heads). */
+function chartPanel(key, title, label) {
+  return h('section.panel', { 'aria-labelledby': `md-${key}-heading` },
+    h(`h2#md-${key}-heading`, {}, title),
+    h('div.canvas-box.md-chart-box', {}, h(`canvas#md-${key}`, { role: 'img', 'aria-label': label })),
+    h(`p#md-${key}-caption.caption`),
+  );
+}
+
 /** Builds the lab's panels in `root` (its <main>). */
 export function buildMarkup(root) {
   root.className = 'layout model-layout';
@@ -72,6 +82,10 @@ export function buildMarkup(root) {
         h('p#md-tokens.token-strip', { 'aria-live': 'polite' })),
       gridPanel(),
       residualPanel(),
+      h('div.md-stats-row', {},
+        chartPanel('hist', 'Distances of similar pairs', 'Ridge plot: per layer, the histogram of |i - j| over the high-similarity pairs of every head'),
+        chartPanel('same', 'Same-sentence pairs', 'Same-sentence share of high-similarity pairs against layer, with the chance level'),
+      ),
     ),
   );
 }

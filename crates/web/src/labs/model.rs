@@ -12,7 +12,8 @@
 use crate::charts::depth_residual::{self, MODEL_TEXTS};
 use crate::charts::heatmap;
 use crate::to_js;
-use attn_core::model::analysis::similarity;
+use attn_core::collapse::similarity::LayerSimilarity;
+use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
 use attn_core::model::keys::{parse, ModelLink};
 use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
 use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
@@ -50,6 +51,11 @@ struct AnalysisOut<'a> {
     layer: usize,
     head: usize,
     variants: Vec<CurveOut>,
+    /// The unmodified model's context-similarity statistics per layer (core
+    /// `model::analysis::statistics`, high pairs the top 2% of each head's `S`).
+    statistics: &'a [LayerSimilarity],
+    /// The same-sentence share expected by chance.
+    chance: f64,
 }
 
 /// A loaded model and the last text it analysed.
@@ -59,6 +65,7 @@ pub struct ModelLab {
     id: String,
     link: Option<ModelLink>,
     analysis: Option<Analysis>,
+    statistics: Vec<LayerSimilarity>,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {
@@ -80,7 +87,7 @@ impl ModelLab {
     ) -> Result<ModelLab, JsError> {
         let encoder =
             Encoder::load(safetensors, config_json, vocab_txt, tokenizer_config.as_deref()).map_err(js_err)?;
-        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None })
+        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new() })
     }
 
     /// `{ id, layers, heads, hidden, vocab, max_positions }`.
@@ -117,8 +124,9 @@ impl ModelLab {
         let same_text = self.link.as_ref().is_some_and(|l| l.text == link.text) && self.analysis.is_some();
         if !same_text {
             self.analysis = None;
-            self.analysis =
-                Some(self.encoder.analyse(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?);
+            let a = self.encoder.analyse(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?;
+            self.statistics = statistics(&a.forward, &a.encoding, QUANTILE);
+            self.analysis = Some(a);
         }
         self.link = Some(link);
         self.result()
@@ -145,6 +153,8 @@ impl ModelLab {
                 .zip(&a.curves)
                 .map(|(v, curve)| CurveOut { variant: v.label(), residual: curve.residual.clone() })
                 .collect(),
+            statistics: &self.statistics,
+            chance: chance(&a.encoding),
         })
     }
 
