@@ -191,6 +191,20 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
       location.hash = 'lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=%E2%80%8B%E2%80%8B';
     });
     await page.waitForFunction(() => /`text`/.test(document.getElementById('md-error').textContent), null, { timeout: 60_000 });
+    // Markup in the text is text: tokens in the strip, nothing run.
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    await page.evaluate((t) => {
+      location.hash = `lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=${encodeURIComponent(t)}`;
+    }, hostile);
+    await analysed(page);
+    const seen = await page.evaluate(() => ({
+      pwned: window.__pwned,
+      strip: document.getElementById('md-tokens').textContent,
+      imgs: document.querySelectorAll('#lab-model img, #lab-model script').length,
+    }));
+    assert.equal(seen.pwned, undefined);
+    assert.equal(seen.imgs, 0);
+    assert.match(seen.strip, /script/);
     assertNoErrors(page);
     await page.close();
   });
