@@ -6,6 +6,7 @@ import init, * as wasm from './pkg/attn_web.js';
 import { onNavigate, readHash, writeLink } from './lab/address_bar.js';
 import { Labs } from './lab/labs.js';
 import { encodeValue } from './lab/pairs.js';
+import { defaultLink as modelLink } from './model/texts.js';
 import { PageView } from './share/page_view.js';
 import { bindKeys } from './ui/keyboard.js';
 import { LabTabs } from './ui/labs.js';
@@ -18,6 +19,7 @@ const LABS = {
   particles: { title: 'Particles', load: () => import('./particles/lab.js'), defaultLink: '' },
   training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'lab=training&preset=scan-snap' },
   depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'lab=depth&preset=collapse-small' },
+  model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink(encodeValue) },
 };
 
 /** Each lab's guided tour (ui/tour.js), loaded when first opened. */

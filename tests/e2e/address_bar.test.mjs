@@ -66,6 +66,8 @@ async function settle() {
     const shown = (id) => !document.getElementById(id).hidden;
     if (shown('lab-training')) return Boolean(window.__attnTraining?.configString());
     if (shown('lab-depth')) return Boolean(window.__attnDepth?.configString());
+    // The model lab: its analysis, or its refusal (a refused link stays in the address bar).
+    if (shown('lab-model')) return Boolean(window.__attnModel?.configString() || document.getElementById('md-error')?.textContent);
     return Boolean(window.__attn?.configString());
   }, null, { timeout: 30_000 });
   await page.waitForTimeout(150);

@@ -13,7 +13,7 @@ import { presetOf } from '../lab/pairs.js';
 import { Summary } from '../ui/summary.js';
 import { onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
-import { SimilarityGrid } from './grid.js';
+import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { panelMethods } from './panels.js';
 import { variantMethods } from './variants.js';

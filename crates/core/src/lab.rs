@@ -210,10 +210,12 @@ pub fn named_lab(text: &str) -> Result<Option<&'static str>, ConfigError> {
 }
 
 /// The lab a configuration string asks for, valid or not: its `lab` value when that names a lab
-/// of [`LABS`], else `"particles"` (the page uses it to show the right lab, and that lab's error
-/// message, for a configuration that [`parse_lab`] refuses).
+/// of [`LABS`] or is `model` (the model lab, whose links [`crate::model::keys::parse`] reads),
+/// else `"particles"` (the page uses it to show the right lab, and that lab's error message, for
+/// a configuration that [`parse_lab`] refuses).
 pub fn requested_lab(text: &str) -> &'static str {
     match find_value(text, "lab") {
+        Some(Ok(lab)) if lab == "model" => "model",
         Some(Ok(lab)) => LABS.iter().find(|l| **l == lab).copied().unwrap_or("particles"),
         _ => "particles",
     }

@@ -3,8 +3,10 @@
 //! Every response carries `Cache-Control: no-cache` (browsers revalidate, so a reload picks up
 //! a rebuild) and the Content-Security-Policy [`CSP`], and `.wasm` / `.js` / `.mjs` get
 //! `application/wasm` / `text/javascript` whatever the MIME table of the day says (browsers
-//! refuse streaming wasm compilation and module scripts otherwise). `serve` uses
-//! [`serve_command`]; `test` reuses [`spawn`] to get a URL.
+//! refuse streaming wasm compilation and module scripts otherwise). The model lab's default
+//! weights (the model cache's folder, [`crate::fetch_model::model_dir`]) are served from the same
+//! origin at `models/all-MiniLM-L6-v2/` when that folder exists (CSP `connect-src 'self'`).
+//! `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -61,10 +63,24 @@ pub fn bind(choice: PortChoice) -> Result<TcpListener> {
     Ok(listener)
 }
 
-/// The router serving the files under `dir` (with `index.html` for folders).
-pub fn router(dir: &Path) -> Router {
-    Router::new()
-        .fallback_service(ServeDir::new(dir))
+/// The URL path of the model cache's folder: `/models/all-MiniLM-L6-v2`.
+fn model_route() -> String {
+    format!("/models/{}", attn_core::model::DEFAULT_MODEL)
+}
+
+/// The model cache's folder when it holds the weights (else the route is not served).
+fn cached_model() -> Option<PathBuf> {
+    crate::fetch_model::model_dir().ok().filter(|d| d.join("model.safetensors").is_file())
+}
+
+/// The router serving the files under `dir` (with `index.html` for folders), and `model`'s
+/// files at [`model_route`].
+pub fn router(dir: &Path, model: Option<&Path>) -> Router {
+    let mut r = Router::new();
+    if let Some(m) = model {
+        r = r.nest_service(&model_route(), ServeDir::new(m));
+    }
+    r.fallback_service(ServeDir::new(dir))
         .layer(middleware::from_fn(fix_content_type))
         .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
         .layer(SetResponseHeaderLayer::overriding(CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
@@ -98,6 +114,7 @@ fn url_of(listener: &TcpListener) -> Result<String> {
 /// Serve `dir` on `listener` until `shutdown` resolves (runs its own tokio runtime).
 fn serve_blocking(
     dir: PathBuf,
+    model: Option<PathBuf>,
     listener: TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<()> {
@@ -108,7 +125,7 @@ fn serve_blocking(
         .context("cannot start the tokio runtime")?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router(&dir)).with_graceful_shutdown(shutdown).await
+        axum::serve(listener, router(&dir, model.as_deref())).with_graceful_shutdown(shutdown).await
     })?;
     Ok(())
 }
@@ -132,8 +149,14 @@ impl Drop for RunningServer {
     }
 }
 
-/// Start serving `dir` in the background on a port chosen by `choice`; returns once listening.
+/// Start serving `dir` (and the cached model, when there is one) in the background on a port
+/// chosen by `choice`; returns once listening.
 pub fn spawn(dir: &Path, choice: PortChoice) -> Result<RunningServer> {
+    spawn_serving(dir, cached_model(), choice)
+}
+
+/// [`spawn`] with the model folder served at [`model_route`] given (`None`: no model route).
+fn spawn_serving(dir: &Path, model: Option<PathBuf>, choice: PortChoice) -> Result<RunningServer> {
     let listener = bind(choice)?;
     let url = url_of(&listener)?;
     let (stop, stopped) = oneshot::channel::<()>();
@@ -142,7 +165,7 @@ pub fn spawn(dir: &Path, choice: PortChoice) -> Result<RunningServer> {
         let shutdown = async {
             let _ = stopped.await;
         };
-        if let Err(err) = serve_blocking(dir, listener, shutdown) {
+        if let Err(err) = serve_blocking(dir, model, listener, shutdown) {
             eprintln!("xtask: static server stopped: {err:#}");
         }
     })?;
@@ -155,6 +178,9 @@ pub fn serve_command(port: Option<u16>) -> Result<()> {
     toolchain::ensure_wasm_target()?;
     toolchain::ensure_wasm_bindgen_cli(&root)?;
     wasm::build(&root)?;
+    if let Err(e) = crate::fetch_model::ensure() {
+        eprintln!("xtask: warning: the model lab's default model is not served: {e:#}");
+    }
 
     let www = root.join("www");
     if !www.join("index.html").is_file() {
@@ -163,7 +189,7 @@ pub fn serve_command(port: Option<u16>) -> Result<()> {
     let choice = port.map_or(PortChoice::Prefer(DEFAULT_PORT), PortChoice::Exactly);
     let listener = bind(choice)?;
     println!("Serving the playground at {}", url_of(&listener)?);
-    serve_blocking(www, listener, std::future::pending())
+    serve_blocking(www, cached_model(), listener, std::future::pending())
 }
 
 #[cfg(test)]
@@ -214,6 +240,32 @@ mod tests {
 
         drop(server);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn serves_the_model_folder_at_its_route_with_the_same_policy() {
+        let root = std::env::temp_dir().join(format!("xtask-server-model-{}", std::process::id()));
+        let (www, model) = (root.join("www"), root.join("model"));
+        std::fs::create_dir_all(&www).unwrap();
+        std::fs::create_dir_all(&model).unwrap();
+        std::fs::write(www.join("index.html"), "<!doctype html>").unwrap();
+        std::fs::write(model.join("config.json"), r#"{"model_type":"bert"}"#).unwrap();
+
+        let server = spawn_serving(&www, Some(model.clone()), PortChoice::Any).unwrap();
+        let config = get(&server.url, &format!("{}/config.json", model_route()));
+        assert!(config.starts_with("http/1.1 200"), "{config}");
+        assert!(config.ends_with(r#"{"model_type":"bert"}"#), "{config}");
+        assert!(config.contains(&format!("content-security-policy: {}\r\n", CSP)), "{config}");
+        assert!(CSP.contains("connect-src 'self'"));
+        let missing = get(&server.url, &format!("{}/vocab.txt", model_route()));
+        assert!(missing.starts_with("http/1.1 404"), "{missing}");
+        drop(server);
+
+        let without = spawn_serving(&www, None, PortChoice::Any).unwrap();
+        let none = get(&without.url, &format!("{}/config.json", model_route()));
+        assert!(none.starts_with("http/1.1 404"), "{none}");
+        drop(without);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

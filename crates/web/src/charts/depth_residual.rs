@@ -79,16 +79,51 @@ fn round_off_line<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Draws the relative residual against layer for `results` (log: a log y axis).
+/// What the chart says of its variants and layers: the depth lab's ([`DEPTH_TEXTS`]) or the
+/// model lab's ([`MODEL_TEXTS`], where SAN+MLP keeps the MLP's skip and layer 0 is the
+/// embeddings).
+pub struct Texts {
+    /// The legend's explanation of a variant label.
+    pub legend: fn(&str) -> &'static str,
+    /// The x axis's description.
+    pub x_desc: &'static str,
+}
+
+/// The depth lab's texts.
+pub const DEPTH_TEXTS: Texts = Texts { legend: legend_text, x_desc: "layer l (0 = the input)" };
+
+/// The model lab's legend: Dong et al.'s BERT surgery on trained weights, where SAN+MLP removes
+/// only the attention's skip.
+fn model_legend(label: &str) -> &'static str {
+    match label {
+        "SAN+MLP" => "SAN+MLP: no attention skip, MLP with its skip",
+        other => legend_text(other),
+    }
+}
+
+/// The model lab's texts.
+pub const MODEL_TEXTS: Texts = Texts { legend: model_legend, x_desc: "layer l (0 = the embeddings)" };
+
+/// The y axis: log or linear, and the precision whose round-off floor the log axis marks.
+#[derive(Clone, Copy, Debug)]
+pub struct Scale {
+    /// A log y axis.
+    pub log: bool,
+    /// The run's floating-point type.
+    pub precision: Precision,
+}
+
+/// Draws the relative residual against layer for `results` on the y axis `scale`.
 pub fn residual(
     canvas: HtmlCanvasElement,
     results: &Results,
     layers: usize,
-    log: bool,
-    precision: Precision,
+    scale: Scale,
     dpr: f64,
     dark: bool,
+    words: &Texts,
 ) -> Result<Layout, String> {
+    let Scale { log, precision } = scale;
     let empty = Layout::default;
     let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(empty());
@@ -105,7 +140,7 @@ pub fn residual(
         .iter()
         .map(|r| Entry {
             colour: colour(&th, &r.variant),
-            text: legend_text(&r.variant).to_string(),
+            text: (words.legend)(&r.variant).to_string(),
             short: r.variant.clone(),
         })
         .collect();
@@ -124,7 +159,7 @@ pub fn residual(
         x_labels: layers.min(12) + 1,
         y_labels: 6,
         x_fmt: &x_fmt,
-        x_desc: "layer l (0 = the input)",
+        x_desc: words.x_desc,
         y_desc: Some(y_desc),
         y_fmt,
     };

@@ -209,7 +209,8 @@ pub fn draw_depth_residual(
     let r = results(results_value)?;
     let precision = attn_core::depth::Precision::from_name(precision)
         .ok_or_else(|| JsError::new(&format!("draw_depth_residual: precision {:?} is not f32 or f64", precision)))?;
-    let layout = depth_residual::residual(canvas, &r, layers as usize, log, precision, dpr, dark)
+    let scale = depth_residual::Scale { log, precision };
+    let layout = depth_residual::residual(canvas, &r, layers as usize, scale, dpr, dark, &depth_residual::DEPTH_TEXTS)
         .map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
@@ -260,8 +261,7 @@ pub fn draw_depth_paths(
 }
 
 /// Draws the singular values `σ_k(X_l) / σ_1(X_l)` of layer `layer` (log axis), one curve per
-/// variant./// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
-
+/// variant. Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
 #[wasm_bindgen]
 pub fn draw_depth_spectrum(
     canvas: HtmlCanvasElement,

@@ -1,9 +1,9 @@
-// The depth lab's context similarity views: a layers x heads grid of heatmaps (pixels computed
-// by Rust, one `side x side` RGBA tile per layer and head, drawn with ImageData and scaled
-// without smoothing) and the chosen head enlarged with its token labels. Click a tile to choose
-// it; hover the enlarged head for S_ij. Drawing only.
+// A layers x heads grid of matrix heatmaps (the depth lab's context similarity, the model lab's
+// attention and similarity; pixels computed by Rust, one `side x side` RGBA tile per layer and
+// head, drawn with ImageData and scaled without smoothing) and the chosen head enlarged with its
+// token labels. Click a tile to choose it; hover the enlarged head for S_ij. Drawing only.
 
-import { clearCanvas } from '../render/palette.js';
+import { clearCanvas } from './palette.js';
 
 const LEFT = 30; // CSS px for the layer labels of the grid
 const TOP = 16; // CSS px for the head labels

@@ -1,0 +1,326 @@
+//! The model lab in the page (issue 14, science.md §6): a thin wasm-bindgen wrapper of the core's
+//! [`Encoder`] for the page's module Web Worker (`www/workers/model.js`). The worker hands over
+//! the model folder's files (bytes and texts) and the weights' id `NAME@SHA16` (the sha256 is the
+//! browser's), then analyses links: the unmodified forward with every head kept and Dong et al.'s
+//! four residual curves, out as a JSON-compatible object; one head's attention `P_h` and
+//! context similarity `S = O_h O_hᵀ` as `Float32Array`s (the same `f32` as `attn encode`'s); and
+//! every layer's and head's maps as viridis tiles for the page's grids.
+//!
+//! Every number comes from the core (`attn_core::model`); errors are `JsError`s naming the file,
+//! tensor, field or link key, never a panic.
+
+use crate::charts::depth_residual::{self, MODEL_TEXTS};
+use crate::charts::heatmap;
+use crate::to_js;
+use attn_core::collapse::similarity::LayerSimilarity;
+use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
+use attn_core::model::keys::{parse, ModelLink};
+use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
+use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+/// The model's shape, as the page shows it.
+#[derive(Serialize)]
+struct ModelInfo<'a> {
+    id: &'a str,
+    layers: usize,
+    heads: usize,
+    hidden: usize,
+    vocab: usize,
+    max_positions: usize,
+}
+
+#[derive(Serialize)]
+struct CurveOut {
+    variant: &'static str,
+    residual: Vec<f64>,
+}
+
+/// What the page shows of one analysis (the fields `attn encode` prints, but `hidden`).
+#[derive(Serialize)]
+struct AnalysisOut<'a> {
+    config: String,
+    n: usize,
+    ids: &'a [u32],
+    tokens: &'a [String],
+    sentence: &'a [usize],
+    layers: usize,
+    heads: usize,
+    layer: usize,
+    head: usize,
+    variants: Vec<CurveOut>,
+    /// The unmodified model's context-similarity statistics per layer (core
+    /// `model::analysis::statistics`, high pairs the top 2% of each head's `S`).
+    statistics: &'a [LayerSimilarity],
+    /// The same-sentence share expected by chance.
+    chance: f64,
+}
+
+/// A loaded model and the last text it analysed.
+#[wasm_bindgen]
+pub struct ModelLab {
+    encoder: Encoder,
+    id: String,
+    link: Option<ModelLink>,
+    analysis: Option<Analysis>,
+    statistics: Vec<LayerSimilarity>,
+}
+
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+#[wasm_bindgen]
+impl ModelLab {
+    /// Loads a model from its files: `model.safetensors`' bytes, `config.json`, `vocab.txt`,
+    /// `tokenizer_config.json` (or undefined) and its id `NAME@SHA16`. Throws naming the file and
+    /// the field or tensor that is wrong.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        safetensors: &[u8],
+        config_json: &str,
+        vocab_txt: &str,
+        tokenizer_config: Option<String>,
+        id: &str,
+    ) -> Result<ModelLab, JsError> {
+        let encoder =
+            Encoder::load(safetensors, config_json, vocab_txt, tokenizer_config.as_deref()).map_err(js_err)?;
+        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new() })
+    }
+
+    /// `{ id, layers, heads, hidden, vocab, max_positions }`.
+    pub fn info(&self) -> Result<JsValue, JsError> {
+        let c = &self.encoder.config;
+        to_js(&ModelInfo {
+            id: &self.id,
+            layers: c.layers,
+            heads: c.heads,
+            hidden: c.hidden,
+            vocab: c.vocab_size,
+            max_positions: c.max_positions,
+        })
+    }
+
+    /// Analyses link `text` (`lab=model&model=NAME@SHA16&text=…&layer=L&head=H`): refused when it
+    /// names other weights (both hashes), when its layer or head is out of the model's range, or
+    /// when its text has no piece or too many tokens. Returns `{ config, n, ids, tokens,
+    /// sentence, layers, heads, layer, head, variants: [{ variant, residual }] }` (variants in
+    /// the order SAN, SAN+MLP, SAN+skip, transformer, as `attn encode`).
+    pub fn analyse(&mut self, text: &str) -> Result<JsValue, JsError> {
+        let link = parse(text).map_err(js_err)?;
+        link.check_model(&self.id).map_err(js_err)?;
+        let c = &self.encoder.config;
+        if link.layer > c.layers || link.head >= c.heads {
+            let key = if link.layer > c.layers { "layer" } else { "head" };
+            return Err(JsError::new(&format!(
+                "`{}`: the model has layers 1..={} and heads 0..={}",
+                key,
+                c.layers,
+                c.heads - 1
+            )));
+        }
+        let same_text = self.link.as_ref().is_some_and(|l| l.text == link.text) && self.analysis.is_some();
+        if !same_text {
+            self.analysis = None;
+            let a = self.encoder.analyse(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?;
+            self.statistics = statistics(&a.forward, &a.encoding, QUANTILE);
+            self.analysis = Some(a);
+        }
+        self.link = Some(link);
+        self.result()
+    }
+
+    /// The last analysis as [`ModelLab::analyse`] returns it.
+    fn result(&self) -> Result<JsValue, JsError> {
+        let (Some(a), Some(link)) = (&self.analysis, &self.link) else {
+            return Err(JsError::new("model: no text analysed yet"));
+        };
+        let c = &self.encoder.config;
+        to_js(&AnalysisOut {
+            config: link.to_canonical_string(),
+            n: a.forward.n,
+            ids: &a.encoding.ids,
+            tokens: &a.encoding.pieces,
+            sentence: &a.encoding.sentence,
+            layers: c.layers,
+            heads: c.heads,
+            layer: link.layer,
+            head: link.head,
+            variants: VARIANTS
+                .iter()
+                .zip(&a.curves)
+                .map(|(v, curve)| CurveOut { variant: v.label(), residual: curve.residual.clone() })
+                .collect(),
+            statistics: &self.statistics,
+            chance: chance(&a.encoding),
+        })
+    }
+
+    fn analysis(&self) -> Result<&Analysis, JsError> {
+        self.analysis.as_ref().ok_or_else(|| JsError::new("model: no text analysed yet"))
+    }
+
+    /// Head `head`'s (0-based) attention `P_h` of layer `layer` (1-based), `n x n` row-major.
+    pub fn attention(&self, layer: u32, head: u32) -> Result<Float32Array, JsError> {
+        let f = &self.analysis()?.forward;
+        let p = f
+            .attention(layer as usize, head as usize)
+            .ok_or_else(|| JsError::new(&format!("model: no head {} in layer {}", head, layer)))?;
+        Ok(Float32Array::from(p))
+    }
+
+    /// Head `head`'s context similarity `S = O_h O_hᵀ` of layer `layer` (diagonal 0, raw).
+    pub fn similarity(&self, layer: u32, head: u32) -> Result<Float32Array, JsError> {
+        let f = &self.analysis()?.forward;
+        let o = f
+            .head_output(layer as usize, head as usize)
+            .ok_or_else(|| JsError::new(&format!("model: no head {} in layer {}", head, layer)))?;
+        Ok(Float32Array::from(&similarity(o, f.n, f.d_head)[..]))
+    }
+
+    /// Every layer's and head's maps as viridis tiles, layer-major then head, `side x side x 4`
+    /// each (`side` for at most `max_side` pixels): `{ side, attention, similarity }`. Attention
+    /// tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range
+    /// (as the depth lab's), the zero diagonal at the low end.
+    pub fn tiles(&self, max_side: u32) -> Result<Object, JsError> {
+        let f = &self.analysis()?.forward;
+        let (n, layers, heads) = (f.n, self.encoder.config.layers, f.heads);
+        let side = heatmap::side(n, max_side as usize).0;
+        let tile_len = side * side * 4;
+        let count = layers * heads;
+        let att = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
+        let sim = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
+        let mut k = 0u32;
+        for l in 1..=layers {
+            for h in 0..heads {
+                let missing = || JsError::new("model: a layer without records");
+                let p: Vec<f64> = f.attention(l, h).ok_or_else(missing)?.iter().map(|&x| x as f64).collect();
+                let px = heatmap::rgba(&p, n, max_side as usize, heatmap::finite_max(&p));
+                let range = k * tile_len as u32..(k + 1) * tile_len as u32;
+                att.subarray(range.start, range.end).copy_from(&px);
+                let s: Vec<f64> = similarity(f.head_output(l, h).ok_or_else(missing)?, n, f.d_head)
+                    .iter()
+                    .map(|&x| x as f64)
+                    .collect();
+                sim.subarray(range.start, range.end).copy_from(&super::depth::tile(&s, n, max_side as usize));
+                k += 1;
+            }
+        }
+        let out = Object::new();
+        let set = |key: &str, v: &JsValue| Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ());
+        set("side", &JsValue::from(side as u32)).map_err(|_| JsError::new("model: tiles"))?;
+        set("attention", &att).map_err(|_| JsError::new("model: tiles"))?;
+        set("similarity", &sim).map_err(|_| JsError::new("model: tiles"))?;
+        Ok(out)
+    }
+}
+
+/// The most wasm memory the page lets a model take, in bytes: 2 GiB, or 1 GiB on a device that
+/// says it has at most 4 GB (`navigator.deviceMemory`; 0 when it does not say).
+pub fn memory_limit(device_gb: f64) -> u64 {
+    if device_gb > 0.0 && device_gb <= 4.0 {
+        1 << 30
+    } else {
+        2 << 30
+    }
+}
+
+/// The memory check before the weights are downloaded: `config.json`'s estimate (core
+/// `BertConfig::memory_bytes`: weights, three `n x d_ff` activations, one variant's `L H n^2`
+/// maps, `f32`) for the longest text the model takes (`max_position_embeddings` tokens). Returns
+/// the estimate in bytes; throws naming `config.json`'s field, or `model` with both numbers when
+/// it is over the limit ([`memory_limit`] for `device_gb`).
+#[wasm_bindgen]
+pub fn model_memory(config_json: &str, device_gb: f64) -> Result<f64, JsError> {
+    let c = attn_core::model::BertConfig::parse(config_json).map_err(js_err)?;
+    let bytes = c.memory_bytes(c.max_positions);
+    let limit = memory_limit(device_gb);
+    if bytes > limit {
+        return Err(JsError::new(&format!(
+            "`model`: needs about {:.2} GiB of page memory for {} tokens (weights, activations, attention maps), over this \
+             device's {} GiB",
+            bytes as f64 / (1u64 << 30) as f64,
+            c.max_positions,
+            limit >> 30
+        )));
+    }
+    Ok(bytes as f64)
+}
+
+#[derive(Serialize)]
+struct LinkChecked {
+    ok: bool,
+    lab: &'static str,
+    /// The canonical link (`version=V&lab=model&model=…&text=…`, then `layer`, `head` when not
+    /// 1 and 0).
+    canonical: String,
+    link: String,
+    layer: usize,
+    head: usize,
+}
+
+/// Checks a model-lab link without a model (core `model::keys::parse`): `{ ok: true, lab:
+/// "model", canonical, link, layer, head }`, or `{ ok: false, key, message, lab: "model" }` naming
+/// the key. Whether the weights are the loaded ones, and the layer and head in their range, is
+/// [`ModelLab::analyse`]'s to say. Never throws for bad input.
+#[wasm_bindgen]
+pub fn check_model_link(text: &str) -> Result<JsValue, JsError> {
+    match parse(text) {
+        Ok(l) => {
+            let canonical = l.to_canonical_string();
+            to_js(&LinkChecked {
+                ok: true,
+                lab: "model",
+                link: canonical.clone(),
+                canonical,
+                layer: l.layer,
+                head: l.head,
+            })
+        }
+        Err(e) => {
+            #[derive(Serialize)]
+            struct Refused {
+                lab: &'static str,
+                #[serde(flatten)]
+                check: crate::check::CheckErr,
+            }
+            to_js(&Refused { lab: "model", check: e.into() })
+        }
+    }
+}
+
+/// Draws the four variants' relative residual against layer (the depth lab's chart, with the
+/// model lab's legend: its SAN+MLP keeps the MLP's skip; layer 0 = the embeddings): `variants`
+/// is the analysis's `[{ variant, residual }]`. Returns the chart's layout as
+/// `draw_depth_residual` does.
+#[wasm_bindgen]
+pub fn draw_model_residual(
+    canvas: HtmlCanvasElement,
+    variants: JsValue,
+    layers: u32,
+    log: bool,
+    dpr: f64,
+    dark: bool,
+) -> Result<JsValue, JsError> {
+    let r = serde_wasm_bindgen::from_value(variants).map_err(|e| JsError::new(&format!("model results: {}", e)))?;
+    // The encoder runs in f32: its log axis marks f32's round-off floor.
+    let scale = depth_residual::Scale { log, precision: attn_core::depth::Precision::F32 };
+    let layout = depth_residual::residual(canvas, &r, layers as usize, scale, dpr, dark, &MODEL_TEXTS)
+        .map_err(|e| JsError::new(&e))?;
+    to_js(&layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_memory_limit_is_one_gib_on_small_devices_and_two_elsewhere() {
+        assert_eq!(memory_limit(0.0), 2 << 30); // the browser does not say
+        assert_eq!(memory_limit(8.0), 2 << 30);
+        assert_eq!(memory_limit(4.0), 1 << 30);
+        assert_eq!(memory_limit(0.5), 1 << 30);
+    }
+}

@@ -1,0 +1,319 @@
+// The model lab (issue 14, science.md §6): a pretrained BERT encoder on a text. Its interface to
+// the page (lab/labs.js) and its page object: the worker (workers/model.js) downloads the model
+// once and analyses each link; the page draws the token strip, the attention and context-
+// similarity grids (render/tile_grid.js's SimilarityGrid, shared with the depth lab) and the residual
+// curves of the four variants (the depth lab's Rust chart, draw_depth_residual).
+//
+// Data flow: link -> worker 'analyse' (the core parses it, refusing other weights or a layer /
+// head out of range, naming the key) -> { result, tiles, p, s } -> drawn; the canonical link
+// (result.config) goes to the address bar. Picking a head is a new link (layer=, head=).
+
+import { encodeValue } from '../lab/pairs.js';
+import { fmt } from '../ui/format.js';
+import { placeTip, tipLines } from '../ui/tip.js';
+import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
+import { SimilarityGrid } from '../render/tile_grid.js';
+import { buildMarkup, citation, subtitle } from './markup.js';
+import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
+
+const $ = (id) => document.getElementById(id);
+const MAX_SIDE = 128; // pixels per side of a tile at most
+
+/** The value of key `key` in link `text` (decoded), or null. */
+function valueOf(text, key) {
+  for (const part of String(text).replace(/^#/, '').split('&')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i) === key) {
+      try {
+        return decodeURIComponent(part.slice(i + 1));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** The model lab (lab/labs.js says what each member does). It does not step. */
+export function createLab(ctx) {
+  let page = null;
+  const lab = {
+    id: ctx.id,
+    title: ctx.title,
+    defaultLink: ctx.defaultLink,
+    root: null,
+    panels: { tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading' },
+    controls: { text: '#md-text', run: '#md-run' },
+    pageViewInLink: false,
+    pausesOffscreen: false,
+    subtitle,
+    citation,
+    mount(root) {
+      lab.root = root;
+      buildMarkup(root);
+      page = new ModelLabPage(ctx);
+    },
+    show: (text) => page.show(text),
+    hide: () => page.hide(),
+    canonical: () => page.canonical,
+    viewPairs: () => [],
+    play() {},
+    pause() {},
+    togglePlay() {},
+    step() {},
+    reset: () => page.analyse(page.canonical || ctx.defaultLink, null),
+    seekTo: async () => 0,
+    check: (text) => ctx.wasm.check_model_link(text),
+    refuse: (res, tail) => page.error(`${res.message ?? 'refused'} ${tail ?? ''}`),
+    state: () => null,
+    exports: () => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model' }),
+  };
+  return lab;
+}
+
+class ModelLabPage {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.wasm = ctx.wasm;
+    this.canonical = '';
+    this.visible = false;
+    this.model = null; // { info, sha256 } once loaded
+    this.loading = null; // the load's promise
+    this.pending = null; // { link, how } waiting for the model
+    this.job = 0;
+    this.result = null; // the last analysis (worker's result)
+    this.head = null; // { layer, head, p, s } of the chosen head (Float32Arrays)
+    this.ms = null; // the last analysis's time in the worker
+    this.resLayout = null;
+    this.worker = new Worker(new URL('../workers/model.js', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (e) => this.onMessage(e.data);
+
+    const pick = (layer, head) => {
+      if (!this.result) return;
+      this.analyse(this.linkWith({ layer, head }), 'push');
+    };
+    const hovers = (kind) => ({
+      onPick: pick,
+      onGridHover: (t) => this.gridTip(`md-${kind}-grid-tip`, t),
+      onZoomHover: (c) => this.zoomTip(kind, c),
+    });
+    this.attGrid = new SimilarityGrid($('md-att-grid'), $('md-att-zoom'), hovers('att'));
+    this.simGrid = new SimilarityGrid($('md-sim-grid'), $('md-sim-zoom'), hovers('sim'));
+
+    $('md-example').addEventListener('change', () => {
+      const t = TEXTS.find(([v]) => v === $('md-example').value);
+      if (!t) return;
+      $('md-text').value = t[2];
+      this.analyse(this.linkWith({ text: t[2], layer: 1, head: 0 }), 'push');
+    });
+    $('md-run').addEventListener('click', () => this.analyse(this.linkWith({ text: $('md-text').value }), 'push'));
+    $('md-text').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        $('md-run').click();
+      }
+    });
+    const redraw = () => {
+      if (this.visible) this.drawAll();
+    };
+    onThemeChange(redraw);
+    const ro = new ResizeObserver(redraw);
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same']) ro.observe($(id));
+
+    window.__attnModel = Object.freeze({
+      configString: () => this.canonical,
+      model: () => this.model,
+      result: () => this.result,
+      head: () => this.head,
+      busy: () => Boolean(this.pending) || this.inflight === true,
+      ms: () => this.ms,
+      residualLayout: () => this.resLayout,
+      // The attention grid's layout ({ x0, y0, cell, layers, heads }, CSS px in its canvas).
+      gridGeometry: () => this.attGrid.geom,
+      zoomGeometry: () => this.attGrid.zgeom, // { x0, y0, cell, n } of the enlarged attention
+    });
+  }
+
+  /** A link of the loaded (or default) model with the shown text, layer and head, changed by `c`. */
+  linkWith(c) {
+    const r = this.result;
+    const text = c.text ?? (r ? valueOf(this.canonical, 'text') : TEXTS[0][2]);
+    const layer = c.layer ?? r?.layer ?? 1;
+    const head = c.head ?? r?.head ?? 0;
+    const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
+    return `lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`;
+  }
+
+  show(text) {
+    this.visible = true;
+    const link = text || this.ctx.defaultLink;
+    if (link !== this.canonical) this.analyse(link, 'replace');
+    else this.ctx.linkChanged('replace');
+    this.drawAll();
+  }
+
+  hide() {
+    this.visible = false;
+  }
+
+  error(message) {
+    $('md-error').textContent = message;
+  }
+
+  /** Loads the served default model (once). */
+  load() {
+    if (this.loading) return this.loading;
+    $('md-state').textContent = 'downloading the model';
+    const base = new URL(`models/${DEFAULT_MODEL}/`, location.href).href;
+    this.loading = new Promise((resolve, reject) => {
+      this.loaded = resolve;
+      this.loadFailed = reject;
+    });
+    this.worker.postMessage({ kind: 'load', base, name: DEFAULT_MODEL });
+    return this.loading;
+  }
+
+  /** Analyses link `link` (`how`: the history entry once it is accepted; null: keep the bar). */
+  analyse(link, how) {
+    this.pending = { link, how };
+    if (!this.model) {
+      this.load().then(() => this.send(), () => {});
+      return;
+    }
+    this.send();
+  }
+
+  send() {
+    if (!this.pending || this.inflight) return;
+    const { link, how } = this.pending;
+    this.pending = null;
+    this.inflight = true;
+    this.how = how;
+    this.job += 1;
+    $('md-state').textContent = 'analysing';
+    this.worker.postMessage({ kind: 'analyse', id: this.job, link, maxSide: MAX_SIDE });
+  }
+
+  onMessage(m) {
+    if (m.kind === 'progress') {
+      const p = $('md-progress');
+      p.max = m.total || 1;
+      p.value = m.loaded;
+      const mb = (x) => (x / 1e6).toFixed(1);
+      $('md-file').textContent = m.cached ? `${m.file}: from the browser's cache` : `${m.file}: ${mb(m.loaded)} / ${mb(m.total)} MB`;
+    } else if (m.kind === 'loaded') {
+      this.model = { info: m.info, sha256: m.sha256, cached: m.cached, memory: m.memory };
+      $('md-model').textContent = `${m.info.id} (${m.info.layers} layers × ${m.info.heads} heads, hidden ${m.info.hidden})`;
+      $('md-model').title = `page memory estimate: ${(m.memory / 2 ** 20).toFixed(0)} MiB for ${m.info.max_positions} tokens`;
+      $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
+      this.loaded();
+    } else if (m.kind === 'result') {
+      this.inflight = false;
+      if (this.pending) return this.send(); // a newer link is waiting
+      this.accept(m);
+    } else if (m.kind === 'error') {
+      if (m.stage === 'load') {
+        $('md-state').textContent = 'no model';
+        this.error(`The model could not be loaded: ${m.error}. The page serves it from models/${DEFAULT_MODEL}/ when started with cargo xtask serve (which fetches it).`);
+        this.loadFailed(new Error(m.error));
+        return;
+      }
+      this.inflight = false;
+      $('md-state').textContent = this.result ? 'ready' : 'refused';
+      this.error(`${m.error}${this.result ? ' The last valid result is kept.' : ''}`);
+      this.send();
+    }
+  }
+
+  accept(m) {
+    const r = m.result;
+    this.result = r;
+    this.ms = m.ms;
+    this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
+    const n = r.n;
+    const t = (pixels, variant) => ({ variant, side: m.tiles.side, pixels, values: new Float32Array(0), layers: r.layers, heads: r.heads, n });
+    for (const g of [this.attGrid, this.simGrid]) {
+      g.choose(r.layer, r.head);
+      g.grid.parentElement.style.aspectRatio = `${r.heads + 0.6} / ${r.layers + 0.4}`;
+    }
+    this.attGrid.set(t(m.tiles.attention, 'attention P'), r.tokens);
+    this.simGrid.set(t(m.tiles.similarity, 'similarity S'), r.tokens);
+    this.canonical = r.config;
+    this.error('');
+    $('md-state').textContent = `ready (${Math.round(m.ms)} ms)`;
+    const text = valueOf(r.config, 'text') ?? '';
+    if (document.activeElement !== $('md-text')) $('md-text').value = text;
+    $('md-example').value = TEXTS.find(([, , x]) => x === text)?.[0] ?? '';
+    $('md-tokens').replaceChildren(...r.tokens.map((tok, i) => {
+      const s = document.createElement('span');
+      s.className = `token sentence-${r.sentence[i] % 2}`;
+      s.textContent = tok;
+      s.title = `token ${i}, id ${r.ids[i]}, sentence ${r.sentence[i]}`;
+      return s;
+    }));
+    $('md-grid-caption').textContent = `${r.n} tokens, ${r.layers} layers × ${r.heads} heads. Attention tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range. Click a head to enlarge it (layer ${r.layer}, head ${r.head} shown).`;
+    const last = (v) => v.residual[v.residual.length - 1];
+    $('md-res-caption').textContent = `At layer ${r.layers}: ${r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ')}. Layer 0 is the embeddings after their LayerNorm.`;
+    const share = r.statistics.map((l) => (l.same_sentence === null ? '–' : l.same_sentence.toFixed(2)));
+    $('md-hist-caption').textContent = 'High-similarity pairs: the top 2% of each head\'s S (quantile 0.98, as the depth lab\'s context-text); each ridge adds the layer\'s heads.';
+    $('md-same-caption').textContent = `Same-sentence share by layer: ${share.join(', ')}; by chance ${r.chance.toFixed(2)}.`;
+    if (this.how) this.ctx.linkChanged(this.how);
+    this.drawAll();
+  }
+
+  /** The grid's hover readout: which head, and that a click enlarges it. */
+  gridTip(id, t) {
+    const tip = $(id);
+    if (!t || !this.result) {
+      tip.hidden = true;
+      return;
+    }
+    tipLines(tip, [`layer ${t.layer}, head ${t.head} (click to enlarge)`]);
+    placeTip(tip, t.x, t.y, t.w);
+  }
+
+  /** The enlarged head's hover readout: the tokens and the value (P_ij or S_ij, as f32). */
+  zoomTip(kind, c) {
+    const tip = $(`md-${kind}-zoom-tip`);
+    const r = this.result;
+    const m = kind === 'att' ? this.head?.p : this.head?.s;
+    if (!c || !r || !m) {
+      tip.hidden = true;
+      return;
+    }
+    const name = kind === 'att' ? 'P' : 'S';
+    tipLines(tip, [`i = ${c.i} (${r.tokens[c.i]}), j = ${c.j} (${r.tokens[c.j]})`,
+      `${name}_ij = ${fmt(m[c.i * r.n + c.j])}`, `sentences ${r.sentence[c.i]}, ${r.sentence[c.j]}`]);
+    placeTip(tip, c.x, c.y, c.w);
+  }
+
+  drawAll() {
+    if (!this.result) return;
+    this.attGrid.draw();
+    this.simGrid.draw();
+    this.drawResidual();
+  }
+
+  /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */
+  chart(id, fn) {
+    const c = $(id);
+    try {
+      const { dpr } = fitCanvas(c);
+      const drawn = fn(c, dpr, isDark());
+      setLabels(c, drawn);
+      return drawn;
+    } catch (e) {
+      console.warn(e);
+      return null;
+    }
+  }
+
+  drawResidual() {
+    const r = this.result;
+    this.resLayout = this.chart('md-residual', (c, dpr, dark) => this.wasm.draw_model_residual(c, r.variants, r.layers, true, dpr, dark));
+    // The statistics of the unmodified model (the depth lab's charts, one "transformer" result).
+    const model = [{ variant: 'transformer', residual: r.variants[3].residual, similarity: r.statistics }];
+    this.chart('md-hist', (c, dpr, dark) => this.wasm.draw_depth_histograms(c, model, dpr, dark));
+    this.chart('md-same', (c, dpr, dark) => this.wasm.draw_depth_same_sentence(c, model, r.layers, r.chance, dpr, dark));
+  }
+}

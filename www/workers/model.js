@@ -1,0 +1,137 @@
+// The model lab's worker: a module Web Worker that owns the wasm instance and the model's weights
+// (the page never holds them, and never freezes while they load or run). It fetches the model
+// folder's files from the same origin (Cache API first: a second visit reads them from the
+// browser's cache), reporting progress; computes model.safetensors' sha256 (the link's
+// NAME@SHA16); loads the core's encoder (ModelLab); then analyses links.
+//
+// In:  { kind: 'load', base, name }   base: the folder's URL ending in '/'; name: the model's name
+//      { kind: 'analyse', id, link, maxSide }
+//      { kind: 'head', id, layer, head }
+// Out: { kind: 'progress', file, loaded, total, cached }
+//      { kind: 'loaded', info, sha256, ms, cached, memory }  (cached: every file came from the
+//        Cache API; memory: the estimate in bytes)
+//      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, ms }
+//      { kind: 'head', id, layer, head, p, s }
+//      { kind: 'error', id, error, stage }  (stage: 'load' or 'analyse')
+
+import init, { ModelLab, model_memory } from '../pkg/attn_web.js';
+
+const ready = init();
+const CACHE = 'attn-models-v1';
+let lab = null;
+let fromCache = 0; // files of the current load read from the Cache API
+
+/** The bytes at `url`, from the Cache API when it holds them, else fetched with progress and
+ * stored there. `optional`: a 404 gives null. */
+async function bytesOf(url, file, optional = false) {
+  let cache = null;
+  try {
+    cache = await caches.open(CACHE);
+    const hit = await cache.match(url);
+    if (hit) {
+      fromCache += 1;
+      const buf = new Uint8Array(await hit.arrayBuffer());
+      self.postMessage({ kind: 'progress', file, loaded: buf.length, total: buf.length, cached: true });
+      return buf;
+    }
+  } catch {
+    cache = null; // no Cache API (e.g. an opaque origin): fetch every time
+  }
+  const res = await fetch(url);
+  if (!res.ok) {
+    if (optional && res.status === 404) return null;
+    throw new Error(`${file}: HTTP ${res.status} for ${url}`);
+  }
+  const total = Number(res.headers.get('content-length')) || 0;
+  const out = total ? new Uint8Array(total) : null;
+  const parts = [];
+  let loaded = 0;
+  let last = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (out && loaded + value.length <= total) out.set(value, loaded);
+    else parts.push(value);
+    loaded += value.length;
+    const now = performance.now();
+    if (now - last > 100) {
+      last = now;
+      self.postMessage({ kind: 'progress', file, loaded, total, cached: false });
+    }
+  }
+  let buf = out && loaded === total ? out : null;
+  if (!buf) {
+    buf = new Uint8Array(loaded);
+    let at = 0;
+    if (out) {
+      buf.set(out.subarray(0, Math.min(loaded, total)), 0);
+      at = Math.min(loaded, total);
+    }
+    for (const p of parts) {
+      buf.set(p, at);
+      at += p.length;
+    }
+  }
+  self.postMessage({ kind: 'progress', file, loaded, total: loaded, cached: false });
+  if (cache) {
+    try {
+      await cache.put(url, new Response(buf));
+    } catch {
+      // a full quota only costs the next visit a download
+    }
+  }
+  return buf;
+}
+
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
+const text = (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+
+async function load({ base, name }) {
+  const t0 = performance.now();
+  await ready;
+  fromCache = 0;
+  const config = await bytesOf(`${base}config.json`, 'config.json');
+  const memory = model_memory(text(config), navigator.deviceMemory ?? 0);
+  const [vocab, tok, weights] = [
+    await bytesOf(`${base}vocab.txt`, 'vocab.txt'),
+    await bytesOf(`${base}tokenizer_config.json`, 'tokenizer_config.json', true),
+    await bytesOf(`${base}model.safetensors`, 'model.safetensors'),
+  ];
+  const sha256 = hex(await crypto.subtle.digest('SHA-256', weights));
+  if (lab) lab.free();
+  lab = null;
+  lab = new ModelLab(weights, text(config), text(vocab), tok ? text(tok) : undefined, `${name}@${sha256.slice(0, 16)}`);
+  const cached = fromCache === (tok ? 4 : 3);
+  self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
+}
+
+function analyse({ id, link, maxSide }) {
+  const t0 = performance.now();
+  const result = lab.analyse(link);
+  const tiles = lab.tiles(maxSide);
+  const p = lab.attention(result.layer, result.head);
+  const s = lab.similarity(result.layer, result.head);
+  const ms = performance.now() - t0;
+  self.postMessage({ kind: 'result', id, result, tiles, p, s, ms },
+    [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer]);
+}
+
+function head({ id, layer, head: h }) {
+  const p = lab.attention(layer, h);
+  const s = lab.similarity(layer, h);
+  self.postMessage({ kind: 'head', id, layer, head: h, p, s }, [p.buffer, s.buffer]);
+}
+
+self.onmessage = async (e) => {
+  const msg = e.data;
+  const stage = msg.kind === 'load' ? 'load' : 'analyse';
+  try {
+    if (msg.kind === 'load') await load(msg);
+    else if (!lab) throw new Error('model: no model is loaded');
+    else if (msg.kind === 'analyse') analyse(msg);
+    else if (msg.kind === 'head') head(msg);
+  } catch (err) {
+    self.postMessage({ kind: 'error', id: msg.id, stage, error: String(err && err.message ? err.message : err) });
+  }
+};
