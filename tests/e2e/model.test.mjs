@@ -146,6 +146,19 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     await page.close();
   });
 
+  test('a bare lab=model opens the served model on the first built-in text', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, 'lab=model');
+    try {
+      await analysed(page);
+      assert.equal(await page.locator('#md-error').textContent(), '');
+      assert.match(page.url(), /[#&]model=all-MiniLM-L6-v2%4053aa51172d142c89|[#&]model=all-MiniLM-L6-v2@53aa51172d142c89/);
+      assert.ok((await page.evaluate(() => window.__attnModel.result().tokens.length)) > 2, 'tokens analysed');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('a link naming other weights is refused naming model, with both hashes', { timeout: 300_000 }, async () => {
     const other = LINK.replace('53aa51172d142c89', '0123456789abcdef');
     const page = await openPage(browser, other);

@@ -146,7 +146,10 @@ class ModelLabPage {
 
   show(text) {
     this.visible = true;
-    const link = text || this.ctx.defaultLink;
+    // A bare `lab=model` (a link naming neither the weights nor a text, as the depth lab's bare
+    // link means bert-init) opens the default: the served model on the first built-in text.
+    const named = Boolean(text) && /(^|&)(model|text)=/.test(text);
+    const link = named ? text : this.ctx.defaultLink;
     if (link !== this.canonical) this.analyse(link, 'replace');
     else this.ctx.linkChanged('replace');
     this.drawAll();
