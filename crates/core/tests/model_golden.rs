@@ -7,33 +7,20 @@
 //! The model is read from `$ATTN_MODEL_DIR` or `~/.cache/attn/models/all-MiniLM-L6-v2`; without it
 //! these tests fail, saying to run `cargo xtask fetch-model` (as `cargo xtask test` does first).
 
-use std::path::PathBuf;
+mod common;
+
+use common::model::model_dir;
 use std::sync::OnceLock;
 
 use attn_core::model::analysis::{residual_curve, similarity, statistics, QUANTILE};
-use attn_core::model::{Encoder, Serial, Variant, DEFAULT_MODEL, VARIANTS};
+use attn_core::model::{Encoder, Serial, Variant, VARIANTS};
 
 const FOX: &str = "The quick brown fox jumps over the lazy dog.";
-
-fn model_dir() -> PathBuf {
-    let dir = match std::env::var_os("ATTN_MODEL_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").expect("HOME or ATTN_MODEL_DIR must be set"))
-            .join(".cache/attn/models")
-            .join(DEFAULT_MODEL),
-    };
-    assert!(
-        dir.join("model.safetensors").is_file(),
-        "the model is missing: no model.safetensors in {}; run `cargo xtask fetch-model` (or set ATTN_MODEL_DIR)",
-        dir.display()
-    );
-    dir
-}
 
 fn minilm() -> &'static Encoder {
     static ENC: OnceLock<Encoder> = OnceLock::new();
     ENC.get_or_init(|| {
-        let dir = model_dir();
+        let dir = model_dir("model.safetensors");
         let text = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
         let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
         Encoder::load(&bytes, &text("config.json"), &text("vocab.txt"), Some(&text("tokenizer_config.json"))).unwrap()
@@ -80,7 +67,7 @@ fn floats(v: &serde_json::Value) -> Vec<f64> {
 #[test]
 fn the_numpy_reference_agrees_on_ids_attention_hidden_states_residuals_and_similarity() {
     let g = golden();
-    let dir = model_dir();
+    let dir = model_dir("model.safetensors");
     let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
     let sha: String = {
         use sha2::Digest;

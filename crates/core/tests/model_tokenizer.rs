@@ -5,31 +5,17 @@
 //! The vocabulary is all-MiniLM-L6-v2's, read from `$ATTN_MODEL_DIR` (set by `cargo xtask test`)
 //! or `~/.cache/attn/models/all-MiniLM-L6-v2`; `cargo xtask fetch-model` puts it there.
 
-use std::path::PathBuf;
+mod common;
+
+use common::model::model_dir;
 
 use attn_core::model::tokenizer::{sentences, wordpiece, MAX_WORD_CHARS};
 use attn_core::model::vocab::lower_case;
-use attn_core::model::{ModelError, Tokenizer, Vocab, DEFAULT_MODEL};
+use attn_core::model::{ModelError, Tokenizer, Vocab};
 use sha2::{Digest, Sha256};
 
-/// The model folder; panics naming `cargo xtask fetch-model` when it has no `vocab.txt`.
-fn model_dir() -> PathBuf {
-    let dir = match std::env::var_os("ATTN_MODEL_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").expect("HOME or ATTN_MODEL_DIR must be set"))
-            .join(".cache/attn/models")
-            .join(DEFAULT_MODEL),
-    };
-    assert!(
-        dir.join("vocab.txt").is_file(),
-        "the model is missing: no vocab.txt in {}; run `cargo xtask fetch-model` (or set ATTN_MODEL_DIR)",
-        dir.display()
-    );
-    dir
-}
-
 fn read(name: &str) -> String {
-    let path = model_dir().join(name);
+    let path = model_dir("vocab.txt").join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {}", path.display(), e))
 }
 

@@ -4,6 +4,7 @@
 pub mod alloc;
 pub mod fuzz;
 pub mod malformed;
+pub mod model;
 
 use attn_core::{parse, Simulation};
 
