@@ -312,6 +312,19 @@ describe('overlays: the theorems drawn', () => {
     }
   });
 
+  test('a step= link samples the chart on its way: the same plateau of 2 clusters as playing there', async () => {
+    const page = await openPage(browser, 'version=4&preset=metastability&step=4000');
+    try {
+      await page.waitForFunction(() => window.__attn.step() === 4000 && !window.__attn.playing(), null, { timeout: 60_000 });
+      const plateaus = await page.evaluate(() => window.__attn.plateaus());
+      const two = plateaus.find((p) => p.value === 2);
+      assert.ok(two && two.t0 < 20 && two.t1 - two.t0 > 100, JSON.stringify(plateaus));
+      await page.waitForFunction(() => JSON.parse(document.getElementById('chart').dataset.labels || '[]').some((t) => t.text.includes('plateaus')));
+    } finally {
+      await page.close();
+    }
+  });
+
   test('the PNG export of the token view holds the overlay', async () => {
     const page = await openAt('version=4&preset=polytope&seed=4&t=15', 150);
     try {

@@ -83,7 +83,7 @@ class DepthLabPage {
     this.canonical = '';
     this.info = null;
     this.results = []; // run_variant objects, in arrival order
-    this.tiles = null; // the shown variant's { variant, side, pixels, values, layers, heads, n }, or null
+    this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
     this.worker = null;
     this.workerBytes = null; // size of the worker's wasm memory, as its last reply said
@@ -93,6 +93,7 @@ class DepthLabPage {
     this.busy = false;
     this.visible = false;
     this.log = true;
+    this.sharedScale = false; // view key grid_scale: one colour scale for every head
     this.svLayer = 1;
     this.resLayout = null;
     this.resHover = null;
@@ -145,6 +146,14 @@ class DepthLabPage {
         this.linkChanged('push'); // the view key residual_axis
       });
     }
+    for (const r of document.querySelectorAll('input[name="dp-grid-scale"]')) {
+      r.addEventListener('change', () => {
+        this.setGridScale(document.querySelector('input[name="dp-grid-scale"]:checked').value);
+        this.variantChosen(); // the tiles of the new scale are asked for
+        if (this.info) this.refreshText();
+        this.linkChanged('push'); // the view key grid_scale
+      });
+    }
     $('dp-grid-variant').addEventListener('change', () => this.variantChosen());
     $('dp-sv-layer').addEventListener('input', () => {
       this.svLayer = Number($('dp-sv-layer').value);
@@ -182,6 +191,8 @@ class DepthLabPage {
       // The variant whose similarity tiles the page holds (the grid shows), and the residual
       // chart's layout ({ plot, legend, labels, ... }, CSS px).
       gridVariant: () => this.tiles?.variant ?? null,
+      gridScale: () => (this.tiles ? (this.tiles.shared ? 'shared' : 'head') : null),
+      gridGeometry: () => this.grid.geom, // { x0, y0, cell, layers, heads } (CSS px) of the grid drawn
       pending: () => Boolean(this.inflight) || this.queue.length > 0,
       residualLayout: () => this.resLayout,
       workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory
@@ -200,7 +211,13 @@ class DepthLabPage {
     this.visible = true;
     const link = this.wasm.check_link(text || this.ctx.defaultLink);
     const ok = link.ok && link.lab === 'depth';
-    if (ok) this.setAxis(link.view.residual_axis);
+    if (ok) {
+      this.setAxis(link.view.residual_axis);
+      if (this.setGridScale(link.view.grid_scale) && this.info) {
+        this.variantChosen();
+        this.refreshText();
+      }
+    }
     const config = ok ? link.canonical : text;
     if (!this.info || config !== this.canonical) this.config.load(config || this.ctx.defaultLink);
     else this.linkChanged('replace');
@@ -213,9 +230,22 @@ class DepthLabPage {
     for (const r of document.querySelectorAll('input[name="dp-scale"]')) r.checked = r.value === axis;
   }
 
-  /** The depth lab's view keys that differ from their defaults. */
+  /** The similarity grid's colour scale: 'head' or 'shared' (the radio buttons follow); true
+   * when it changed. */
+  setGridScale(scale) {
+    const shared = scale === 'shared';
+    for (const r of document.querySelectorAll('input[name="dp-grid-scale"]')) r.checked = r.value === (shared ? 'shared' : 'head');
+    const changed = shared !== this.sharedScale;
+    this.sharedScale = shared;
+    return changed;
+  }
+
+  /** The depth lab's view keys that differ from their defaults, in canonical order. */
   viewPairs() {
-    return this.log ? [] : [['residual_axis', 'linear']];
+    const out = [];
+    if (!this.log) out.push(['residual_axis', 'linear']);
+    if (this.sharedScale) out.push(['grid_scale', 'shared']);
+    return out;
   }
 
   hide() {

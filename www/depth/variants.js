@@ -67,9 +67,10 @@ export const variantMethods = {
       return;
     }
     const tiles = this.labelOf(job.variant) === this.selectedVariant();
-    this.inflight = { ...job, tiles };
+    const shared = this.sharedScale;
+    this.inflight = { ...job, tiles, shared };
     this.ensureWorker().postMessage({
-      id: this.job, config: this.canonical, variant: job.variant, maxSide: MAX_SIDE,
+      id: this.job, config: this.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
       result: job.result, tiles, paths: job.result && this.pathsWanted(),
     });
     if (job.result) this.updateStatus(job.variant);
@@ -96,25 +97,33 @@ export const variantMethods = {
       this.times.set(label, msg.ms);
       this.overflow(this.results);
     }
-    if (msg.tiles) this.keepTiles(label, msg.tiles);
+    if (msg.tiles) this.keepTiles(label, msg.shared, msg.tiles);
     this.ensureTiles();
     if (this.visible) this.drawAll();
     if (!msg.result) this.sendNext(); // a tiles-only reply has no paths message
   },
 
   /**
-   * Keeps the similarity tiles of variant `label` when the grid shows it; the page holds one
-   * variant's tiles at most (the previous ones are dropped), others are dropped at once.
+   * Keeps the similarity tiles of variant `label` (coloured per head, or on one scale when
+   * `shared`) when the grid shows them; the page holds one variant's tiles at most (the previous
+   * ones are dropped), others are dropped at once.
    */
-  keepTiles(label, tiles) {
-    if (label !== this.selectedVariant()) return;
+  keepTiles(label, shared, tiles) {
+    if (label !== this.selectedVariant() || shared !== this.sharedScale) return;
     const { side, pixels, values } = tiles;
-    this.tiles = { variant: label, side, pixels, values, layers: this.info.layers, heads: this.info.heads, n: this.info.n };
+    this.tiles = { variant: label, shared, side, pixels, values, layers: this.info.layers, heads: this.info.heads, n: this.info.n };
   },
 
-  /** The grid's selector changed: the previous tiles go, the chosen variant's are asked for. */
+  /** Whether the tiles held are those the grid shows: the chosen variant on the chosen scale. */
+  tilesShown() {
+    const t = this.tiles;
+    return t && t.variant === this.selectedVariant() && t.shared === this.sharedScale ? t : null;
+  },
+
+  /** The grid's selector or its colour scale changed: the previous tiles go, the chosen
+   * variant's are asked for. */
   variantChosen() {
-    if (this.tiles && this.tiles.variant !== this.selectedVariant()) this.tiles = null;
+    if (this.tiles && !this.tilesShown()) this.tiles = null;
     this.ensureTiles();
     if (!this.inflight) this.sendNext();
     this.drawSimilarity();
@@ -124,11 +133,11 @@ export const variantMethods = {
    * or on their way (a queued or running job of that variant brings them). */
   ensureTiles() {
     const want = this.selectedVariant();
-    if (!this.info || this.tiles?.variant === want) return;
+    if (!this.info || this.tilesShown()) return;
     const name = this.info.variants[this.info.variant_labels.indexOf(want)];
     if (!name || !this.results.some((r) => r.variant === want)) return;
     const f = this.inflight;
-    if (f && f.variant === name && f.tiles) return;
+    if (f && f.variant === name && f.tiles && f.shared === this.sharedScale) return;
     if (this.queue.some((j) => j.variant === name)) return;
     this.queue.unshift({ variant: name, result: false });
   },

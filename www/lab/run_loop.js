@@ -96,6 +96,8 @@ export class RunLoop {
    *     this thread (true: handled, `done` called when it lands)
    *   sampleEvery?: () => number, steps between samples taken inside a frame (0: none)
    *   sample?: () => void, takes a sample at the current step
+   *   sampled?: (step: number) => boolean, whether step `step` has its sample already (a seek
+   *     takes the samples missing on its way)
    *   idle?: (alive: () => boolean) => Promise<void>, resolves once no step is in flight
    *   seekPool?: (run: object, alive: () => boolean) => ((k: number, budgetMs: number) => Promise<number>) | null
    *   seekProgress?: () => void, a slice of a seek was computed
@@ -305,6 +307,27 @@ export class RunLoop {
    * less than `target` when the run diverged on the way or another command (play, a new run,
    * another seek) took over.
    */
+  /**
+   * Takes up to `k` steps past the run's end (a seek), stopping at each of the lab's sample steps
+   * not yet sampled to take its sample, as playing does, so a `t=`/`step=` link or a scrub
+   * forward leaves the same chart samples (and plateaus) as playing there. Returns the steps
+   * taken.
+   */
+  advanceSampling(run, k) {
+    const every = this.h.sampleEvery?.() ?? 0;
+    if (every <= 0 || !this.h.sample) return this.h.advance(run, k, true);
+    let done = 0;
+    while (done < k) {
+      const m = Math.min(k - done, every - (this.h.count(run) % every));
+      const got = this.h.advance(run, m, true);
+      done += got;
+      if (got < m) break;
+      const step = this.h.count(run);
+      if (step % every === 0 && !this.h.sampled?.(step)) this.h.sample();
+    }
+    return done;
+  }
+
   async seekTo(target) {
     this.pause();
     let run = this.h.run();
@@ -322,7 +345,7 @@ export class RunLoop {
       this.seeking = token;
     }
     if (this.h.idle) await this.h.idle(alive);
-    const steps = { count: () => this.h.count(run), advancePast: (k) => this.h.advance(run, k, true) };
+    const steps = { count: () => this.h.count(run), advancePast: (k) => this.advanceSampling(run, k) };
     const pool = this.h.seekPool?.(run, alive) ?? null;
     const reached = await advanceTo(steps, target, { alive, onProgress: () => this.h.seekProgress?.(), pool });
     if (this.seeking === token) this.seeking = null;

@@ -11,15 +11,5 @@ export class ChartView extends PlotChart {
    */
   constructor(canvas, onHover) {
     super(canvas, onHover, (L, u, at) => ({ t: L.start + u * (L.end - L.start), ...at, layout: L }));
-    /** A click on the plot picks a time (the timeline jumps there): set by particles/timeline.js. */
-    this.onPick = null;
-    canvas.addEventListener('click', (e) => {
-      const L = this.layout;
-      if (!this.onPick || !L || !(L.x1 > L.x0)) return;
-      const x = e.clientX - canvas.getBoundingClientRect().left;
-      if (x < L.x0 - 4 || x > L.x1 + 4) return;
-      const u = Math.max(0, Math.min(1, (x - L.x0) / (L.x1 - L.x0)));
-      this.onPick(L.start + u * (L.end - L.start));
-    });
   }
 }

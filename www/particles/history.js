@@ -63,6 +63,11 @@ export class RunHistory {
     if (this.samples.length > MAX_SAMPLES || this.samples.length * this.perSample > MAX_NUMBERS) this.thin();
   }
 
+  /** Whether step `step` has a sample. */
+  has(step) {
+    return this.keptAtOrBefore(step)?.step === step;
+  }
+
   /** The latest sample at or before `step` (its `state` continues the run), or null. */
   keptAtOrBefore(step) {
     let lo = 0;

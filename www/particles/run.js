@@ -207,6 +207,7 @@ export function createLoop(controls) {
     stepElsewhere: poolStep,
     sampleEvery,
     sample: recordSample,
+    sampled: (step) => runHistory.has(step),
     idle: async (alive) => {
       // Once a frame's pool step in flight has landed.
       while (app.poolPending && alive()) await new Promise((r) => { setTimeout(r, 5); });

@@ -1,7 +1,8 @@
 // A chart drawn by the web crate with plotters (`source.draw_chart(canvas, dpr, dark)`, which
 // returns the one chart layout of the web crate's charts/layout.rs: `{ x0, x1, start, end,
 // panels, plot, legend, labels }`, CSS px): sizes the canvas for the screen's pixel ratio and
-// maps the pointer along the x axis (value `start` at `x0`, `end` at `x1`) for hover readouts.
+// maps the pointer along the x axis (value `start` at `x0`, `end` at `x1`) for hover readouts and
+// clicks (`onPick`: a timeline jumps to the value clicked).
 // The particle and training charts extend it.
 
 import { fitCanvas, isDark, setLabels } from './palette.js';
@@ -31,6 +32,16 @@ export class PlotChart {
     canvas.addEventListener('pointermove', report);
     canvas.addEventListener('pointerdown', report);
     canvas.addEventListener('pointerleave', () => onHover(null));
+    /** A click on the plot picks an x value (a timeline jumps there); set by the lab. */
+    this.onPick = null;
+    canvas.addEventListener('click', (e) => {
+      const L = this.layout;
+      if (!this.onPick || !L || !(L.x1 > L.x0)) return;
+      const x = e.clientX - canvas.getBoundingClientRect().left;
+      if (x < L.x0 - 4 || x > L.x1 + 4) return;
+      const u = Math.max(0, Math.min(1, (x - L.x0) / (L.x1 - L.x0)));
+      this.onPick(L.start + u * (L.end - L.start));
+    });
   }
 
   /** Redraws `source`'s chart; keeps the layout for hover mapping; the texts it drew go to the

@@ -20,6 +20,7 @@ import { buildMarkup, citation, subtitle } from './markup.js';
 import { panelMethods } from './panels.js';
 import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
+import { setupTimeline } from './timeline.js';
 
 const KEPT = 'The last valid run keeps going.';
 const $ = (id) => document.getElementById(id);
@@ -53,7 +54,7 @@ export function createLab(ctx) {
     show: (text) => page.show(text),
     hide: () => page.hide(),
     canonical: () => page.canonical,
-    viewPairs: () => [],
+    viewPairs: () => page.viewPairs(),
     play: () => page.loop.play(),
     pause: () => page.loop.pause(),
     togglePlay: () => page.loop.togglePlay(),
@@ -83,6 +84,7 @@ class TrainingLabPage {
     this.lastChartAt = -Infinity;
     this.heatHover = null;
     this.chartHover = null;
+    this.moment = null; // ['step', k]: the timeline's committed position (or the link's step=)
 
     this.controls = new TrainingControls({
       presets: wasm.training_presets(),
@@ -150,6 +152,7 @@ class TrainingLabPage {
     const ro = new ResizeObserver(redraw);
     for (const id of ['tr-heatmap', 'tr-chart', 'sw-chart']) ro.observe($(id));
 
+    setupTimeline(this);
     window.__attnTraining = Object.freeze({
       iteration: () => this.lab?.iteration() ?? -1,
       iterations: () => this.lab?.iterations() ?? -1,
@@ -157,6 +160,9 @@ class TrainingLabPage {
       playing: () => this.loop.playing,
       configString: () => this.lab?.config_string() ?? '',
       snap: () => this.lab?.snap() ?? -1,
+      loss: () => this.lab?.last_loss() ?? null,
+      entropy: () => this.lab?.entropy() ?? null,
+      chartLayout: () => this.chart.layout, // { x0, x1, start, end, plot, ... } (CSS px)
       sweep: () => this.sweep.status(),
       wasm,
     });
@@ -183,6 +189,7 @@ class TrainingLabPage {
         this.loop.setSpeed(link.view.speed);
         this.controls.showSpeed(link.view.speed);
       }
+      this.moment = link.open_step !== null ? ['step', String(link.open_step)] : null;
       if (link.open_step !== null) this.loop.seekTo(link.open_step);
     }
     this.markAll();
@@ -192,6 +199,11 @@ class TrainingLabPage {
   /** Stops drawing and training (the run and any sweep are kept). */
   hide() {
     this.loop.hide();
+  }
+
+  /** The view pairs of the link: the iteration the timeline was moved to (`step=`), if any. */
+  viewPairs() {
+    return this.moment ? [this.moment] : [];
   }
 
   /** The address bar follows the run (the page writes it while the lab is shown): a committed
@@ -206,6 +218,7 @@ class TrainingLabPage {
     const lab = new this.wasm.TrainingLab(canonical);
     if (this.lab) this.lab.free();
     this.lab = lab;
+    this.furthest = 0; // the furthest iteration this run was trained to (the timeline's end)
     this.canonical = lab.config_string();
     this.labels = lab.labels();
     this.heatmap.configure(lab.heatmap_layout(), this.labels);
@@ -235,6 +248,7 @@ class TrainingLabPage {
 
   /** Applies a valid check result: new run, the address bar, the fields. */
   apply(res, note = '', how = 'push') {
+    this.moment = null;
     this.startRun(res.canonical);
     if (how) this.linkChanged(how);
     this.config.show(res);

@@ -161,6 +161,13 @@ function sweepPanel() {
   );
 }
 
+/** The timeline over the iterations computed (training/timeline.js builds it). */
+function timelinePanel() {
+  return h('section.panel.timeline-panel', { 'aria-label': 'Timeline' },
+    h('div#tr-timeline.timeline', { role: 'group', 'aria-label': 'Timeline of the training run' }),
+  );
+}
+
 /** Builds the lab's panels in `root` (its <main>). */
 export function buildMarkup(root) {
   root.className = 'layout training-layout';
@@ -168,7 +175,7 @@ export function buildMarkup(root) {
     statusArea(),
     h('div.col.col-side', {}, runPanel(), configPanel()),
     h('div.col.col-heat', {}, heatmapPanel()),
-    h('div.col.col-tchart', {}, chartPanel()),
+    h('div.col.col-tchart', {}, timelinePanel(), chartPanel()),
     h('div.col.col-sweep', {}, sweepPanel()),
   );
 }

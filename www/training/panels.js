@@ -46,6 +46,7 @@ export const panelMethods = {
       if (this.chartHover) this.showChartTip(this.chartHover);
     }
     this.updateStatus(now);
+    this.timeline?.sync();
   },
 
   updateStatus(now) {

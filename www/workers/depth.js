@@ -22,7 +22,7 @@ let lab = null;
 let labConfig = '';
 
 self.onmessage = async (e) => {
-  const { id, config, variant, maxSide, result: wantResult, tiles: wantTiles, paths: wantPaths } = e.data;
+  const { id, config, variant, maxSide, shared, result: wantResult, tiles: wantTiles, paths: wantPaths } = e.data;
   try {
     await ready;
     const t0 = performance.now();
@@ -33,11 +33,11 @@ self.onmessage = async (e) => {
       labConfig = config;
     }
     const result = wantResult || lab.last_variant() !== variant ? lab.run_variant(variant) : null;
-    const tiles = wantTiles ? lab.similarity_tiles(maxSide) : null;
+    const tiles = wantTiles ? lab.similarity_tiles(maxSide, Boolean(shared)) : null;
     const ms = performance.now() - t0;
     const transfer = tiles ? [tiles.pixels.buffer, tiles.values.buffer] : [];
     const wasmBytes = (await ready).memory.buffer.byteLength;
-    self.postMessage({ id, ok: true, kind: 'result', variant, result: wantResult ? result : null, tiles, ms, wasmBytes }, transfer);
+    self.postMessage({ id, ok: true, kind: 'result', variant, shared: Boolean(shared), result: wantResult ? result : null, tiles, ms, wasmBytes }, transfer);
     if (!wantResult) return;
     // The path-length decomposition (linear, bias-free stacks) follows, so the curve shows first.
     const t1 = performance.now();

@@ -160,6 +160,17 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
         "version=4&lab=depth&preset=bert-init&input=gaussian&embed=1&controls=&residual_axis=linear"
     );
     assert!(d.view.controls.is_empty());
+    // The depth grid's colour scale: written after residual_axis, only when shared.
+    let g = parse_link("lab=depth&grid_scale=shared&residual_axis=linear").unwrap();
+    assert_eq!(g.view.grid_scale, "shared");
+    assert_eq!(
+        g.to_canonical_string(),
+        "version=4&lab=depth&preset=bert-init&input=gaussian&residual_axis=linear&grid_scale=shared"
+    );
+    assert_eq!(
+        parse_link("lab=depth&grid_scale=head").unwrap().to_canonical_string(),
+        "version=4&lab=depth&preset=bert-init&input=gaussian"
+    );
 }
 
 #[test]
@@ -229,6 +240,8 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=depth&step=1", "step"),
     ("lab=depth&speed=2", "speed"),
     ("lab=depth&residual_axis=ln", "residual_axis"),
+    ("lab=depth&grid_scale=global", "grid_scale"),
+    ("grid_scale=shared", "grid_scale"),
     ("lab=depth&panels=chart", "panels"),
     ("lab=depth&controls=play", "controls"),
     ("lab=depth&theme=", "theme"),

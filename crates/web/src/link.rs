@@ -33,7 +33,7 @@ struct LinkErr {
 
 /// The one check of a link, for every lab and every caller: its configuration and its view keys
 /// (`t`, `step`, `embed`, `panels`, `controls`, `theme`, `speed`, `heatmap`, `trails`,
-/// `projection`, `camera`, `colour`, `residual_axis`; see the core's `view` module for what each
+/// `projection`, `camera`, `colour`, `residual_axis`, `grid_scale`; see the core's `view` module for what each
 /// lab allows).
 ///
 /// - `lab` (optional): the lab whose page reads the link (`particles`, `training`, `depth`; core
@@ -52,7 +52,7 @@ struct LinkErr {
 /// configuration alone (what the run is built from), `differences` its keys that differ from the
 /// preset, `pairs` every key of the resolved configuration, `view` the typed view (`{ lab,
 /// moment: {t}|{step}|null, embed, panels, controls, theme, speed, heatmap, trails, projection:
-/// {mode, a, b}, camera: {yaw, pitch}, colour, residual_axis }`), `view_pairs` the view keys as
+/// {mode, a, b}, camera: {yaw, pitch}, colour, residual_axis, grid_scale }`), `view_pairs` the view keys as
 /// written in `link`, `open_step` the step the link opens at or null. On bad input: `{ ok:
 /// false, lab, key, message }` (`lab` the lab the text asks for, so the page shows the error in
 /// that lab; `key` the offending key). Never throws for bad input.

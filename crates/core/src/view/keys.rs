@@ -122,6 +122,13 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         default: "`log`",
         labs: &["depth"],
     },
+    ViewKey {
+        name: "grid_scale",
+        meaning: "colour scale of the context-similarity grid",
+        allowed: "`head` (each head from its own smallest to its largest off-diagonal value), `shared` (one scale for every layer and head, so they compare)",
+        default: "`head`",
+        labs: &["depth"],
+    },
 ];
 
 /// The view keys of `lab`, in canonical order.

@@ -118,6 +118,9 @@ pub struct View {
     pub overlays: Option<Vec<&'static str>>,
     /// The depth lab's rank-collapse y axis: `"log"` or `"linear"`.
     pub residual_axis: &'static str,
+    /// The depth lab's similarity grid colours: `"head"` (each head its own range) or
+    /// `"shared"` (one range for every layer and head).
+    pub grid_scale: &'static str,
 }
 
 /// `model_keys` followed by `spec`'s view keys: every key a configuration of the lab may contain.
@@ -167,6 +170,7 @@ impl View {
             axes: None,
             overlays: None,
             residual_axis: "log",
+            grid_scale: "head",
         }
     }
 
@@ -223,6 +227,7 @@ impl View {
                 "axes" => self.axes.map(str::to_string),
                 "overlays" => self.overlays.as_ref().map(|o| o.join(",")),
                 "residual_axis" => (self.residual_axis != base.residual_axis).then(|| self.residual_axis.to_string()),
+                "grid_scale" => (self.grid_scale != base.grid_scale).then(|| self.grid_scale.to_string()),
                 _ => None,
             };
             if let Some(v) = value {

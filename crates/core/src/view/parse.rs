@@ -83,6 +83,7 @@ fn apply(
         "axes" => v.axes = Some(pick(key, value, &["equal", "per-axis"])?),
         "overlays" => v.overlays = Some(names(key, value, &super::OVERLAYS)?),
         "residual_axis" => v.residual_axis = pick(key, value, &["log", "linear"])?,
+        "grid_scale" => v.grid_scale = pick(key, value, &["head", "shared"])?,
         _ => return Err(ConfigError::new(key, "unknown view key")),
     }
     Ok(())

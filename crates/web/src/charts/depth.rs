@@ -9,6 +9,7 @@ use crate::charts::canvas::{Canvas, Texts};
 use crate::charts::layout::Layout;
 use crate::charts::legend::{band, draw_band, Entry};
 use crate::charts::plot::{clamp_dpr, err, fit_text, note, root, theme, tick, Geometry, Rect, Theme};
+use crate::charts::quiet;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -98,6 +99,11 @@ pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, 
         return Ok(Layout::default());
     };
     let layers = r.map_or(0, |r| r.similarity.len());
+    if let Some(r) =
+        r.filter(|r| layers > 0 && r.similarity.iter().all(|l| l.distance_histogram.iter().all(|&c| c == 0)))
+    {
+        return quiet::say(&area, &texts, &g, &th, &format!("{}: |i − j| per layer", r.variant), NO_PAIRS);
+    }
     let n = r.and_then(|r| r.similarity.first()).map_or(2, |l| l.distance_histogram.len().max(2));
     let mut chart = axes::builder(&area, &g, (g.font * 0.8) as u32)
         .build_cartesian_2d(0.0..(n - 1) as f64, 0.0..(layers.max(1) as f64 + 0.45))
@@ -140,7 +146,29 @@ pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, 
     Ok(Layout { plot: Some(Rect::of(&xr, &yr).css(g.dpr)), labels: texts.css(g.dpr), ..Layout::default() })
 }
 
-/// Same-sentence share against layer, one curve per variant, the chance level dashed.
+/// The same-sentence chart's title.
+const SAME_TITLE: &str = "same-sentence share of the high-similarity pairs";
+
+/// What the same-sentence panel says instead of a flat line when the tokens form one sentence.
+pub const ONE_SENTENCE: &str =
+    "All tokens are in one sentence, so every high-similarity pair is a same-sentence pair and \
+     the share is 1 at every layer. Use input=text with several sentences, or sentences=, to compare with chance.";
+
+/// What the singular-value panel says when X has one singular value (`d_model = 1`).
+pub const ONE_SINGULAR_VALUE: &str =
+    "X has a single singular value (d_model = 1): its ratio to the largest is 1 at every layer, nothing to compare.";
+
+/// What the singular-value panel says when X is zero (or not finite) at the layer in every
+/// variant (a LayerNorm of one coordinate, an overflow).
+pub const ZERO_STATE: &str =
+    "X is zero (or not finite) at this layer in every variant: it has no singular values to compare. Move the slider to another layer.";
+
+/// What the distance panel says when the variant has no high-similarity pair in any layer.
+pub const NO_PAIRS: &str =
+    "No high-similarity pairs in any layer (see select, quantile, threshold): no distances to show.";
+
+/// Same-sentence share against layer, one curve per variant, the chance level dashed; one
+/// sentence ([`ONE_SENTENCE`]) instead when the tokens form one sentence (`chance` = 1).
 pub fn same_sentence(
     canvas: HtmlCanvasElement,
     results: &Results,
@@ -152,6 +180,10 @@ pub fn same_sentence(
     let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
         return Ok(Layout::default());
     };
+    if chance >= 1.0 {
+        // Every token in one sentence: every pair is a same-sentence pair, the share is 1.
+        return quiet::say(&area, &texts, &g, &th, SAME_TITLE, ONE_SENTENCE);
+    }
     let x_max = layers.max(1) as f64;
     let mut chart = axes::builder(&area, &g, 0).build_cartesian_2d(0.7..x_max + 0.3, 0.0..1.05).map_err(err)?;
     let frame = Axes {
@@ -199,7 +231,7 @@ pub fn same_sentence(
         chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
-    title(&area, &g, &th, "same-sentence share of the high-similarity pairs", xr.start)?;
+    title(&area, &g, &th, SAME_TITLE, xr.start)?;
     area.present().map_err(err)?;
     Ok(Layout { plot: Some(Rect::of(&xr, &yr).css(g.dpr)), labels: texts.css(g.dpr), ..Layout::default() })
 }
@@ -315,7 +347,15 @@ pub fn spectrum(
             ))
         })
         .collect();
-    let k_max = curves.iter().map(|(_, c)| c.len()).max().unwrap_or(2).max(2) as f64;
+    let title_text = format!("singular values σₖ / σ₁ of X{} (log)", subscript(layer as u64));
+    if !curves.is_empty() && curves.iter().all(|(_, c)| c.len() == 1) {
+        return quiet::say(&area, &texts, &g, &th, &title_text, ONE_SINGULAR_VALUE);
+    }
+    if curves.is_empty() && results.iter().any(|r| r.singular_values.len() > layer) {
+        return quiet::say(&area, &texts, &g, &th, &title_text, ZERO_STATE);
+    }
+    let count = curves.iter().map(|(_, c)| c.len()).max().unwrap_or(2).max(2);
+    let k_max = count as f64;
     let smallest =
         curves.iter().flat_map(|(_, c)| c.iter().map(|p| p.1)).filter(|v| *v > 0.0).fold(1.0f64, f64::min).max(1e-17);
     let lo_e = (smallest.log10() - 0.2).floor();
@@ -329,8 +369,14 @@ pub fn spectrum(
     builder.margin_bottom(margin as u32);
     let y = Ticked::new(lo_e..hi_e, log_ticks(lo_e, hi_e, 6));
     let mut chart = builder.build_cartesian_2d(1.0..k_max, y).map_err(err)?;
-    let frame =
-        Axes { x_labels: 8, y_labels: 6, x_fmt: &axes::whole, x_desc: "k", y_desc: None, y_fmt: Some(&power_label) };
+    let frame = Axes {
+        x_labels: count.min(8),
+        y_labels: 6,
+        x_fmt: &axes::whole,
+        x_desc: "k",
+        y_desc: None,
+        y_fmt: Some(&power_label),
+    };
     axes::mesh(&mut chart, &g, &th, frame)?;
     for (r, pts) in &curves {
         let style = colour(&th, &r.variant).stroke_width(g.line(2.0));
@@ -340,7 +386,7 @@ pub fn spectrum(
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     let (_, h) = area.dim_in_pixel();
     let legend = draw_band(&area, &g, &th, &entries, &lb, (g.margin_r as i32, h as i32 - lb.height))?;
-    title(&area, &g, &th, &format!("singular values σₖ / σ₁ of X{} (log)", subscript(layer as u64)), xr.start)?;
+    title(&area, &g, &th, &title_text, xr.start)?;
     area.present().map_err(err)?;
     Ok(Layout {
         plot: Some(Rect::of(&xr, &yr).css(g.dpr)),

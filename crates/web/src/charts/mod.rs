@@ -1,7 +1,8 @@
 //! The charts the page draws with plotters onto a canvas (drawing only, no science: every value
 //! comes from the core). [`plot`] is what they share (themes, ticks, stacked panels, HiDPI
 //! sizes), [`canvas`] the drawing backend (text measured by the canvas itself, which the page's
-//! Content-Security-Policy allows), [`axes`], [`legend`] and [`plot_marks`] the common parts; [`heatmap`] turns
+//! Content-Security-Policy allows), [`axes`], [`legend`] and [`plot_marks`] the common parts, [`quiet`] a panel with nothing to say
+//! (one sentence instead of a flat line); [`heatmap`] turns
 //! values into viridis pixels. One file per lab's charts: [`particles`] (the metrics over time),
 //! [`training`] (loss, entropy, `max |Δc|`, snap), [`sweep`] (entropy against `r`), [`depth`]
 //! (histograms, same-sentence share, paths, spectrum) and [`depth_residual`] (rank collapse).
@@ -19,5 +20,6 @@ pub mod legend;
 pub mod particles;
 pub mod plot;
 pub mod plot_marks;
+pub mod quiet;
 pub mod sweep;
 pub mod training;

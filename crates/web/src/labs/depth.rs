@@ -132,16 +132,33 @@ impl DepthLab {
     /// The context similarity matrices of the last variant: `{ side, pixels, values }`, each
     /// layer's heads in turn (layers `1..=L`, then heads), written straight into JavaScript
     /// arrays (nothing kept in wasm memory): `pixels` viridis RGBA, `side x side x 4` per tile
-    /// (`side = tile_side(max_side)`; each tile scaled to its head's off-diagonal range, the zero
-    /// diagonal at the low end), `values` the matrices as `f32`, `n x n` row-major per head, so
-    /// `L·H·n²·4` bytes. Layers from an overflowed one on have no records and are left out
+    /// (`side = tile_side(max_side)`; each tile scaled to its head's off-diagonal range, or with
+    /// `shared` to one range over every layer and head, the view key `grid_scale=shared`; the
+    /// zero diagonal at the low end), `values` the matrices as `f32`, `n x n` row-major per head,
+    /// so `L·H·n²·4` bytes. Layers from an overflowed one on have no records and are left out
     /// (both arrays end early); both are empty before any run.
-    pub fn similarity_tiles(&self, max_side: u32) -> Result<Object, JsError> {
+    pub fn similarity_tiles(&self, max_side: u32, shared: bool) -> Result<Object, JsError> {
         let c = self.run.config();
         let n = self.run.n();
         let side = heatmap::side(n, max_side as usize).0;
         let recorded = (1..=c.layers).take_while(|&l| self.run.attention(l, 0).is_some()).count();
         let count = recorded * c.heads;
+        let matrix = |l: usize, h: usize| {
+            self.run.similarity_matrix(l, h).ok_or_else(|| JsError::new("depth: layer without records"))
+        };
+        // One range for the whole grid: a first pass over every head (the matrices are
+        // recomputed in the second rather than all held at once).
+        let mut range = None;
+        if shared {
+            let mut all = (f64::INFINITY, f64::NEG_INFINITY);
+            for l in 1..=recorded {
+                for h in 0..c.heads {
+                    let (lo, hi) = off_diagonal_range(&matrix(l, h)?, n);
+                    all = (all.0.min(lo), all.1.max(hi));
+                }
+            }
+            range = Some(all);
+        }
         let tile_len = side * side * 4;
         let pixels = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
         let values = Float32Array::new_with_length((count * n * n) as u32);
@@ -149,8 +166,8 @@ impl DepthLab {
         let mut row: Vec<f32> = Vec::with_capacity(n * n);
         for l in 1..=recorded {
             for h in 0..c.heads {
-                let s = self.run.similarity_matrix(l, h).ok_or_else(|| JsError::new("depth: layer without records"))?;
-                let t = tile(&s, n, max_side as usize);
+                let s = matrix(l, h)?;
+                let t = tile(&s, n, max_side as usize, range);
                 pixels.subarray(k * tile_len as u32, (k + 1) * tile_len as u32).copy_from(&t);
                 row.clear();
                 row.extend(s.iter().map(|&x| x as f32));
@@ -167,9 +184,9 @@ impl DepthLab {
     }
 }
 
-/// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over its off-diagonal
-/// range `[lo, hi]`; the diagonal at the low end.
-pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
+/// The smallest and largest finite off-diagonal entry of `s` (`n x n`); `(inf, -inf)` when
+/// there is none.
+pub fn off_diagonal_range(s: &[f64], n: usize) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for i in 0..n {
         for j in 0..n {
@@ -180,6 +197,14 @@ pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
             }
         }
     }
+    (lo, hi)
+}
+
+/// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over `range` (`[lo,
+/// hi]`; `None`: its own off-diagonal range); the diagonal at the low end, values outside the
+/// range clamped.
+pub fn tile(s: &[f64], n: usize, max_side: usize, range: Option<(f64, f64)>) -> Vec<u8> {
+    let (lo, hi) = range.unwrap_or_else(|| off_diagonal_range(s, n));
     let span = if hi > lo { hi - lo } else { 1.0 };
     let lo = if lo.is_finite() { lo } else { 0.0 };
     let t: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 0.0 } else { (s[k] - lo) / span }).collect();
@@ -282,12 +307,27 @@ mod tests {
     fn tiles_span_the_off_diagonal_range_with_the_diagonal_dark() {
         // S = [[0, 2, 4], [2, 0, 3], [4, 3, 0]]: range [2, 4].
         let s = [0.0, 2.0, 4.0, 2.0, 0.0, 3.0, 4.0, 3.0, 0.0];
-        let px = tile(&s, 3, 512);
+        let px = tile(&s, 3, 512, None);
         assert_eq!(px.len(), 3 * 3 * 4);
         assert_eq!(&px[0..3], &heatmap::viridis(0.0)); // diagonal
         assert_eq!(&px[4..7], &heatmap::viridis(0.0)); // S_01 = 2, the low end
         assert_eq!(&px[8..11], &heatmap::viridis(1.0)); // S_02 = 4, the high end
         assert_eq!(&px[20..23], &heatmap::viridis(0.5)); // S_12 = 3
+    }
+
+    #[test]
+    fn a_shared_range_colours_every_tile_on_one_scale() {
+        // Two heads: [2, 4] and [1, 2]; shared range [1, 4].
+        let a = [0.0, 2.0, 4.0, 0.0];
+        let b = [0.0, 1.0, 2.0, 0.0];
+        let (ra, rb) = (off_diagonal_range(&a, 2), off_diagonal_range(&b, 2));
+        assert_eq!((ra, rb), ((2.0, 4.0), (1.0, 2.0)));
+        let shared = Some((ra.0.min(rb.0), ra.1.max(rb.1)));
+        // Per head, b's largest entry is the top colour; on the shared scale it is a third up.
+        assert_eq!(&tile(&b, 2, 512, None)[8..11], &heatmap::viridis(1.0));
+        assert_eq!(&tile(&b, 2, 512, shared)[8..11], &heatmap::viridis(1.0 / 3.0));
+        assert_eq!(&tile(&a, 2, 512, shared)[8..11], &heatmap::viridis(1.0));
+        assert_eq!(&tile(&a, 2, 512, shared)[4..7], &heatmap::viridis(1.0 / 3.0));
     }
 
     #[test]
@@ -301,7 +341,7 @@ mod tests {
         for l in 1..=c.layers {
             for h in 0..c.heads {
                 let s = lab.run.similarity_matrix(l, h).unwrap();
-                assert_eq!(tile(&s, n, 512).len(), n * n * 4);
+                assert_eq!(tile(&s, n, 512, None).len(), n * n * 4);
                 count += 1;
             }
         }

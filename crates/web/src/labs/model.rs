@@ -204,7 +204,7 @@ impl ModelLab {
                     .iter()
                     .map(|&x| x as f64)
                     .collect();
-                sim.subarray(range.start, range.end).copy_from(&super::depth::tile(&s, n, max_side as usize));
+                sim.subarray(range.start, range.end).copy_from(&super::depth::tile(&s, n, max_side as usize, None));
                 k += 1;
             }
         }
