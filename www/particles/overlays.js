@@ -141,21 +141,26 @@ export function drawOverlay2d(tv, ctx, at, box) {
       ctx.setLineDash([]);
     }
     // The arrow: from the plot's centre, a quarter of its side long, along psi1 on screen.
-    const c = [box.x0 + box.size / 2, box.y0 + box.size / 2];
-    const o = at(0, 0);
-    const e = at(px, py);
-    const dx = e[0] - o[0];
-    const dy = e[1] - o[1];
-    const len = Math.hypot(dx, dy) || 1;
-    const to = [c[0] + (dx / len) * box.size * 0.25, c[1] + (dy / len) * box.size * 0.25];
-    arrow(ctx, c, to, col.psi);
-    ctx.font = '600 14px system-ui, sans-serif';
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'bottom';
-    ctx.fillText('ψ₁', to[0] + 5, to[1] - 3);
-    drawn.psi = { from: c, to };
+    drawn.psi = psiArrow(ctx, [box.x0 + box.size / 2, box.y0 + box.size / 2], box.size, at(0, 0), at(px, py), col.psi);
   }
   tv.overlayDrawn = drawn;
+}
+
+/**
+ * ψ₁ as an arrow labelled "ψ₁" from screen point `from`, a quarter of `size` long, in the screen
+ * direction from `o` (the origin drawn) to `e` (ψ₁ drawn); returns `{ from, to }` (CSS px).
+ */
+function psiArrow(ctx, from, size, o, e, colour) {
+  const dx = e[0] - o[0];
+  const dy = e[1] - o[1];
+  const len = Math.hypot(dx, dy) || 1;
+  const to = [from[0] + (dx / len) * size * 0.25, from[1] + (dy / len) * size * 0.25];
+  arrow(ctx, from, to, colour);
+  ctx.font = '600 14px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText('ψ₁', to[0] + 5, to[1] - 3);
+  return { from, to };
 }
 
 /** Draws the cluster centres over the tokens of a 2-D or 3-D view (`at` maps a data point). */
@@ -209,18 +214,7 @@ export function drawOverlay3d(tv, ctx, at, centre, size) {
   if (ov.psi && ov.psi.psi.length === 3) {
     const o = at(0, 0, 0);
     const e = at(...ov.psi.psi);
-    if (o && e) {
-      const dx = e[0] - o[0];
-      const dy = e[1] - o[1];
-      const len = Math.hypot(dx, dy) || 1;
-      const to = [centre[0] + (dx / len) * size * 0.25, centre[1] + (dy / len) * size * 0.25];
-      arrow(ctx, centre, to, col.psi);
-      ctx.font = '600 14px system-ui, sans-serif';
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'bottom';
-      ctx.fillText('ψ₁', to[0] + 5, to[1] - 3);
-      drawn.psi = { from: centre, to };
-    }
+    if (o && e) drawn.psi = psiArrow(ctx, centre, size, o, e, col.psi);
   }
   tv.overlayDrawn = drawn;
 }
