@@ -9,7 +9,7 @@
 // the curves appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
 
 import { ConfigPage, decodedValues, presetLinkOr } from '../lab/config_page.js';
-import { presetOf } from '../lab/pairs.js';
+import { pageLab } from '../lab/page_lab.js';
 import { Summary } from '../ui/summary.js';
 import { onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
@@ -29,12 +29,8 @@ const valuesOf = (pairs) => decodedValues(pairs, ['text', 'particle']);
  * do nothing, reset (R) computes every variant again, seekTo resolves at once.
  */
 export function createLab(ctx) {
-  let page = null;
-  const lab = {
-    id: ctx.id,
-    title: ctx.title,
-    defaultLink: ctx.defaultLink,
-    root: null,
+  return pageLab(ctx, {
+    lab: 'depth',
     panels: {
       residual: '#dp-res-heading', similarity: '#dp-grid-heading', histogram: '#dp-hist-heading',
       same_sentence: '#dp-same-heading', paths: '#dp-paths-heading', spectrum: '#dp-sv-heading',
@@ -43,34 +39,11 @@ export function createLab(ctx) {
       preset: '#dp-preset', recompute: '#dp-run', seed: '#dp-new-seed',
       layers: '#dp-layers', heads: '#dp-heads', tokens: '#dp-tokens', variants: '#dp-variants',
     },
-    pageViewInLink: false,
-    pausesOffscreen: false,
     subtitle,
     citation,
-    mount(root) {
-      lab.root = root;
-      buildMarkup(root);
-      page = new DepthLabPage(ctx);
-    },
-    show: (text) => page.show(text),
-    hide: () => page.hide(),
-    canonical: () => page.canonical,
-    viewPairs: () => page.viewPairs(),
-    play() {},
-    pause() {},
-    togglePlay() {},
-    step() {},
-    reset: () => page.compute(),
-    seekTo: async () => 0,
-    check: (text) => ctx.wasm.check_link(text, 'depth'),
-    refuse: (res, tail) => page.config.refuse(res, tail),
-    state: () => null,
-    exports: () => {
-      const config = page.canonical || ctx.defaultLink;
-      return { config, step: null, stem: `${ctx.id}-${presetOf(config)}` };
-    },
-  };
-  return lab;
+    buildMarkup,
+    createPage: (c) => new DepthLabPage(c),
+  });
 }
 
 class DepthLabPage {
@@ -250,6 +223,16 @@ class DepthLabPage {
 
   hide() {
     this.visible = false;
+  }
+
+  /** Reset (R): every variant computed again. */
+  reset() {
+    this.compute();
+  }
+
+  /** A refused link: the configuration page says why (the last result is kept). */
+  refuse(res, tail) {
+    this.config.refuse(res, tail);
   }
 
   /** The address bar follows the configuration (the page writes it while the lab is shown): a

@@ -10,7 +10,7 @@
 
 import { ConfigPage, decodedValues, presetLinkOr } from '../lab/config_page.js';
 import { Draft } from '../lab/draft.js';
-import { presetOf } from '../lab/pairs.js';
+import { pageLab } from '../lab/page_lab.js';
 import { RunLoop } from '../lab/run_loop.js';
 import { Summary } from '../ui/summary.js';
 import { onThemeChange } from '../render/palette.js';
@@ -30,46 +30,19 @@ const valuesOf = (pairs) => decodedValues(pairs, ['text']);
 
 /** The training lab (lab/labs.js says what each member does). */
 export function createLab(ctx) {
-  let page = null;
-  const lab = {
-    id: ctx.id,
-    title: ctx.title,
-    defaultLink: ctx.defaultLink,
-    root: null,
+  return pageLab(ctx, {
+    lab: 'training',
     panels: { heatmap: '.cn-panel', chart: '.tchart-panel', sweep: '.sweep-panel' },
     controls: {
       play: '#tr-play', step: '#tr-step', reset: '#tr-reset', seed: '#tr-new-seed',
       speed: '#tr-speed', preset: '#tr-preset',
       eta_z: '#tr-eta_z', ratio: '#tr-ratio', momentum: '#tr-momentum', iterations: '#tr-iterations',
     },
-    pageViewInLink: false,
-    pausesOffscreen: false,
     subtitle,
     citation,
-    mount(root) {
-      lab.root = root;
-      buildMarkup(root);
-      page = new TrainingLabPage(ctx);
-    },
-    show: (text) => page.show(text),
-    hide: () => page.hide(),
-    canonical: () => page.canonical,
-    viewPairs: () => page.viewPairs(),
-    play: () => page.loop.play(),
-    pause: () => page.loop.pause(),
-    togglePlay: () => page.loop.togglePlay(),
-    step: () => page.loop.step(),
-    reset: () => page.reset(),
-    seekTo: (step) => page.loop.seekTo(step),
-    check: (text) => ctx.wasm.check_link(text, 'training'),
-    refuse: (res, tail) => page.config.refuse(res, tail),
-    state: () => null,
-    exports: () => {
-      const config = page.canonical || ctx.defaultLink;
-      return { config, step: null, stem: `${ctx.id}-${presetOf(config)}` };
-    },
-  };
-  return lab;
+    buildMarkup,
+    createPage: (c) => new TrainingLabPage(c),
+  });
 }
 
 class TrainingLabPage {
@@ -237,6 +210,11 @@ class TrainingLabPage {
 
   reset() {
     this.loop.reset();
+  }
+
+  /** A refused link: the configuration page says why (the last run keeps going). */
+  refuse(res, tail) {
+    this.config.refuse(res, tail);
   }
 
   /** A speed at which the run reaches `iterations` in about 3 s (set when a preset is opened). */

@@ -1,0 +1,58 @@
+// The interface to the page (lab/labs.js says what each member does) of a lab whose page is one
+// object: the training and depth labs. Every member delegates to the page object, created when
+// the lab is mounted; a lab that steps has a run loop (`page.loop`, lab/run_loop.js) for play,
+// pause, step and seekTo; one that does not (depth) ignores them and seekTo resolves at once.
+
+import { presetOf } from './pairs.js';
+
+/**
+ * @param {{ id: string, title: string, defaultLink: string, wasm: object }} ctx the lab's context
+ * @param {{
+ *   lab: string, the lab's name for check_link
+ *   panels: Record<string, string>, controls: Record<string, string>, selectors (lab/labs.js)
+ *   subtitle: () => Node, citation: () => Node,
+ *   buildMarkup: (root: HTMLElement) => void,
+ *   createPage: (ctx: object) => { show(text: string): void, hide(): void, canonical: string,
+ *     viewPairs(): Array<[string, string]>, reset(): void, refuse(res: object, tail: string): void,
+ *     loop?: object },
+ * }} spec
+ */
+export function pageLab(ctx, spec) {
+  let page = null;
+  const loop = () => page?.loop ?? null;
+  const lab = {
+    id: ctx.id,
+    title: ctx.title,
+    defaultLink: ctx.defaultLink,
+    root: null,
+    panels: spec.panels,
+    controls: spec.controls,
+    pageViewInLink: false,
+    pausesOffscreen: false,
+    subtitle: spec.subtitle,
+    citation: spec.citation,
+    mount(root) {
+      lab.root = root;
+      spec.buildMarkup(root);
+      page = spec.createPage(ctx);
+    },
+    show: (text) => page.show(text),
+    hide: () => page.hide(),
+    canonical: () => page.canonical,
+    viewPairs: () => page.viewPairs(),
+    play: () => loop()?.play(),
+    pause: () => loop()?.pause(),
+    togglePlay: () => loop()?.togglePlay(),
+    step: () => loop()?.step(),
+    reset: () => page.reset(),
+    seekTo: async (step) => (loop() ? loop().seekTo(step) : 0),
+    check: (text) => ctx.wasm.check_link(text, spec.lab),
+    refuse: (res, tail) => page.refuse(res, tail),
+    state: () => null,
+    exports: () => {
+      const config = page.canonical || ctx.defaultLink;
+      return { config, step: null, stem: `${ctx.id}-${presetOf(config)}` };
+    },
+  };
+  return lab;
+}
