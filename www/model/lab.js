@@ -63,7 +63,7 @@ export function createLab(ctx) {
     step() {},
     reset: () => page.analyse(page.canonical || ctx.defaultLink, null),
     seekTo: async () => 0,
-    check: (text) => ctx.wasm.check_model_link(text),
+    check: (text) => ctx.wasm.check_link(text, 'model'),
     refuse: (res, tail) => page.error(`${res.message ?? 'refused'} ${tail ?? ''}`),
     state: () => null,
     exports: () => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model' }),
