@@ -21,6 +21,7 @@ mod check;
 mod export;
 mod labs;
 mod link;
+mod model_export;
 mod page_limits;
 mod presets;
 mod status;

@@ -170,6 +170,13 @@ impl DepthLab {
 /// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over its off-diagonal
 /// range `[lo, hi]`; the diagonal at the low end.
 pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
+    let (lo, hi) = off_diagonal_range(s, n);
+    tile_in(s, n, max_side, lo, hi)
+}
+
+/// The smallest and largest finite off-diagonal entries of `s` (`n x n`); `(inf, -inf)` when
+/// there is none.
+pub fn off_diagonal_range(s: &[f64], n: usize) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for i in 0..n {
         for j in 0..n {
@@ -180,6 +187,12 @@ pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
             }
         }
     }
+    (lo, hi)
+}
+
+/// Viridis pixels of `s` (`n x n`) with `[lo, hi]` spanning the colour map (a span that is not
+/// positive: 1; `lo` not finite: 0); the diagonal at the low end.
+pub fn tile_in(s: &[f64], n: usize, max_side: usize, lo: f64, hi: f64) -> Vec<u8> {
     let span = if hi > lo { hi - lo } else { 1.0 };
     let lo = if lo.is_finite() { lo } else { 0.0 };
     let t: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 0.0 } else { (s[k] - lo) / span }).collect();
