@@ -16,7 +16,7 @@ import { h, options } from '../ui/dom.js';
  * @param {object} lab the lab (lab/labs.js)
  */
 export function setupModelShare(root, page, lab) {
-  const field = h('input#md-share-text', { type: 'text', readonly: true, 'aria-label': 'Link or embed code to copy' });
+  const field = h('input#md-share-text', { type: 'text', readonly: true, hidden: true, 'aria-label': 'Link or embed code to copy' });
   const status = h('span#md-share-status.hint', { role: 'status' });
   const size = h('select#md-embed-size', {}, options(EMBED_SIZES.map((s) => [s.id, s.label.replace(/:.*/, '')])));
   const row = h('div#md-share.share-row', { role: 'group', 'aria-label': 'Share this analysis' },
@@ -28,6 +28,7 @@ export function setupModelShare(root, page, lab) {
 
   async function copy(text, what) {
     field.value = text;
+    field.hidden = false;
     try {
       if (!navigator.clipboard || !window.isSecureContext) throw new Error('no clipboard');
       await navigator.clipboard.writeText(text);
