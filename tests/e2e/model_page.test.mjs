@@ -138,6 +138,9 @@ describe('model lab page: registry, scale, exports, embed (issue 14 part 3)', { 
       assert.deepEqual(checks.keys[5], ['scale', 'choice', 'head']);
       assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'residual', 'histogram', 'same_sentence']);
       assert.equal(checks.asked, 'model');
+      // The fields' hints come from the same key table.
+      assert.match(await page.locator('#md-scale').getAttribute('title'), /^scale: colour scale of the attention and similarity grids.*Allowed: head, shared\. Default: head\.$/);
+      assert.match(await page.locator('#md-text').getAttribute('title'), /^text: the text analysed/);
 
       // The configuration JSON of the Export menu.
       const json = JSON.parse(new TextDecoder().decode((await exported(page, 'Configuration JSON')).bytes));

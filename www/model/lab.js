@@ -18,6 +18,7 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
 import { setupModelShare } from './share.js';
+import { applyModelHints } from './hints.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
@@ -59,6 +60,7 @@ export function createLab(ctx) {
       buildMarkup(root);
       page = new ModelLabPage(ctx);
       setupModelShare(root, ctx.page, lab);
+      applyModelHints(ctx.wasm, root);
     },
     show: (text) => page.show(text),
     hide: () => page.hide(),

@@ -26,7 +26,7 @@ export class ScaleControl {
     this.radios = SCALES.map((v) => h('input', { type: 'radio', name: 'md-scale', value: v, checked: v === SCALES[0] }));
     const titles = { head: "each tile spans its own head's range", shared: 'one range for every head of a grid: heads compare' };
     const labels = { head: ' per head', shared: ' shared' };
-    this.box = h('fieldset#md-scale.inline', { title: 'Colour scale of the grids (view key scale)' },
+    this.box = h('fieldset#md-scale.inline', {},
       h('legend', {}, 'colour scale'),
       ...this.radios.map((r) => h('label', { title: titles[r.value] }, r, labels[r.value])));
     this.legend = panel.querySelector('.legend');
