@@ -15,6 +15,10 @@ import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.j
 import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
+import { ScaleControl, withScale } from './scale.js';
+import { matrixExports } from './exports.js';
+import { setupModelShare } from './share.js';
+import { applyModelHints } from './hints.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
@@ -42,8 +46,11 @@ export function createLab(ctx) {
     title: ctx.title,
     defaultLink: ctx.defaultLink,
     root: null,
-    panels: { tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading' },
-    controls: { text: '#md-text', run: '#md-run' },
+    panels: {
+      tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
+      histogram: '#md-hist-heading', same_sentence: '#md-same-heading',
+    },
+    controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },
     pageViewInLink: false,
     pausesOffscreen: false,
     subtitle,
@@ -52,6 +59,8 @@ export function createLab(ctx) {
       lab.root = root;
       buildMarkup(root);
       page = new ModelLabPage(ctx);
+      setupModelShare(root, ctx.page, lab);
+      applyModelHints(ctx.wasm, root);
     },
     show: (text) => page.show(text),
     hide: () => page.hide(),
@@ -63,10 +72,10 @@ export function createLab(ctx) {
     step() {},
     reset: () => page.analyse(page.canonical || ctx.defaultLink, null),
     seekTo: async () => 0,
-    check: (text) => ctx.wasm.check_model_link(text),
+    check: (text) => ctx.wasm.check_link(text, 'model'),
     refuse: (res, tail) => page.error(`${res.message ?? 'refused'} ${tail ?? ''}`),
     state: () => null,
-    exports: () => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model' }),
+    exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => matrixExports(page, menu) }),
   };
   return lab;
 }
@@ -99,6 +108,9 @@ class ModelLabPage {
     });
     this.attGrid = new SimilarityGrid($('md-att-grid'), $('md-att-zoom'), hovers('att'));
     this.simGrid = new SimilarityGrid($('md-sim-grid'), $('md-sim-zoom'), hovers('sim'));
+    this.scale = new ScaleControl($('md-grid-heading').closest('section'), (scale) => {
+      if (this.result) this.analyse(this.linkWith({ scale }), 'push');
+    });
 
     $('md-example').addEventListener('change', () => {
       const t = TEXTS.find(([v]) => v === $('md-example').value);
@@ -141,7 +153,7 @@ class ModelLabPage {
     const layer = c.layer ?? r?.layer ?? 1;
     const head = c.head ?? r?.head ?? 0;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
-    return `lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`;
+    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`, c.scale ?? r?.scale ?? 'head');
   }
 
   show(text) {
@@ -254,7 +266,11 @@ class ModelLabPage {
       s.title = `token ${i}, id ${r.ids[i]}, sentence ${r.sentence[i]}`;
       return s;
     }));
-    $('md-grid-caption').textContent = `${r.n} tokens, ${r.layers} layers × ${r.heads} heads. Attention tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range. Click a head to enlarge it (layer ${r.layer}, head ${r.head} shown).`;
+    this.scale.show(r.scale, m.tiles);
+    const span = r.scale === 'shared'
+      ? 'Attention tiles span 0 to the largest weight of any head; similarity tiles the off-diagonal range of all heads (shared scale).'
+      : "Attention tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range (per-head scale).";
+    $('md-grid-caption').textContent = `${r.n} tokens, ${r.layers} layers × ${r.heads} heads. ${span} Click a head to enlarge it (layer ${r.layer}, head ${r.head} shown).`;
     const last = (v) => v.residual[v.residual.length - 1];
     $('md-res-caption').textContent = `At layer ${r.layers}: ${r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ')}. Layer 0 is the embeddings after their LayerNorm.`;
     const share = r.statistics.map((l) => (l.same_sentence === null ? '–' : l.same_sentence.toFixed(2)));

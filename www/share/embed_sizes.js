@@ -4,14 +4,15 @@
 // the page embeds those instead. Frames narrower than 480 px stack their panels (share.css).
 
 /**
- * The size presets: id, CSS size, and the particle lab's panels that fit it (other labs: their
- * first panels, as many as `fit`).
+ * The size presets: id, CSS size, and the particle lab's panels that fit it (`byLab`: another
+ * lab's; other labs: their first panels, as many as `fit`). The model lab's picture is its grid
+ * of heads with the chosen head enlarged.
  */
 export const EMBED_SIZES = [
-  { id: '640x420', width: 640, height: 420, fit: 2, panels: ['tokens', 'chart'], label: '640 × 420: tokens and chart' },
-  { id: '360x480', width: 360, height: 480, fit: 1, panels: ['tokens'], label: '360 × 480 (phone): tokens' },
-  { id: '900x560', width: 900, height: 560, fit: 3, panels: ['tokens', 'heatmap', 'chart'], label: '900 × 560: all three panels' },
-  { id: 'responsive', width: 640, height: 420, fit: 2, panels: ['tokens', 'chart'], responsive: true, label: 'responsive: width 100%, 640 : 420' },
+  { id: '640x420', width: 640, height: 420, fit: 2, panels: ['tokens', 'chart'], byLab: { model: ['grid'] }, label: '640 × 420: tokens and chart' },
+  { id: '360x480', width: 360, height: 480, fit: 1, panels: ['tokens'], byLab: { model: ['grid'] }, label: '360 × 480 (phone): tokens' },
+  { id: '900x560', width: 900, height: 560, fit: 3, panels: ['tokens', 'heatmap', 'chart'], byLab: { model: ['tokens', 'grid'] }, label: '900 × 560: all three panels' },
+  { id: 'responsive', width: 640, height: 420, fit: 2, panels: ['tokens', 'chart'], byLab: { model: ['grid'] }, responsive: true, label: 'responsive: width 100%, 640 : 420' },
 ];
 
 /** The size preset `id` (the first one for an unknown id). */
@@ -21,13 +22,14 @@ export function embedSize(id) {
 
 /**
  * The panels an embed of `size` shows: `chosen` (the panels the user ticked in the page) when
- * set, else the size's own panels among the lab's `names`.
+ * set, else the size's own panels (for lab `lab` when it has its own) among the lab's `names`.
  * @param {string[]} names every panel of the lab, in order
  * @param {string[]|null} chosen
+ * @param {string} [lab] the lab's id
  */
-export function embedPanels(size, names, chosen) {
+export function embedPanels(size, names, chosen, lab = '') {
   if (chosen && chosen.length) return chosen;
-  const own = size.panels.filter((p) => names.includes(p));
+  const own = (size.byLab?.[lab] ?? size.panels).filter((p) => names.includes(p));
   return own.length ? own : names.slice(0, size.fit);
 }
 

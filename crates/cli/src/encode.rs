@@ -188,7 +188,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
             l.check_model(&id).map_err(|e| format!("invalid --config: {}", e))?;
             l
         }
-        None => ModelLink { model: id, text: args.text.clone().unwrap_or_default(), layer: 1, head: 0 },
+        None => ModelLink::new(id, args.text.clone().unwrap_or_default()),
     };
     if link.layer > c.layers || link.head >= c.heads {
         let key = if link.layer > c.layers { "layer" } else { "head" };

@@ -94,8 +94,12 @@ pub struct RunArgs {
 }
 
 /// Each lab, what messages call it, and the command that runs it.
-const LAB_COMMANDS: [(&str, &str, &str); 3] =
-    [("particles", "particle", "attn run"), ("training", "training", "attn train"), ("depth", "depth", "attn depth")];
+const LAB_COMMANDS: [(&str, &str, &str); 4] = [
+    ("particles", "particle", "attn run"),
+    ("training", "training", "attn train"),
+    ("depth", "depth", "attn depth"),
+    ("model", "model", "attn encode"),
+];
 
 /// Refuses a `--config` whose `lab` key names a lab other than `lab`, the one `command` runs,
 /// saying which command runs it (`attn run runs the particle lab; use attn train for

@@ -180,6 +180,13 @@ fn threads_never_change_the_output_and_a_link_reproduces_it() {
         attn(&["encode", "--model", s(&dir), "--config", link, "--attention", "2,0", "--similarity", "2,1"]);
     assert_eq!(code, 0, "{}", err);
     assert_eq!(again, one);
+    // The page's link, with the page's view keys, is read whole (validated, not printed).
+    let page = format!("{}&embed=1&panels=grid,tokens&theme=dark", link);
+    let (code, viewed, err) =
+        attn(&["encode", "--model", s(&dir), "--config", &page, "--attention", "2,0", "--similarity", "2,1"]);
+    assert_eq!(code, 0, "{}", err);
+    assert_eq!(viewed, one);
+    refused(&["encode", "--model", s(&dir), "--config", &format!("{}&panels=heatmap", link)], &["`panels`", "grid"]);
     // --model-name renames the model in the output and the link.
     let (code, named, _) = attn(&["encode", "--model", s(&dir), "--text", "a dog", "--model-name", "mine"]);
     assert_eq!(code, 0);

@@ -89,13 +89,19 @@ fn a_configuration_for_another_lab_names_the_command_that_runs_it() {
         ("sweep", "lab=depth", "`lab`: attn sweep runs the training lab; use attn depth for lab=depth"),
         (
             "run",
+            "lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hi",
+            "`lab`: attn run runs the particle lab; use attn encode for lab=model",
+        ),
+        ("depth", "lab=model", "`lab`: attn depth runs the depth lab; use attn encode for lab=model"),
+        (
+            "run",
             "version=2&lab=Training&preset=scan-snap",
-            "`lab`: unknown lab \"Training\"; allowed: particles, training, depth",
+            "`lab`: unknown lab \"Training\"; allowed: particles, training, depth, model",
         ),
         (
             "train",
             "version=2&preset=polytope&lab=foo",
-            "`lab`: unknown lab \"foo\"; allowed: particles, training, depth",
+            "`lab`: unknown lab \"foo\"; allowed: particles, training, depth, model",
         ),
     ] {
         let (code, out, err) = attn(&[command, "--config", config]);

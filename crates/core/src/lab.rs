@@ -1,9 +1,11 @@
 //! Which lab a configuration string is for: the particle lab (science.md §1-2, [`crate::particles::config`]),
-//! the depth lab (science.md §3-4, [`crate::depth`]) or the training lab (science.md §5,
-//! [`crate::training`]), chosen by the `lab` key; and a whole [`Link`] (configuration and view).
+//! the depth lab (science.md §3-4, [`crate::depth`]), the training lab (science.md §5,
+//! [`crate::training`]) or the model lab (science.md §6, [`crate::model::keys`]), chosen by the
+//! `lab` key; and a whole [`Link`] (configuration and view).
 
 use crate::depth::{self, DepthConfig, DepthPreset};
 use crate::link::{lab_named, percent_decode, quote, ConfigError, LabPreset};
+use crate::model::keys::{self as model_keys, ModelLink};
 use crate::particles::config;
 use crate::training::{self, TrainingConfig, TrainingPreset};
 use crate::view::View;
@@ -17,7 +19,14 @@ pub enum LabConfig {
     Training(TrainingConfig),
     /// `lab=depth` (science.md §3-4, [`crate::depth`]).
     Depth(DepthConfig),
+    /// `lab=model` (science.md §6, [`crate::model::keys`]): the weights' id and the text, with
+    /// the head shown and the grids' scale (the lab's own view keys, part of its canonical form).
+    Model(ModelLink),
 }
+
+/// The caption of a model-lab link (it has no preset): what an embedded view of it shows.
+pub const MODEL_CAPTION: &str =
+    "A pretrained encoder on a text: each head's attention P and context similarity S = O Oᵀ, and rank collapse without skips";
 
 impl LabConfig {
     /// The canonical string of the configuration (each lab's own canonical form).
@@ -26,15 +35,17 @@ impl LabConfig {
             LabConfig::Particles(c) => c.to_canonical_string(),
             LabConfig::Training(c) => c.to_canonical_string(),
             LabConfig::Depth(c) => c.to_canonical_string(),
+            LabConfig::Model(c) => c.to_canonical_string(),
         }
     }
 
-    /// The lab's name as written in the `lab` key: `particles` or `training`.
+    /// The lab's name as written in the `lab` key: `particles`, `training`, `depth`, `model`.
     pub fn lab(&self) -> &'static str {
         match self {
             LabConfig::Particles(_) => "particles",
             LabConfig::Training(_) => "training",
             LabConfig::Depth(_) => "depth",
+            LabConfig::Model(_) => "model",
         }
     }
 
@@ -44,25 +55,29 @@ impl LabConfig {
             LabConfig::Particles(c) => c.pairs(),
             LabConfig::Training(c) => c.pairs(),
             LabConfig::Depth(c) => c.pairs(),
+            LabConfig::Model(c) => c.pairs(),
         }
     }
 
-    /// The one-line caption of the configuration's preset ([`LabPreset::caption`]): what an
-    /// embedded view of it shows, in plain words.
+    /// The one-line caption of the configuration's preset ([`LabPreset::caption`]; the model
+    /// lab, without presets: [`MODEL_CAPTION`]): what an embedded view of it shows, in plain words.
     pub fn caption(&self) -> &'static str {
         match self {
             LabConfig::Particles(c) => c.preset.caption(),
             LabConfig::Training(c) => c.preset.caption(),
             LabConfig::Depth(c) => c.preset.caption(),
+            LabConfig::Model(_) => MODEL_CAPTION,
         }
     }
 
-    /// The keys whose value differs from the configuration's preset: `(key, preset value, value)`.
+    /// The keys whose value differs from the configuration's preset: `(key, preset value, value)`
+    /// (none for the model lab, which has no presets).
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
         match self {
             LabConfig::Particles(c) => c.differences_from_preset(),
             LabConfig::Training(c) => c.differences_from_preset(),
             LabConfig::Depth(c) => c.differences_from_preset(),
+            LabConfig::Model(_) => Vec::new(),
         }
     }
 }
@@ -85,7 +100,8 @@ fn find_value(text: &str, key: &str) -> Option<Result<String, String>> {
 
 /// Parses a configuration of any lab: `lab` absent or `particles` gives the particle lab's
 /// [`config::parse`] (unchanged), `lab=training` gives [`training::parse`], `lab=depth` gives
-/// [`depth::parse`]; any other `lab` value is an error naming `lab`. View keys are validated and
+/// [`depth::parse`], `lab=model` gives [`model_keys::parse`]; any other `lab` value is an error
+/// naming `lab`. View keys are validated and
 /// dropped ([`parse_link`] keeps them). Never panics; errors name the offending key.
 pub fn parse_lab(text: &str) -> Result<LabConfig, ConfigError> {
     parse_link(text).map(|l| l.config)
@@ -159,6 +175,7 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
         Some(Ok(lab)) => match lab_named(&lab)? {
             "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
             "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
+            "model" => model_keys::parse_with_view(text).map(|(c, v)| link((LabConfig::Model(c), v))),
             _ => particles(text),
         },
     }
@@ -178,7 +195,7 @@ pub fn parse_api_link(text: &str) -> Result<Link, ConfigError> {
     parse_link(text)
 }
 
-/// A link read by lab `lab`'s own page (`particles`, `training`, `depth`): that lab's parser, so a
+/// A link read by lab `lab`'s own page (`particles`, `training`, `depth`, `model`): that lab's parser, so a
 /// link of another lab is refused naming `lab` (`lab=training is the training lab; a particles
 /// configuration has lab=particles (or no lab key)`), and a link without `lab` is read as that
 /// lab's. `lab` not a lab name is an error naming `lab`. What a lab's configuration page checks
@@ -188,13 +205,14 @@ pub fn parse_lab_link(lab: &str, text: &str) -> Result<Link, ConfigError> {
     match lab_named(lab)? {
         "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
         "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
+        "model" => model_keys::parse_with_view(text).map(|(c, v)| link((LabConfig::Model(c), v))),
         _ => config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v))),
     }
 }
 
 /// The values of the `lab` key, in the page's order (`particles` is also the lab of a
 /// configuration without `lab`).
-pub const LABS: [&str; 3] = crate::link::LAB_NAMES;
+pub const LABS: [&str; 4] = crate::link::LAB_NAMES;
 
 /// The lab a configuration string's `lab` key names: `None` without a `lab` key (the particle
 /// lab's configuration, or a lab-specific parser's own default), else the lab; an unknown lab,
@@ -210,25 +228,25 @@ pub fn named_lab(text: &str) -> Result<Option<&'static str>, ConfigError> {
 }
 
 /// The lab a configuration string asks for, valid or not: its `lab` value when that names a lab
-/// of [`LABS`] or is `model` (the model lab, whose links [`crate::model::keys::parse`] reads),
-/// else `"particles"` (the page uses it to show the right lab, and that lab's error message, for
-/// a configuration that [`parse_lab`] refuses).
+/// of [`LABS`], else `"particles"` (the page uses it to show the right lab, and that lab's error
+/// message, for a configuration that [`parse_lab`] refuses).
 pub fn requested_lab(text: &str) -> &'static str {
     match find_value(text, "lab") {
-        Some(Ok(lab)) if lab == "model" => "model",
         Some(Ok(lab)) => LABS.iter().find(|l| **l == lab).copied().unwrap_or("particles"),
         _ => "particles",
     }
 }
 
-/// The key table of lab `lab` (`particles`, `training`, `depth`) as plain data for the page's
-/// fields (tooltips from `meaning` and `effect`, number limits, select choices; defaults from
-/// the lab's default preset). An unknown lab is an error naming `lab`.
+/// The key table of lab `lab` (`particles`, `training`, `depth`, `model`) as plain data for the
+/// page's fields (tooltips from `meaning` and `effect`, number limits, select choices; defaults
+/// from the lab's default preset, the model lab's from [`ModelLink::example`]). An unknown lab
+/// is an error naming `lab`.
 pub fn key_infos(lab: &str) -> Result<Vec<crate::link::KeyInfo>, ConfigError> {
     use crate::link::key_infos;
     Ok(match lab_named(lab)? {
         "training" => key_infos(training::keys::TRAINING_TABLE, &TrainingPreset::DEFAULT.config()),
         "depth" => key_infos(depth::keys::DEPTH_TABLE, &DepthPreset::DEFAULT.config()),
+        "model" => key_infos(model_keys::MODEL_TABLE, &ModelLink::example()),
         _ => key_infos(config::PARTICLES_TABLE, &config::Preset::Polytope.config()),
     })
 }
@@ -246,13 +264,6 @@ pub fn readme_key_tables() -> Vec<(&'static str, String)> {
         ("view", crate::view::keys::markdown_table()),
         ("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training))),
         ("depth", markdown_table(depth::keys::DEPTH_TABLE, &depth.config(), LabPreset::name(depth))),
-        (
-            "model",
-            markdown_table(
-                crate::model::keys::MODEL_TABLE,
-                &crate::model::ModelLink::example(),
-                crate::model::DEFAULT_MODEL,
-            ),
-        ),
+        ("model", markdown_table(model_keys::MODEL_TABLE, &ModelLink::example(), crate::model::DEFAULT_MODEL)),
     ]
 }

@@ -87,7 +87,7 @@ fn an_out_of_range_number_is_quoted_as_typed() {
 /// parser reads `lab` before any other key, and an unknown lab lists the three.
 #[test]
 fn an_unknown_lab_is_refused_on_lab_listing_the_labs() {
-    let unknown = |name: &str| format!("unknown lab \"{}\"; allowed: particles, training, depth", name);
+    let unknown = |name: &str| format!("unknown lab \"{}\"; allowed: particles, training, depth, model", name);
     let particles = attn_core::particles::config::parse;
     for (text, name) in [
         ("version=2&lab=Training&preset=scan-snap", "Training"),

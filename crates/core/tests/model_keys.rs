@@ -3,7 +3,8 @@
 
 mod common;
 
-use attn_core::model::keys::{model_id, parse, ModelLink};
+use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig, LABS};
+use attn_core::model::keys::{model_id, parse, parse_with_view, ModelLink, TileScale};
 
 const SHA: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
 
@@ -16,7 +17,8 @@ fn a_link_round_trips_through_its_canonical_form() {
             model: "all-MiniLM-L6-v2@53aa51172d142c89".into(),
             text: "The fox. A dog&cat".into(),
             layer: 1,
-            head: 0
+            head: 0,
+            grid_scale: TileScale::Head,
         }
     );
     let canon = l.to_canonical_string();
@@ -81,4 +83,74 @@ fn random_strings_and_mutations_never_panic() {
         "lab=model&model=m.x_1-2@0123456789abcdef&text=%E6%9D%B1%E4%BA%AC%2C%20caf%C3%A9&layer=6&head=11".to_string(),
     ];
     common::fuzz::random_strings_and_mutations(14, &seeds, "lab=model&", parse, ModelLink::to_canonical_string);
+}
+
+#[test]
+fn the_scale_view_key_reads_head_or_shared_and_is_written_only_when_shared() {
+    let base = "lab=model&model=m@0123456789abcdef&text=hi";
+    assert_eq!(parse(base).unwrap().grid_scale, TileScale::Head);
+    assert_eq!(parse(&format!("{}&grid_scale=head", base)).unwrap(), parse(base).unwrap());
+    let shared = parse(&format!("{}&grid_scale=shared&head=2", base)).unwrap();
+    assert_eq!(shared.grid_scale, TileScale::Shared);
+    assert_eq!(
+        shared.to_canonical_string(),
+        "version=4&lab=model&model=m@0123456789abcdef&text=hi&head=2&grid_scale=shared"
+    );
+    assert_eq!(parse(&shared.to_canonical_string()), Ok(shared));
+    let e = parse(&format!("{}&grid_scale=max", base)).unwrap_err();
+    assert_eq!(e.key, "grid_scale");
+    assert!(e.message.contains("head, shared") || e.message.contains("`head`, `shared`"), "{}", e);
+}
+
+#[test]
+fn the_registry_reads_model_links_with_the_page_view_keys() {
+    assert!(LABS.contains(&"model"));
+    let text = "lab=model&model=m@0123456789abcdef&text=hi&theme=dark&embed=1&layer=2&panels=grid,tokens&controls=";
+    let link = parse_link(text).unwrap();
+    let LabConfig::Model(m) = &link.config else { panic!("not a model link: {:?}", link) };
+    assert_eq!((m.layer, m.head, m.text.as_str()), (2, 0, "hi"));
+    assert_eq!(link.config.lab(), "model");
+    assert!(link.view.embed);
+    assert_eq!(link.view.panels, vec!["tokens", "grid"]);
+    assert!(link.view.controls.is_empty());
+    // Model keys, the lab's view keys, then the page's view keys, in canonical order.
+    assert_eq!(
+        link.to_canonical_string(),
+        "version=4&lab=model&model=m@0123456789abcdef&text=hi&layer=2&embed=1&panels=tokens,grid&controls=&theme=dark"
+    );
+    assert_eq!(parse_link(&link.to_canonical_string()), Ok(link.clone()));
+    assert_eq!(parse_lab_link("model", text), Ok(link.clone()));
+    // The model lab's parser takes the page's link and drops its view (as `attn encode` does).
+    assert_eq!(parse(text), Ok(m.clone()));
+    assert_eq!(parse_with_view(text).unwrap().1, link.view);
+    // Another lab's page refuses it naming `lab`, and a model page refuses another lab's link.
+    assert_eq!(parse_lab_link("depth", text).unwrap_err().key, "lab");
+    let e = parse_lab_link("model", "lab=depth&preset=bert-init").unwrap_err();
+    assert_eq!(e.key, "lab");
+    assert!(e.message.contains("depth lab"), "{}", e);
+    // Bad page view keys are refused naming the key.
+    for (bad, key) in
+        [("panels=heatmap", "panels"), ("controls=play", "controls"), ("step=3", "step"), ("embed=2", "embed")]
+    {
+        assert_eq!(
+            parse_link(&format!("lab=model&model=m@0123456789abcdef&text=hi&{}", bad)).unwrap_err().key,
+            key,
+            "{}",
+            bad
+        );
+    }
+    assert!(link.config.differences_from_preset().is_empty());
+    assert_eq!(link.config.pairs(), m.pairs());
+    assert!(!link.config.caption().is_empty());
+}
+
+#[test]
+fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
+    let infos = key_infos("model").unwrap();
+    let names: Vec<&str> = infos.iter().map(|k| k.name).collect();
+    assert_eq!(names, ["lab", "model", "text", "layer", "head", "grid_scale"]);
+    let json = serde_json::to_value(&infos).unwrap();
+    assert_eq!(json[1]["default"], ModelLink::example().model);
+    assert_eq!(json[5]["choices"], serde_json::json!(["head", "shared"]));
+    assert_eq!(json[5]["default"], "head");
 }

@@ -187,7 +187,7 @@ fn requested_lab_reads_the_lab_key_of_valid_and_invalid_text() {
     assert_eq!(requested_lab("preset=scan-snap&l%61b=training&eta_z=-1"), "training");
     assert_eq!(requested_lab("lab=train"), "particles");
     assert_eq!(requested_lab("lab=%ZZ"), "particles");
-    // The model lab (not yet in LABS): the page shows it and its own parser's messages.
+    // The model lab: the page shows it and its parser's messages.
     assert_eq!(requested_lab("lab=model&model=m@0123456789abcdef&text=hi"), "model");
     assert_eq!(requested_lab("lab=model&text="), "model");
     // Each lab's pairs and differences, through the dispatcher.

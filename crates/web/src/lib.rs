@@ -7,7 +7,7 @@
 //! One class per lab under [`labs`] ([`ParticleLab`], the particle lab; [`TrainingLab`]; [`DepthLab`]);
 //! [`link`] checks links of every lab for the page (the address bar, field hints, and through
 //! [`page_limits`] what the page refuses beyond the core's limits; the CLI keeps the core's);
-//! [`charts`] draws with plotters; [`export`] formats what the Export menu writes.
+//! [`charts`] draws with plotters; [`export`] and [`model_export`] format what the Export menu writes.
 //!
 //! Shapes and units, as in the core: tokens are `n x d` row-major, the attention matrix `P` is
 //! `n x n` row-major (`P[i * n + j]`, token `i` attending to token `j`), `Q, K, V` are `d x d`
@@ -21,6 +21,7 @@ mod check;
 mod export;
 mod labs;
 mod link;
+mod model_export;
 mod page_limits;
 mod presets;
 mod status;

@@ -173,7 +173,8 @@ pub fn check_page(c: &LabConfig, edited: Option<&str>) -> Result<(), ConfigError
     match c {
         LabConfig::Depth(d) => check_depth(d),
         LabConfig::Particles(p) => check_particles(p, edited),
-        LabConfig::Training(_) => Ok(()),
+        // The model lab's limit is its memory estimate, checked with the weights (`model_memory`).
+        LabConfig::Training(_) | LabConfig::Model(_) => Ok(()),
     }
 }
 

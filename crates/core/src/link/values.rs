@@ -36,10 +36,10 @@ pub(crate) fn seed(key: &str, value: &str) -> Result<u32, ConfigError> {
 
 /// The values of the `lab` key, in the page's order (`particles` is also the lab of a
 /// configuration without `lab`).
-pub const LAB_NAMES: [&str; 3] = ["particles", "training", "depth"];
+pub const LAB_NAMES: [&str; 4] = ["particles", "training", "depth", "model"];
 
 /// The lab a `lab` value names; the error on `lab` lists the labs (`lab=Training`: unknown lab
-/// "Training"; allowed: particles, training, depth).
+/// "Training"; allowed: particles, training, depth, model).
 pub fn lab_named(value: &str) -> Result<&'static str, ConfigError> {
     LAB_NAMES.iter().copied().find(|l| *l == value).ok_or_else(|| {
         ConfigError::new("lab", format!("unknown lab {}; allowed: {}", quote(value), LAB_NAMES.join(", ")))
@@ -47,8 +47,7 @@ pub fn lab_named(value: &str) -> Result<&'static str, ConfigError> {
 }
 
 /// The `lab` key of a configuration read by lab `lab`'s parser: must be `lab` itself. An unknown
-/// lab is refused as [`lab_named`] does; another lab's name says which lab it is. (A lab not yet
-/// in [`LAB_NAMES`], the model lab, reads its own name.)
+/// lab is refused as [`lab_named`] does; another lab's name says which lab it is.
 pub(crate) fn lab(key: &str, value: &str, lab: &str) -> Result<(), ConfigError> {
     if value == lab {
         return Ok(());

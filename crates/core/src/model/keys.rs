@@ -1,22 +1,37 @@
-//! The model lab's link, `version=4&lab=model&model=NAME@SHA16&text=…&layer=L&head=H`, and its key
+//! The model lab's link, `version=4&lab=model&model=NAME@SHA16&text=…&layer=L&head=H&grid_scale=S`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
 //! `model` names the weights: the model's name and the first 16 hex digits of its
 //! `model.safetensors`' sha256 ([`model_id`]), so a link opened with other weights can be refused
 //! ([`ModelLink::check_model`]). `text` is the text analysed. `layer` (1-based) and `head` (0-based)
-//! are view keys: the head shown, never a number computed; they are written after the model keys,
-//! and only when they differ from `layer=1&head=0`. The lab is not yet in the registry
-//! ([`crate::lab`]): [`parse`] reads its links.
+//! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
+//! scale. They are written after the model keys, and only when they differ from
+//! `layer=1&head=0&grid_scale=head`; the page's view keys ([`crate::view::MODEL_VIEW`]: `embed`,
+//! `panels`, `controls`, `theme`) follow. [`parse_with_view`] reads a link; the lab registry
+//! ([`crate::lab`]) calls it for `lab=model`.
 
 use crate::link::{keys, quote, split_pairs, ConfigError, Key, Kind};
 use crate::text::MAX_TEXT_BYTES;
+use crate::view::View;
 use crate::{key_count, key_text};
 
 /// Hex digits of the sha256 kept in the `model` key.
 pub const SHA_DIGITS: usize = 16;
 /// Longest model name, in bytes.
 pub const MAX_NAME_BYTES: usize = 64;
+
+crate::named_enum! {
+    /// The colour scale of the page's layers x heads grids (view key `grid_scale`, as the depth lab's).
+    pub enum TileScale {
+        /// Each tile spans its own head's range (attention: 0 to the head's largest weight;
+        /// similarity: the head's off-diagonal range).
+        Head = "head",
+        /// Every tile of a grid spans the range of all its heads (attention: 0 to the largest
+        /// weight of any head; similarity: the smallest to the largest off-diagonal entry of any head).
+        Shared = "shared",
+    }
+}
 
 /// A validated model-lab link.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +44,8 @@ pub struct ModelLink {
     pub layer: usize,
     /// The head shown (view key), 0-based.
     pub head: usize,
+    /// The grids' colour scale (view key).
+    pub grid_scale: TileScale,
 }
 
 impl ModelLink {
@@ -40,7 +57,14 @@ impl ModelLink {
             text: "The quick brown fox jumps over the lazy dog.".to_string(),
             layer: 1,
             head: 0,
+            grid_scale: TileScale::Head,
         }
+    }
+
+    /// The link of model `model` (`NAME@SHA16`) on `text`, showing layer 1, head 0 on per-head
+    /// scales (the view keys' defaults).
+    pub fn new(model: String, text: String) -> ModelLink {
+        ModelLink { model, text, layer: 1, head: 0, grid_scale: TileScale::Head }
     }
 }
 
@@ -119,20 +143,38 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
         effect: "view key: the head shown",
         ..key_count!(head, 0, super::config::MAX_HIDDEN - 1, "head shown (0-based)")
     },
+    Key {
+        effect: "view key: the grids' colour scale",
+        ..crate::key_choice!(
+            grid_scale,
+            TileScale,
+            "colour scale of the attention and similarity grids: `head` (each tile its own head's range) or `shared` (one range for all heads of a grid)"
+        )
+    },
 ];
+
+/// The view keys of [`MODEL_TABLE`] and their defaults, as the canonical form leaves them out.
+const VIEW_DEFAULTS: [(&str, &str); 3] = [("layer", "1"), ("head", "0"), ("grid_scale", "head")];
 
 /// Number of model keys (the rest of [`MODEL_TABLE`] are view keys).
 pub const MODEL_KEYS: usize = 3;
 
 /// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
 /// percent-encoded). `lab` must be `model` when present (a link without it is read as the model
-/// lab's, as each lab's own parser does); `model` and a non-empty `text` are required; `layer`
-/// and `head` default to 1 and 0. Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or
+/// lab's, as each lab's own parser does); `model` and a non-empty `text` are required; `layer`,
+/// `head` and `grid_scale` default to 1, 0 and `head`. The page's view keys are validated and dropped
+/// ([`parse_with_view`] keeps them). Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or
 /// not valid percent-encoded UTF-8 is refused naming `text`. Never panics.
 pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
-    let names = keys::key_names(MODEL_TABLE);
-    let pairs = split_pairs(text, &names, "model")?;
-    let mut c = ModelLink { model: String::new(), text: String::new(), layer: 1, head: 0 };
+    parse_with_view(text).map(|(c, _)| c)
+}
+
+/// [`parse`], also returning the page's view keys ([`crate::view::MODEL_VIEW`]) as a [`View`].
+pub fn parse_with_view(text: &str) -> Result<(ModelLink, View), ConfigError> {
+    let spec = &crate::view::MODEL_VIEW;
+    let names = crate::view::with_view_keys(&keys::key_names(MODEL_TABLE), spec);
+    let (view_pairs, pairs) = crate::view::split_off_view(split_pairs(text, &names, "model")?, spec);
+    let mut c = ModelLink::new(String::new(), String::new());
     for key in ["model", "text"] {
         if !pairs.iter().any(|(k, _)| *k == key) {
             let why = match key {
@@ -148,7 +190,8 @@ pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
     if c.text.trim().is_empty() {
         return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
     }
-    Ok(c)
+    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
+    Ok((c, view))
 }
 
 impl ModelLink {
@@ -157,17 +200,13 @@ impl ModelLink {
         keys::pairs(MODEL_TABLE, self)
     }
 
-    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `layer` and `head` when
-    /// they differ from 1 and 0. `parse(&l.to_canonical_string()) == Ok(l)`.
+    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `layer`, `head` and
+    /// `grid_scale` when they differ from 1, 0 and `head`. `parse(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {
         let pairs = self.pairs();
         let mut out = format!("version={}", crate::link::VERSION);
         for (k, (key, value)) in pairs.iter().enumerate() {
-            let default = match *key {
-                "layer" => "1",
-                "head" => "0",
-                _ => "",
-            };
+            let default = VIEW_DEFAULTS.iter().find(|(name, _)| name == key).map_or("", |(_, d)| *d);
             if k < MODEL_KEYS || value != default {
                 out.push_str(&format!("&{}={}", key, value));
             }

@@ -9,7 +9,7 @@
 //! [`Encoding`] (token ids of one segment `[CLS] … [SEP]`, pieces, sentences, separators) → the
 //! forward pass of a [`Variant`] ([`forward`], on [`ops`] and the shared kernels) → [`analysis`]:
 //! residual curves, similarity matrices, statistics. [`keys`] is the lab's link (`lab=model&…`).
-//! The lab is not yet in the registry (`lab.rs`) nor in the page.
+//! The lab registry (`lab.rs`) reads `lab=model` links with [`keys::parse_with_view`].
 //!
 //! Shapes: tokens are rows; a hidden state is `n x d` row-major `f32`; a head's attention `P_h`
 //! is `n x n` (row `i` = token `i`'s weights), its output `O_h = P_h V_h` is `n x d_head`; linear

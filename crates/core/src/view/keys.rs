@@ -18,7 +18,7 @@ pub struct ViewKey {
     pub labs: &'static [&'static str],
 }
 
-const ALL: &[&str] = &["particles", "training", "depth"];
+const ALL: &[&str] = &["particles", "training", "depth", "model"];
 
 /// Every view key, in canonical order (after a lab's model keys).
 pub const VIEW_TABLE: &[ViewKey] = &[
@@ -40,15 +40,15 @@ pub const VIEW_TABLE: &[ViewKey] = &[
     ViewKey {
         name: "panels",
         meaning: "panels shown, comma-separated",
-        allowed: "particles `tokens`, `heatmap`, `chart`; training `heatmap`, `chart`, `sweep`; depth `residual`, `similarity`, `histogram`, `same_sentence`, `paths`, `spectrum`",
+        allowed: "particles `tokens`, `heatmap`, `chart`; training `heatmap`, `chart`, `sweep`; depth `residual`, `similarity`, `histogram`, `same_sentence`, `paths`, `spectrum`; model `tokens`, `grid`, `residual`, `histogram`, `same_sentence`",
         default: "all",
         labs: ALL,
     },
     ViewKey {
         name: "controls",
         meaning: "controls of an embedded view, comma-separated (may be empty)",
-        allowed: "particles `play`, `step`, `reset`, `seed` (new seed), `speed`, `preset`, `n`, `d`, `beta`, `dt`, `until`, `model`, `integrator`, `view` (the panels' switches: coords, trails, colour, projection, heatmap scale); training `play`, `step`, `reset`, `seed`, `speed`, `preset`, `eta_z`, `ratio`, `momentum`, `iterations`; depth `preset`, `recompute`, `seed`, `layers`, `heads`, `tokens`, `variants`",
-        default: "`play,step,reset` (depth `preset`)",
+        allowed: "particles `play`, `step`, `reset`, `seed` (new seed), `speed`, `preset`, `n`, `d`, `beta`, `dt`, `until`, `model`, `integrator`, `view` (the panels' switches: coords, trails, colour, projection, heatmap scale); training `play`, `step`, `reset`, `seed`, `speed`, `preset`, `eta_z`, `ratio`, `momentum`, `iterations`; depth `preset`, `recompute`, `seed`, `layers`, `heads`, `tokens`, `variants`; model `example`, `text`, `run`, `grid_scale`",
+        default: "`play,step,reset` (depth `preset`, model `example`)",
         labs: ALL,
     },
     ViewKey {

@@ -16,7 +16,7 @@ mod parse;
 pub mod spec;
 
 pub use parse::{parse_view, ViewContext};
-pub use spec::{spec_of, ViewSpec, DEPTH_VIEW, PARTICLES_VIEW, TRAINING_VIEW};
+pub use spec::{spec_of, ViewSpec, DEPTH_VIEW, MODEL_VIEW, PARTICLES_VIEW, TRAINING_VIEW};
 
 use crate::link::format_f64;
 use serde::Serialize;

@@ -82,6 +82,22 @@ pub const DEPTH_VIEW: ViewSpec = ViewSpec {
     fractional_speed: false,
 };
 
+/// The model lab (no time: a text is analysed once).
+///
+/// Panels: `tokens` (the token strip), `grid` (the layers x heads grids of attention `P` and
+/// context similarity `S`, the chosen head enlarged), `residual` (rank collapse of the four
+/// variants), `histogram` (distances of similar pairs), `same_sentence`.
+/// Controls: `example` (the built-in texts), `text` (the text box), `run` (Analyse), `grid_scale`
+/// (the grids' colour scale).
+pub const MODEL_VIEW: ViewSpec = ViewSpec {
+    lab: "model",
+    panels: &["tokens", "grid", "residual", "histogram", "same_sentence"],
+    controls: &["example", "text", "run", "grid_scale"],
+    default_controls: &["example"],
+    max_speed: 1,
+    fractional_speed: false,
+};
+
 impl ViewSpec {
     /// The lab's view keys, in canonical order (after its model keys): the entries of
     /// [`super::keys::VIEW_TABLE`] that apply to the lab.
@@ -90,12 +106,13 @@ impl ViewSpec {
     }
 }
 
-/// The view specification of lab `lab` (`particles`, `training` or `depth`; anything else is
-/// the particle lab's).
+/// The view specification of lab `lab` (`particles`, `training`, `depth` or `model`; anything
+/// else is the particle lab's).
 pub fn spec_of(lab: &str) -> &'static ViewSpec {
     match lab {
         "training" => &TRAINING_VIEW,
         "depth" => &DEPTH_VIEW,
+        "model" => &MODEL_VIEW,
         _ => &PARTICLES_VIEW,
     }
 }

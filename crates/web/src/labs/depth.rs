@@ -167,7 +167,10 @@ impl DepthLab {
         for l in 1..=recorded {
             for h in 0..c.heads {
                 let s = matrix(l, h)?;
-                let t = tile(&s, n, max_side as usize, range);
+                let t = match range {
+                    Some((lo, hi)) => tile_in(&s, n, max_side as usize, lo, hi),
+                    None => tile(&s, n, max_side as usize),
+                };
                 pixels.subarray(k * tile_len as u32, (k + 1) * tile_len as u32).copy_from(&t);
                 row.clear();
                 row.extend(s.iter().map(|&x| x as f32));
@@ -184,7 +187,14 @@ impl DepthLab {
     }
 }
 
-/// The smallest and largest finite off-diagonal entry of `s` (`n x n`); `(inf, -inf)` when
+/// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over its off-diagonal
+/// range `[lo, hi]`; the diagonal at the low end.
+pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
+    let (lo, hi) = off_diagonal_range(s, n);
+    tile_in(s, n, max_side, lo, hi)
+}
+
+/// The smallest and largest finite off-diagonal entries of `s` (`n x n`); `(inf, -inf)` when
 /// there is none.
 pub fn off_diagonal_range(s: &[f64], n: usize) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -200,11 +210,9 @@ pub fn off_diagonal_range(s: &[f64], n: usize) -> (f64, f64) {
     (lo, hi)
 }
 
-/// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over `range` (`[lo,
-/// hi]`; `None`: its own off-diagonal range); the diagonal at the low end, values outside the
-/// range clamped.
-pub fn tile(s: &[f64], n: usize, max_side: usize, range: Option<(f64, f64)>) -> Vec<u8> {
-    let (lo, hi) = range.unwrap_or_else(|| off_diagonal_range(s, n));
+/// Viridis pixels of `s` (`n x n`) with `[lo, hi]` spanning the colour map (a span that is not
+/// positive: 1; `lo` not finite: 0); the diagonal at the low end.
+pub fn tile_in(s: &[f64], n: usize, max_side: usize, lo: f64, hi: f64) -> Vec<u8> {
     let span = if hi > lo { hi - lo } else { 1.0 };
     let lo = if lo.is_finite() { lo } else { 0.0 };
     let t: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 0.0 } else { (s[k] - lo) / span }).collect();
@@ -307,7 +315,7 @@ mod tests {
     fn tiles_span_the_off_diagonal_range_with_the_diagonal_dark() {
         // S = [[0, 2, 4], [2, 0, 3], [4, 3, 0]]: range [2, 4].
         let s = [0.0, 2.0, 4.0, 2.0, 0.0, 3.0, 4.0, 3.0, 0.0];
-        let px = tile(&s, 3, 512, None);
+        let px = tile(&s, 3, 512);
         assert_eq!(px.len(), 3 * 3 * 4);
         assert_eq!(&px[0..3], &heatmap::viridis(0.0)); // diagonal
         assert_eq!(&px[4..7], &heatmap::viridis(0.0)); // S_01 = 2, the low end
@@ -322,12 +330,12 @@ mod tests {
         let b = [0.0, 1.0, 2.0, 0.0];
         let (ra, rb) = (off_diagonal_range(&a, 2), off_diagonal_range(&b, 2));
         assert_eq!((ra, rb), ((2.0, 4.0), (1.0, 2.0)));
-        let shared = Some((ra.0.min(rb.0), ra.1.max(rb.1)));
+        let (lo, hi) = (ra.0.min(rb.0), ra.1.max(rb.1));
         // Per head, b's largest entry is the top colour; on the shared scale it is a third up.
-        assert_eq!(&tile(&b, 2, 512, None)[8..11], &heatmap::viridis(1.0));
-        assert_eq!(&tile(&b, 2, 512, shared)[8..11], &heatmap::viridis(1.0 / 3.0));
-        assert_eq!(&tile(&a, 2, 512, shared)[8..11], &heatmap::viridis(1.0));
-        assert_eq!(&tile(&a, 2, 512, shared)[4..7], &heatmap::viridis(1.0 / 3.0));
+        assert_eq!(&tile(&b, 2, 512)[8..11], &heatmap::viridis(1.0));
+        assert_eq!(&tile_in(&b, 2, 512, lo, hi)[8..11], &heatmap::viridis(1.0 / 3.0));
+        assert_eq!(&tile_in(&a, 2, 512, lo, hi)[8..11], &heatmap::viridis(1.0));
+        assert_eq!(&tile_in(&a, 2, 512, lo, hi)[4..7], &heatmap::viridis(1.0 / 3.0));
     }
 
     #[test]
@@ -341,7 +349,7 @@ mod tests {
         for l in 1..=c.layers {
             for h in 0..c.heads {
                 let s = lab.run.similarity_matrix(l, h).unwrap();
-                assert_eq!(tile(&s, n, 512, None).len(), n * n * 4);
+                assert_eq!(tile(&s, n, 512).len(), n * n * 4);
                 count += 1;
             }
         }

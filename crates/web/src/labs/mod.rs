@@ -2,10 +2,12 @@
 //! JSON-compatible objects, `JsError`): [`particles`] (the particle lab's run and its
 //! stage-by-stage stepping for the worker pool in [`particles_pool`], its heatmap in
 //! [`particles_heatmap`], the theorems drawn over it in [`particles_overlays`]), [`training`],
-//! [`depth`], [`model`] (a pretrained BERT: attention maps, context similarity, surgery).
+//! [`depth`], [`model`] (a pretrained BERT: attention maps, context similarity, surgery; its
+//! grids' tiles in [`model_tiles`]).
 
 pub mod depth;
 pub mod model;
+pub mod model_tiles;
 pub mod particles;
 pub mod particles_heatmap;
 pub mod particles_overlays;

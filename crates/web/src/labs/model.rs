@@ -10,13 +10,12 @@
 //! tensor, field or link key, never a panic.
 
 use crate::charts::depth_residual::{self, MODEL_TEXTS};
-use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::collapse::similarity::LayerSimilarity;
 use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
-use attn_core::model::keys::{parse, ModelLink};
+use attn_core::model::keys::{parse, ModelLink, TileScale};
 use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
-use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
+use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -50,6 +49,8 @@ struct AnalysisOut<'a> {
     heads: usize,
     layer: usize,
     head: usize,
+    /// The grids' colour scale, `head` or `shared` (view key `scale`).
+    scale: &'static str,
     variants: Vec<CurveOut>,
     /// The unmodified model's context-similarity statistics per layer (core
     /// `model::analysis::statistics`, high pairs the top 2% of each head's `S`).
@@ -148,6 +149,7 @@ impl ModelLab {
             heads: c.heads,
             layer: link.layer,
             head: link.head,
+            scale: attn_core::link::Named::name(link.grid_scale),
             variants: VARIANTS
                 .iter()
                 .zip(&a.curves)
@@ -181,38 +183,27 @@ impl ModelLab {
     }
 
     /// Every layer's and head's maps as viridis tiles, layer-major then head, `side x side x 4`
-    /// each (`side` for at most `max_side` pixels): `{ side, attention, similarity }`. Attention
-    /// tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range
-    /// (as the depth lab's), the zero diagonal at the low end.
+    /// each (`side` for at most `max_side` pixels), on the link's colour scale (`scale`;
+    /// [`super::model_tiles`]): `{ side, scale, attention, similarity, attention_max,
+    /// similarity_range }` (`attention_max`: each tile's top of the colour map; `similarity_range`:
+    /// each tile's `lo, hi`, flattened). Attention tiles span 0 to the top; similarity tiles
+    /// their `[lo, hi]`, the zero diagonal at the low end.
     pub fn tiles(&self, max_side: u32) -> Result<Object, JsError> {
         let f = &self.analysis()?.forward;
-        let (n, layers, heads) = (f.n, self.encoder.config.layers, f.heads);
-        let side = heatmap::side(n, max_side as usize).0;
-        let tile_len = side * side * 4;
-        let count = layers * heads;
-        let att = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
-        let sim = Uint8ClampedArray::new_with_length((count * tile_len) as u32);
-        let mut k = 0u32;
-        for l in 1..=layers {
-            for h in 0..heads {
-                let missing = || JsError::new("model: a layer without records");
-                let p: Vec<f64> = f.attention(l, h).ok_or_else(missing)?.iter().map(|&x| x as f64).collect();
-                let px = heatmap::rgba(&p, n, max_side as usize, heatmap::finite_max(&p));
-                let range = k * tile_len as u32..(k + 1) * tile_len as u32;
-                att.subarray(range.start, range.end).copy_from(&px);
-                let s: Vec<f64> = similarity(f.head_output(l, h).ok_or_else(missing)?, n, f.d_head)
-                    .iter()
-                    .map(|&x| x as f64)
-                    .collect();
-                sim.subarray(range.start, range.end).copy_from(&super::depth::tile(&s, n, max_side as usize, None));
-                k += 1;
-            }
-        }
+        let scale = self.link.as_ref().map_or(TileScale::Head, |l| l.grid_scale);
+        let t = super::model_tiles::tiles(f, self.encoder.config.layers, max_side as usize, scale)
+            .map_err(|e| JsError::new(&e))?;
+        let ranges: Vec<f64> = t.similarity_range.iter().flatten().copied().collect();
         let out = Object::new();
-        let set = |key: &str, v: &JsValue| Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ());
-        set("side", &JsValue::from(side as u32)).map_err(|_| JsError::new("model: tiles"))?;
-        set("attention", &att).map_err(|_| JsError::new("model: tiles"))?;
-        set("similarity", &sim).map_err(|_| JsError::new("model: tiles"))?;
+        let set = |key: &str, v: &JsValue| {
+            Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: tiles"))
+        };
+        set("side", &JsValue::from(t.side as u32))?;
+        set("scale", &JsValue::from_str(attn_core::link::Named::name(scale)))?;
+        set("attention", &Uint8ClampedArray::from(&t.attention[..]))?;
+        set("similarity", &Uint8ClampedArray::from(&t.similarity[..]))?;
+        set("attention_max", &Float64Array::from(&t.attention_max[..]))?;
+        set("similarity_range", &Float64Array::from(&ranges[..]))?;
         Ok(out)
     }
 }

@@ -45,7 +45,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
         kind: Kind::Custom,
         meaning: "which lab",
         effect: "",
-        allowed: "`particles` (default); `lab=training` is the training lab, whose keys are [below](#training-lab); `lab=depth` the [depth lab](#depth-lab)",
+        allowed: "`particles` (default); `lab=training` is the training lab, whose keys are [below](#training-lab); `lab=depth` the [depth lab](#depth-lab); `lab=model` the [model lab](#model-lab)",
         get: |_| "particles".to_string(),
         set: |_, v| crate::link::values::lab("lab", v.str(), "particles"),
     },
