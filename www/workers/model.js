@@ -5,6 +5,8 @@
 // NAME@SHA16); loads the core's encoder (ModelLab); then analyses links.
 //
 // In:  { kind: 'load', base, name }   base: the folder's URL ending in '/'; name: the model's name
+//      { kind: 'files', files, device }   the user's own files (File[]; workers/model_files.js): the model
+//        in use is replaced only once the new one has loaded, so a refused file keeps it
 //      { kind: 'analyse', id, link, maxSide }
 //      { kind: 'head', id, layer, head }
 // Out: { kind: 'progress', file, loaded, total, cached }
@@ -12,9 +14,11 @@
 //        Cache API; memory: the estimate in bytes)
 //      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, ms }
 //      { kind: 'head', id, layer, head, p, s }
-//      { kind: 'error', id, error, stage }  (stage: 'load' or 'analyse')
+//      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
+//      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
 
 import init, { ModelLab, model_memory } from '../pkg/attn_web.js';
+import { loadFiles } from './model_files.js';
 
 const ready = init();
 const CACHE = 'attn-models-v1';
@@ -106,6 +110,15 @@ async function load({ base, name }) {
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
 }
 
+async function files(msg) {
+  const t0 = performance.now();
+  await ready;
+  const got = await loadFiles(msg.files, (m) => self.postMessage(m), msg.device ?? navigator.deviceMemory ?? 0);
+  if (lab) lab.free();
+  lab = got.lab;
+  self.postMessage({ kind: 'loaded', own: true, info: lab.info(), sha256: got.sha256, ms: performance.now() - t0, cached: false, memory: got.memory });
+}
+
 function analyse({ id, link, maxSide }) {
   const t0 = performance.now();
   const result = lab.analyse(link);
@@ -123,12 +136,17 @@ function head({ id, layer, head: h }) {
   self.postMessage({ kind: 'head', id, layer, head: h, p, s }, [p.buffer, s.buffer]);
 }
 
+let loads = Promise.resolve(); // loads run one after the other, the last one's model stays
+
 self.onmessage = async (e) => {
   const msg = e.data;
-  const stage = msg.kind === 'load' ? 'load' : 'analyse';
+  const stage = msg.kind === 'load' || msg.kind === 'files' ? msg.kind : 'analyse';
   try {
-    if (msg.kind === 'load') await load(msg);
-    else if (!lab) throw new Error('model: no model is loaded');
+    if (stage !== 'analyse') {
+      const run = loads.then(() => (stage === 'load' ? load(msg) : files(msg)));
+      loads = run.catch(() => {});
+      await run;
+    } else if (!lab) throw new Error('model: no model is loaded');
     else if (msg.kind === 'analyse') analyse(msg);
     else if (msg.kind === 'head') head(msg);
   } catch (err) {
