@@ -1,8 +1,9 @@
 // The model lab's worker: a module Web Worker that owns the wasm instance and the model's weights
 // (the page never holds them, and never freezes while they load or run). It fetches the model
 // folder's files from the same origin (Cache API first: a second visit reads them from the
-// browser's cache), reporting progress; computes model.safetensors' sha256 (the link's
-// NAME@SHA16); loads the core's encoder (ModelLab); then analyses links.
+// browser's cache), reporting progress; streams model.safetensors into wasm memory, hashing it
+// there (the link's NAME@SHA16; no second full copy in the worker); loads the core's encoder
+// (ModelLab); then analyses links.
 //
 // In:  { kind: 'load', base, name }   base: the folder's URL ending in '/'; name: the model's name
 //      { kind: 'files', files, device }   the user's own files (File[]; workers/model_files.js): the model
@@ -17,8 +18,8 @@
 //      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
 //      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
 
-import init, { ModelLab, model_memory } from '../pkg/attn_web.js';
-import { loadFiles } from './model_files.js';
+import init, { model_memory } from '../pkg/attn_web.js';
+import { loadFiles, streamInto } from './model_files.js';
 
 const ready = init();
 const CACHE = 'attn-models-v1';
@@ -46,7 +47,8 @@ async function bytesOf(url, file, optional = false) {
     if (optional && res.status === 404) return null;
     throw new Error(`${file}: HTTP ${res.status} for ${url}`);
   }
-  const total = Number(res.headers.get('content-length')) || 0;
+  // A compressed response's length is not the file's: read it as a Blob first.
+  const total = res.headers.get('content-encoding') ? 0 : Number(res.headers.get('content-length')) || 0;
   const out = total ? new Uint8Array(total) : null;
   const parts = [];
   let loaded = 0;
@@ -88,7 +90,42 @@ async function bytesOf(url, file, optional = false) {
   return buf;
 }
 
-const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
+/** model.safetensors at `url` streamed into wasm memory (a ModelUpload, hashed as it arrives:
+ * workers/model_files.js), from the Cache API when it holds it (read as a Blob, not into the JS
+ * heap), else downloaded with progress while a clone of the response goes into the cache; the
+ * worker never holds a second full copy. A response without a plain length is read as a Blob first. */
+async function weightsOf(url) {
+  const file = 'model.safetensors';
+  const device = navigator.deviceMemory ?? 0;
+  let cache = null;
+  try {
+    cache = await caches.open(CACHE);
+    const hit = await cache.match(url);
+    if (hit) {
+      fromCache += 1;
+      const blob = await hit.blob();
+      return await streamInto(blob.stream(), blob.size, device, (loaded) =>
+        self.postMessage({ kind: 'progress', file, loaded, total: blob.size, cached: true }));
+    }
+  } catch (err) {
+    if (err instanceof Error && /model\.safetensors/.test(err.message)) throw err;
+    cache = null; // no Cache API (e.g. an opaque origin): fetch every time
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${file}: HTTP ${res.status} for ${url}`);
+  const stored = cache ? cache.put(url, res.clone()).catch(() => {}) : null; // a full quota only costs the next visit a download
+  // A compressed response's length is not the file's: read it as a Blob first.
+  const total = res.headers.get('content-encoding') ? 0 : Number(res.headers.get('content-length')) || 0;
+  const progress = (loaded) => self.postMessage({ kind: 'progress', file, loaded, total, cached: false });
+  let upload;
+  if (total) upload = await streamInto(res.body, total, device, progress);
+  else {
+    const blob = await res.blob();
+    upload = await streamInto(blob.stream(), blob.size, device, progress);
+  }
+  await stored;
+  return upload;
+}
 const text = (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 
 async function load({ base, name }) {
@@ -100,12 +137,12 @@ async function load({ base, name }) {
   const [vocab, tok, weights] = [
     await bytesOf(`${base}vocab.txt`, 'vocab.txt'),
     await bytesOf(`${base}tokenizer_config.json`, 'tokenizer_config.json', true),
-    await bytesOf(`${base}model.safetensors`, 'model.safetensors'),
+    await weightsOf(`${base}model.safetensors`),
   ];
-  const sha256 = hex(await crypto.subtle.digest('SHA-256', weights));
+  const sha256 = weights.sha256();
+  const loaded = weights.load(text(config), text(vocab), tok ? text(tok) : undefined, name); // frees the bytes
   if (lab) lab.free();
-  lab = null;
-  lab = new ModelLab(weights, text(config), text(vocab), tok ? text(tok) : undefined, `${name}@${sha256.slice(0, 16)}`);
+  lab = loaded;
   const cached = fromCache === (tok ? 4 : 3);
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
 }

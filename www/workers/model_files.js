@@ -45,6 +45,32 @@ function nameOf(weights, configText) {
   return modelName(folder) ?? modelName(fromConfig) ?? 'custom';
 }
 
+/** A ModelUpload of `size` bytes filled from `stream` (a ReadableStream of Uint8Array chunks),
+ * reporting `progress(loaded)` at most every 100 ms and at the end. Throws naming
+ * model.safetensors (too big for the device, unreadable, or a size other than announced). */
+export async function streamInto(stream, size, device, progress) {
+  const upload = new ModelUpload(size, device);
+  try {
+    const reader = stream.getReader();
+    let last = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      upload.push(value);
+      const now = performance.now();
+      if (now - last > 100) {
+        last = now;
+        progress(upload.received());
+      }
+    }
+  } catch (err) {
+    upload.free();
+    throw err instanceof Error && /model\.safetensors/.test(err.message) ? err : new Error(`model.safetensors: could not be read (${err?.message ?? err})`);
+  }
+  progress(upload.received());
+  return upload;
+}
+
 export async function loadFiles(files, post, device = 0) {
   const byName = new Map();
   for (const f of files) byName.set(f.name, f);
@@ -60,25 +86,8 @@ export async function loadFiles(files, post, device = 0) {
   const tokFile = byName.get(OPTIONAL);
   const tok = tokFile ? decode(new Uint8Array(await tokFile.arrayBuffer()), OPTIONAL) : undefined;
 
-  const upload = new ModelUpload(weights.size, device);
-  try {
-    const reader = weights.stream().getReader();
-    let last = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      upload.push(value);
-      const now = performance.now();
-      if (now - last > 100) {
-        last = now;
-        post({ kind: 'progress', file: 'model.safetensors', loaded: upload.received(), total: weights.size, cached: false, own: true });
-      }
-    }
-  } catch (err) {
-    upload.free();
-    throw err instanceof Error && /model\.safetensors/.test(err.message) ? err : new Error(`model.safetensors: could not be read (${err?.message ?? err})`);
-  }
-  post({ kind: 'progress', file: 'model.safetensors', loaded: upload.received(), total: weights.size, cached: false, own: true });
+  const upload = await streamInto(weights.stream(), weights.size, device, (loaded) =>
+    post({ kind: 'progress', file: 'model.safetensors', loaded, total: weights.size, cached: false, own: true }));
   const sha256 = upload.sha256();
   const name = nameOf(weights, configText);
   const lab = upload.load(configText, vocab, tok, name); // consumes upload, frees its bytes
