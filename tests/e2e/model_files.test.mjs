@@ -198,6 +198,18 @@ describe('model lab: your own files (issue 14 part 4)', { skip: (!ATTN_BIN && 'A
     assert.match(msg, /bert-base-uncased@0123456789abcdef/);
     assert.match(msg, /53aa51172d142c89/);
     assert.match(msg, /load bert-base-uncased's files \(model\.safetensors, config\.json, vocab\.txt\) with "Load your own BERT"/);
+    // A shared link of the tiny model: refused until its files are loaded, then it opens as sent.
+    const paths = writeModel(root, 'shared', tinyFiles(11));
+    const id = `tiny-bert@${sha256(paths[0]).slice(0, 16)}`;
+    const shared = `lab=model&model=${id}&text=${encodeURIComponent('A lazy dog, a quick fox.')}&layer=2&head=1`;
+    await page.evaluate((l) => { location.hash = l; }, shared);
+    await page.waitForFunction((i) => document.getElementById('md-error').textContent.includes(`load tiny-bert's files`) && document.getElementById('md-error').textContent.includes(i), id, { timeout: 60_000 });
+    await page.setInputFiles('#md-files', paths);
+    await analysed(page, id);
+    const s = await page.evaluate(() => ({ config: window.__attnModel.configString(), strip: document.getElementById('md-tokens').textContent, error: document.getElementById('md-error').textContent }));
+    assert.match(s.config, new RegExp(`model=${id}&text=A%20lazy%20dog%2C%20a%20quick%20fox\\.&layer=2&head=1$`), 'the shared link opens as it was sent');
+    assert.equal(s.strip, '[CLS]alazydog,aquickfox.[SEP]');
+    assert.equal(s.error, '');
     assertNoErrors(page);
     await page.close();
   });
