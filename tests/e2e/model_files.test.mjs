@@ -3,13 +3,14 @@
 // model=NAME@SHA16 with the file's sha256 and the page's numbers equal `attn encode` on the same
 // folder; hostile files (truncated, a header claiming 1e12 elements, wrong dtypes, duplicate
 // vocabulary pieces, 0 heads, model_type gpt2, a missing file, a model over the memory limit)
-// are each refused naming what is wrong while the page keeps the served model's analysis; a
+// are each refused naming what is wrong while the page keeps the served model's analysis (a
+// model.safetensors over the memory limit by its size, before a byte is read); a
 // dropped set loads too; a link naming weights that are not loaded says how to load them.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ATTN_BIN, ATTN_URL, assertNoErrors, launch, openPage, runCli } from './helpers.mjs';
@@ -30,6 +31,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 async function analysed(page, id = null) {
@@ -148,6 +150,13 @@ describe('model lab: your own files (issue 14 part 4)', { skip: (!ATTN_BIN && 'A
       assert.match(msg, /^Your files were refused: .* The page keeps all-MiniLM-L6-v2@53aa51172d142c89 and its analysis\.$/, name);
       assert.deepEqual(await shown(page), before, `${name}: the last model and its analysis are unchanged`);
     }
+    // A model.safetensors over the limit (a sparse 2.5 GiB file, small config) is refused by its
+    // size before a byte is read, naming model and both numbers.
+    const [bigSt] = writeModel(root, 'hostile-big-file', { 'model.safetensors': '', 'config.json': good['config.json'], 'vocab.txt': good['vocab.txt'] });
+    truncateSync(bigSt, 2.5 * 2 ** 30);
+    const big = await pick(page, [bigSt, join(dirname(bigSt), 'config.json'), join(dirname(bigSt), 'vocab.txt')]);
+    assert.match(big, /^Your files were refused: `model`: model\.safetensors is 2\.50 GiB, over this device's 2 GiB of page memory\. The page keeps all-MiniLM-L6-v2@53aa51172d142c89 and its analysis\.$/);
+    assert.deepEqual(await shown(page), before, 'file over the limit: the analysis is unchanged');
     // The analysis still runs on the kept model.
     await page.evaluate(() => {
       document.getElementById('md-text').value = 'The dog sleeps.';
