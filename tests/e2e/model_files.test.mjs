@@ -107,7 +107,7 @@ describe('model lab: your own files (issue 14 part 4)', { skip: (!ATTN_BIN && 'A
     assert.match(refused, /53aa51172d142c89/);
     assert.match(refused, new RegExp(sha.slice(0, 16)));
     assert.match(refused, /Load your own BERT/, 'says how to load the link\'s model');
-    // Dropping the same files again on the lab reloads them (the drop target).
+    // Dropping another set on the lab loads it (the drop target).
     const dropped = await page.evaluateHandle(async (files) => {
       const dt = new DataTransfer();
       for (const [name, b64] of files) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
@@ -116,6 +116,18 @@ describe('model lab: your own files (issue 14 part 4)', { skip: (!ATTN_BIN && 'A
     await page.dispatchEvent('#lab-model', 'drop', { dataTransfer: dropped });
     const sha8 = createHash('sha256').update(tinyFiles(8)['model.safetensors']).digest('hex');
     await analysed(page, `tiny-bert@${sha8.slice(0, 16)}`);
+    // A drop beside the lab (on the page's header) is the lab's too: the browser does not open the file.
+    const back = await page.evaluateHandle(async (files) => {
+      const dt = new DataTransfer();
+      for (const [name, b64] of files) dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+      return dt;
+    }, Object.entries(tinyFiles(7)).map(([n, d]) => [n, Buffer.from(d).toString('base64')]));
+    await page.dispatchEvent('header.top', 'drop', { dataTransfer: back });
+    await analysed(page, id);
+    assert.ok(page.url().startsWith(ATTN_URL), 'still on the page');
+    // Only the lab took the drop: the export menu did not try model.safetensors as a PNG.
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => document.getElementById('md-error').textContent), '');
     assertNoErrors(page);
     await page.close();
   });

@@ -14,6 +14,8 @@ import { h } from '../ui/dom.js';
 import { DEFAULT_MODEL } from './texts.js';
 
 const $ = (id) => document.getElementById(id);
+/** The names of a model folder's files (a drop holding one of them is the lab's). */
+const MODEL_FILE = /(\.safetensors|^config\.json|^vocab\.txt|^tokenizer_config\.json)$/;
 
 /** The `model` value (NAME@SHA16) of link `text`, or null. */
 function modelOf(text) {
@@ -59,21 +61,28 @@ export function mountFiles(page) {
     send(Array.from(input.files ?? []));
     input.value = ''; // picking the same files again is a new load
   });
-  root.addEventListener('dragover', (e) => {
-    if (!e.dataTransfer?.types?.includes('Files')) return;
+  // While the lab shows, the whole page takes dropped files (a drop beside the lab would
+  // otherwise make the browser open the file and leave the page).
+  const shows = () => root.isConnected && root.getClientRects().length > 0;
+  document.addEventListener('dragover', (e) => {
+    if (!shows() || !e.dataTransfer?.types?.includes('Files')) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = 'copy';
     root.classList.add('md-dragging');
   });
-  root.addEventListener('dragleave', (e) => {
-    if (e.target === root || !root.contains(e.relatedTarget)) root.classList.remove('md-dragging');
+  document.addEventListener('dragleave', (e) => {
+    if (!e.relatedTarget) root.classList.remove('md-dragging'); // left the window
   });
-  root.addEventListener('drop', (e) => {
-    if (!e.dataTransfer?.files?.length) return;
-    e.preventDefault();
+  // Model files go to the lab, before the export menu's drop (export/menu.js: a dropped PNG or
+  // configuration is imported), which still gets every other drop.
+  window.addEventListener('drop', (e) => {
     root.classList.remove('md-dragging');
-    send(Array.from(e.dataTransfer.files));
-  });
+    const files = Array.from(e.dataTransfer?.files ?? []);
+    if (!shows() || !files.some((f) => MODEL_FILE.test(f.name))) return;
+    e.preventDefault();
+    e.stopPropagation();
+    send(files);
+  }, true);
 
   return {
     onMessage(m) {
