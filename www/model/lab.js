@@ -14,6 +14,7 @@ import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
 import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
+import { mountFiles, servedMissing } from './files.js';
 import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
@@ -132,6 +133,8 @@ class ModelLabPage {
     const ro = new ResizeObserver(redraw);
     for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same']) ro.observe($(id));
 
+    this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
+
     window.__attnModel = Object.freeze({
       configString: () => this.canonical,
       model: () => this.model,
@@ -202,6 +205,7 @@ class ModelLabPage {
     if (!this.pending || this.inflight) return;
     const { link, how } = this.pending;
     this.pending = null;
+    this.sentLink = link;
     this.inflight = true;
     this.how = how;
     this.job += 1;
@@ -210,6 +214,7 @@ class ModelLabPage {
   }
 
   onMessage(m) {
+    if (this.files.onMessage(m)) return;
     if (m.kind === 'progress') {
       const p = $('md-progress');
       p.max = m.total || 1;
@@ -229,7 +234,7 @@ class ModelLabPage {
     } else if (m.kind === 'error') {
       if (m.stage === 'load') {
         $('md-state').textContent = 'no model';
-        this.error(`The model could not be loaded: ${m.error}. The page serves it from models/${DEFAULT_MODEL}/ when started with cargo xtask serve (which fetches it).`);
+        this.error(servedMissing(m.error));
         this.loadFailed(new Error(m.error));
         return;
       }

@@ -1,10 +1,13 @@
 // The model lab's worker: a module Web Worker that owns the wasm instance and the model's weights
 // (the page never holds them, and never freezes while they load or run). It fetches the model
 // folder's files from the same origin (Cache API first: a second visit reads them from the
-// browser's cache), reporting progress; computes model.safetensors' sha256 (the link's
-// NAME@SHA16); loads the core's encoder (ModelLab); then analyses links.
+// browser's cache), reporting progress; streams model.safetensors into wasm memory, hashing it
+// there (the link's NAME@SHA16; no second full copy in the worker); loads the core's encoder
+// (ModelLab); then analyses links.
 //
 // In:  { kind: 'load', base, name }   base: the folder's URL ending in '/'; name: the model's name
+//      { kind: 'files', files, device }   the user's own files (File[]; workers/model_files.js): the model
+//        in use is replaced only once the new one has loaded, so a refused file keeps it
 //      { kind: 'analyse', id, link, maxSide }
 //      { kind: 'head', id, layer, head }
 // Out: { kind: 'progress', file, loaded, total, cached }
@@ -12,9 +15,11 @@
 //        Cache API; memory: the estimate in bytes)
 //      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, ms }
 //      { kind: 'head', id, layer, head, p, s }
-//      { kind: 'error', id, error, stage }  (stage: 'load' or 'analyse')
+//      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
+//      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
 
-import init, { ModelLab, model_memory } from '../pkg/attn_web.js';
+import init, { model_memory } from '../pkg/attn_web.js';
+import { loadFiles, streamInto } from './model_files.js';
 
 const ready = init();
 const CACHE = 'attn-models-v1';
@@ -42,7 +47,8 @@ async function bytesOf(url, file, optional = false) {
     if (optional && res.status === 404) return null;
     throw new Error(`${file}: HTTP ${res.status} for ${url}`);
   }
-  const total = Number(res.headers.get('content-length')) || 0;
+  // A compressed response's length is not the file's: read it as a Blob first.
+  const total = res.headers.get('content-encoding') ? 0 : Number(res.headers.get('content-length')) || 0;
   const out = total ? new Uint8Array(total) : null;
   const parts = [];
   let loaded = 0;
@@ -84,7 +90,42 @@ async function bytesOf(url, file, optional = false) {
   return buf;
 }
 
-const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
+/** model.safetensors at `url` streamed into wasm memory (a ModelUpload, hashed as it arrives:
+ * workers/model_files.js), from the Cache API when it holds it (read as a Blob, not into the JS
+ * heap), else downloaded with progress while a clone of the response goes into the cache; the
+ * worker never holds a second full copy. A response without a plain length is read as a Blob first. */
+async function weightsOf(url) {
+  const file = 'model.safetensors';
+  const device = navigator.deviceMemory ?? 0;
+  let cache = null;
+  try {
+    cache = await caches.open(CACHE);
+    const hit = await cache.match(url);
+    if (hit) {
+      fromCache += 1;
+      const blob = await hit.blob();
+      return await streamInto(blob.stream(), blob.size, device, (loaded) =>
+        self.postMessage({ kind: 'progress', file, loaded, total: blob.size, cached: true }));
+    }
+  } catch (err) {
+    if (err instanceof Error && /model\.safetensors/.test(err.message)) throw err;
+    cache = null; // no Cache API (e.g. an opaque origin): fetch every time
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${file}: HTTP ${res.status} for ${url}`);
+  const stored = cache ? cache.put(url, res.clone()).catch(() => {}) : null; // a full quota only costs the next visit a download
+  // A compressed response's length is not the file's: read it as a Blob first.
+  const total = res.headers.get('content-encoding') ? 0 : Number(res.headers.get('content-length')) || 0;
+  const progress = (loaded) => self.postMessage({ kind: 'progress', file, loaded, total, cached: false });
+  let upload;
+  if (total) upload = await streamInto(res.body, total, device, progress);
+  else {
+    const blob = await res.blob();
+    upload = await streamInto(blob.stream(), blob.size, device, progress);
+  }
+  await stored;
+  return upload;
+}
 const text = (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 
 async function load({ base, name }) {
@@ -96,14 +137,23 @@ async function load({ base, name }) {
   const [vocab, tok, weights] = [
     await bytesOf(`${base}vocab.txt`, 'vocab.txt'),
     await bytesOf(`${base}tokenizer_config.json`, 'tokenizer_config.json', true),
-    await bytesOf(`${base}model.safetensors`, 'model.safetensors'),
+    await weightsOf(`${base}model.safetensors`),
   ];
-  const sha256 = hex(await crypto.subtle.digest('SHA-256', weights));
+  const sha256 = weights.sha256();
+  const loaded = weights.load(text(config), text(vocab), tok ? text(tok) : undefined, name); // frees the bytes
   if (lab) lab.free();
-  lab = null;
-  lab = new ModelLab(weights, text(config), text(vocab), tok ? text(tok) : undefined, `${name}@${sha256.slice(0, 16)}`);
+  lab = loaded;
   const cached = fromCache === (tok ? 4 : 3);
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
+}
+
+async function files(msg) {
+  const t0 = performance.now();
+  await ready;
+  const got = await loadFiles(msg.files, (m) => self.postMessage(m), msg.device ?? navigator.deviceMemory ?? 0);
+  if (lab) lab.free();
+  lab = got.lab;
+  self.postMessage({ kind: 'loaded', own: true, info: lab.info(), sha256: got.sha256, ms: performance.now() - t0, cached: false, memory: got.memory });
 }
 
 function analyse({ id, link, maxSide }) {
@@ -123,12 +173,17 @@ function head({ id, layer, head: h }) {
   self.postMessage({ kind: 'head', id, layer, head: h, p, s }, [p.buffer, s.buffer]);
 }
 
+let loads = Promise.resolve(); // loads run one after the other, the last one's model stays
+
 self.onmessage = async (e) => {
   const msg = e.data;
-  const stage = msg.kind === 'load' ? 'load' : 'analyse';
+  const stage = msg.kind === 'load' || msg.kind === 'files' ? msg.kind : 'analyse';
   try {
-    if (msg.kind === 'load') await load(msg);
-    else if (!lab) throw new Error('model: no model is loaded');
+    if (stage !== 'analyse') {
+      const run = loads.then(() => (stage === 'load' ? load(msg) : files(msg)));
+      loads = run.catch(() => {});
+      await run;
+    } else if (!lab) throw new Error('model: no model is loaded');
     else if (msg.kind === 'analyse') analyse(msg);
     else if (msg.kind === 'head') head(msg);
   } catch (err) {

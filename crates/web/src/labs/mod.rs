@@ -3,11 +3,13 @@
 //! stage-by-stage stepping for the worker pool in [`particles_pool`], its heatmap in
 //! [`particles_heatmap`], the theorems drawn over it in [`particles_overlays`]), [`training`],
 //! [`depth`], [`model`] (a pretrained BERT: attention maps, context similarity, surgery; its
-//! grids' tiles in [`model_tiles`]).
+//! grids' tiles in [`model_tiles`], the user's own `model.safetensors` streamed in by
+//! [`model_upload`]).
 
 pub mod depth;
 pub mod model;
 pub mod model_tiles;
+pub mod model_upload;
 pub mod particles;
 pub mod particles_heatmap;
 pub mod particles_overlays;

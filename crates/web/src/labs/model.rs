@@ -1,7 +1,7 @@
 //! The model lab in the page (issue 14, science.md §6): a thin wasm-bindgen wrapper of the core's
 //! [`Encoder`] for the page's module Web Worker (`www/workers/model.js`). The worker hands over
-//! the model folder's files (bytes and texts) and the weights' id `NAME@SHA16` (the sha256 is the
-//! browser's), then analyses links: the unmodified forward with every head kept and Dong et al.'s
+//! the model folder's files (bytes and texts) and the weights' id `NAME@SHA16` (the bytes and
+//! their sha256 come from [`super::model_upload::ModelUpload`]), then analyses links: the unmodified forward with every head kept and Dong et al.'s
 //! four residual curves, out as a JSON-compatible object; one head's attention `P_h` and
 //! context similarity `S = O_h O_hᵀ` as `Float32Array`s (the same `f32` as `attn encode`'s); and
 //! every layer's and head's maps as viridis tiles for the page's grids.
