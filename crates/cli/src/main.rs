@@ -4,6 +4,7 @@ mod bench;
 mod depth;
 mod encode;
 mod heap;
+mod model_bench;
 mod particle_bench;
 mod run;
 mod sweep;
@@ -55,6 +56,16 @@ enum Command {
         /// the paper's 4 x 4 sweep with 10 seeds per cell (scan-snap-sweep).
         #[arg(long, conflicts_with = "depth")]
         training: bool,
+        /// Time the model lab instead: the forward of --text-file's text through this model
+        /// folder's encoder (every head kept) and the page's full analysis, on --threads threads.
+        #[arg(long, conflicts_with_all = ["depth", "training"], requires = "text_file")]
+        model: Option<std::path::PathBuf>,
+        /// With --model: the file holding the text.
+        #[arg(long)]
+        text_file: Option<std::path::PathBuf>,
+        /// With --model: timed rounds after one warm-up (the fastest and the median are printed).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
         #[command(flatten)]
         particles: particle_bench::Args,
     },
@@ -132,6 +143,9 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench { training: true, .. } => bench::run_training(),
+        Command::Bench { model: Some(dir), text_file: Some(file), rounds, particles, .. } => {
+            model_bench::run(&dir, &file, particles.threads, rounds, particles.json)
+        }
         Command::Bench { depth: true, config, .. } => bench::run_depth(config.as_deref().unwrap_or("lab=depth&preset=bert-init")),
         Command::Bench { config: Some(config), particles, .. } => particle_bench::run(&config, &particles),
         Command::Bench { config: None, .. } => Err(
