@@ -22,6 +22,7 @@ mod export;
 mod labs;
 mod link;
 mod page_limits;
+mod peak;
 mod presets;
 mod status;
 
@@ -29,6 +30,7 @@ pub use labs::depth::DepthLab;
 pub use labs::particles::ParticleLab;
 pub use labs::particles_pool::RowWorker;
 pub use labs::training::TrainingLab;
+pub use peak::peak_flops;
 
 use serde::Serialize;
 use serde_wasm_bindgen::Serializer;
