@@ -1,7 +1,8 @@
 // The peak of wasm simd128 under Node for `cargo xtask bench` (issue 13 part 1): the web crate's
 // bench-only `peak_flops` (6 independent f64x2 or f32x4 multiply chains and 6 add chains, no
-// FMA) on one worker_thread, then on `threads` worker_threads at once (flops over wall time);
-// about 0.3 s per run after calibration, the fastest of 3 runs kept.
+// FMA) in chunks of about 2 ms for SECONDS, the fastest chunk kept (on a shared machine some
+// chunk runs without being interrupted): on one worker_thread, then on `threads` worker_threads
+// at once, their peaks added up. The first SECONDS also let V8 tier the function up.
 // Usage: node peak_wasm.mjs <www/pkg> <threads>
 // Prints one JSON line: { f64x2: { one, all }, f32x4: { one, all } } in GFLOP/s, or { error }.
 import { readFileSync } from 'node:fs';
@@ -12,13 +13,31 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 const SECONDS = 0.3;
 const flopsPerIter = (f64) => 2 * 6 * (f64 ? 2 : 4);
 
+/** The fastest ~2 ms chunk of `peak_flops` over `seconds` (GFLOP/s). */
+function bestRate(glue, f64, seconds) {
+  let iters = 1 << 10;
+  for (;;) {
+    const t0 = performance.now();
+    glue.peak_flops(f64, iters);
+    if (performance.now() - t0 > 2 || iters > 2 ** 30) break;
+    iters *= 2;
+  }
+  let best = 0;
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) {
+    const t0 = performance.now();
+    glue.peak_flops(f64, iters);
+    best = Math.max(best, (iters * flopsPerIter(f64)) / ((performance.now() - t0) * 1e6));
+  }
+  return best;
+}
+
 if (!isMainThread) {
   const glue = await import(pathToFileURL(join(workerData.pkg, 'attn_web.js')).href);
   glue.initSync({ module: workerData.module });
-  parentPort.on('message', ({ f64, iters }) => {
-    const t0 = performance.now();
-    glue.peak_flops(f64, iters);
-    parentPort.postMessage(performance.now() - t0);
+  parentPort.on('message', ({ f64 }) => {
+    bestRate(glue, f64, SECONDS); // warm-up: V8's optimising tier
+    parentPort.postMessage(bestRate(glue, f64, SECONDS));
   });
 } else {
   const pkg = resolve(process.argv[2] ?? 'www/pkg');
@@ -29,25 +48,9 @@ if (!isMainThread) {
   try {
     const out = {};
     for (const f64 of [true, false]) {
-      let iters = 1 << 16;
-      for (;;) {
-        const ms = await run(workers[0], { f64, iters });
-        if (ms > (SECONDS * 1000) / 4 || iters > 2 ** 30) {
-          iters = Math.min(2 ** 32 - 1, Math.round((iters * SECONDS * 1000) / Math.max(ms, 1e-3)));
-          break;
-        }
-        iters *= 4;
-      }
-      const gflops = async (n) => {
-        let best = 0;
-        for (let r = 0; r < 3; r++) {
-          const t0 = performance.now();
-          await Promise.all(workers.slice(0, n).map((w) => run(w, { f64, iters })));
-          best = Math.max(best, (n * iters * flopsPerIter(f64)) / ((performance.now() - t0) * 1e6));
-        }
-        return best;
-      };
-      out[f64 ? 'f64x2' : 'f32x4'] = { one: await gflops(1), all: await gflops(threads) };
+      const one = await run(workers[0], { f64 });
+      const all = (await Promise.all(workers.map((w) => run(w, { f64 })))).reduce((a, b) => a + b, 0);
+      out[f64 ? 'f64x2' : 'f32x4'] = { one, all };
     }
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } catch (e) {

@@ -80,50 +80,54 @@ macro_rules! kernel {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::CHAINS;
+    use std::time::Instant;
     kernel!(sse2_f64, "sse2", __m128d, 2, _mm_set1_pd, _mm_mul_pd, _mm_add_pd, _mm_storeu_pd, f64);
     kernel!(sse2_f32, "sse2", __m128, 4, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, _mm_storeu_ps, f32);
     kernel!(avx512_f64, "avx512f", __m512d, 8, _mm512_set1_pd, _mm512_mul_pd, _mm512_add_pd, _mm512_storeu_pd, f64);
     kernel!(avx512_f32, "avx512f", __m512, 16, _mm512_set1_ps, _mm512_mul_ps, _mm512_add_ps, _mm512_storeu_ps, f32);
 
-    /// Runs kernel `k` of `lanes` lanes on `threads` threads for about `seconds`: GFLOP/s.
-    pub fn gflops(k: unsafe fn(u64) -> f64, lanes: usize, threads: usize, seconds: f64) -> f64 {
-        // Calibrate on one thread: iterations for about `seconds`.
-        let mut iters = 1u64 << 16;
+    /// The best rate of kernel `k` (`lanes` lanes) on one thread over chunks of about 2 ms for
+    /// `seconds` (GFLOP/s): on a shared machine some chunk runs without being interrupted.
+    fn best_rate(k: unsafe fn(u64) -> f64, lanes: usize, seconds: f64) -> f64 {
+        let flops = |iters: u64| (iters * 2 * CHAINS as u64 * lanes as u64) as f64;
+        let mut iters = 1u64 << 10;
         loop {
-            let t = std::time::Instant::now();
+            let t = Instant::now();
             // SAFETY: callers pass a kernel whose target feature was detected.
             std::hint::black_box(unsafe { k(iters) });
-            if t.elapsed().as_secs_f64() > seconds / 4.0 || iters > 1 << 34 {
-                iters = (iters as f64 * seconds / t.elapsed().as_secs_f64().max(1e-9) / 1.0) as u64;
+            if t.elapsed().as_secs_f64() > 2e-3 || iters > 1 << 30 {
                 break;
             }
-            iters *= 4;
+            iters *= 2;
         }
-        let mut best = 0.0f64;
-        for _ in 0..3 {
-            let start = std::time::Instant::now();
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    // SAFETY: as above.
-                    s.spawn(move || std::hint::black_box(unsafe { k(iters) }));
-                }
-            });
-            let flops = (threads as u64 * iters * 2 * CHAINS as u64 * lanes as u64) as f64;
-            best = best.max(flops / start.elapsed().as_secs_f64() / 1e9);
+        let (start, mut best) = (Instant::now(), 0.0f64);
+        while start.elapsed().as_secs_f64() < seconds {
+            let t = Instant::now();
+            // SAFETY: as above.
+            std::hint::black_box(unsafe { k(iters) });
+            best = best.max(flops(iters) / t.elapsed().as_secs_f64() / 1e9);
         }
         best
     }
+
+    /// [`best_rate`] on one thread, and summed over `threads` threads running at once.
+    pub fn gflops(k: unsafe fn(u64) -> f64, lanes: usize, threads: usize, seconds: f64) -> super::Peak {
+        let one = best_rate(k, lanes, seconds);
+        let all = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..threads).map(|_| s.spawn(move || best_rate(k, lanes, seconds))).collect();
+            runs.into_iter().map(|r| r.join().unwrap_or(0.0)).sum()
+        });
+        super::Peak { one, all }
+    }
 }
 
-/// Measures the native peaks (about `seconds` per run; the fastest of 3 runs is kept).
+/// Measures the native peaks (`seconds` of 2 ms chunks per set, on one thread and then on all;
+/// the fastest chunk is kept).
 pub fn native(threads: usize, seconds: f64) -> Peaks {
     let mut p = Peaks { threads, ..Peaks::default() };
     #[cfg(target_arch = "x86_64")]
     {
-        let peak = |k: unsafe fn(u64) -> f64, lanes| Peak {
-            one: x86::gflops(k, lanes, 1, seconds),
-            all: x86::gflops(k, lanes, threads, seconds),
-        };
+        let peak = |k: unsafe fn(u64) -> f64, lanes| x86::gflops(k, lanes, threads, seconds);
         p.sse2_f64 = Some(peak(x86::sse2_f64, 2));
         p.sse2_f32 = Some(peak(x86::sse2_f32, 4));
         if std::arch::is_x86_feature_detected!("avx512f") {
