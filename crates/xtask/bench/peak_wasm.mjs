@@ -2,7 +2,7 @@
 // bench-only `peak_flops` (6 independent f64x2 or f32x4 multiply chains and 6 add chains, no
 // FMA) in chunks of about 2 ms for SECONDS, the fastest chunk kept (on a shared machine some
 // chunk runs without being interrupted): on one worker_thread, then on `threads` worker_threads
-// at once, their peaks added up. The first SECONDS also let V8 tier the function up.
+// at once, their peaks added up. A first 0.3 s lets V8 tier the function up.
 // Usage: node peak_wasm.mjs <www/pkg> <threads>
 // Prints one JSON line: { f64x2: { one, all }, f32x4: { one, all } } in GFLOP/s, or { error }.
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-const SECONDS = 0.3;
+const SECONDS = 1.0;
 const flopsPerIter = (f64) => 2 * 6 * (f64 ? 2 : 4);
 
 /** The fastest ~2 ms chunk of `peak_flops` over `seconds` (GFLOP/s). */
@@ -36,7 +36,7 @@ if (!isMainThread) {
   const glue = await import(pathToFileURL(join(workerData.pkg, 'attn_web.js')).href);
   glue.initSync({ module: workerData.module });
   parentPort.on('message', ({ f64 }) => {
-    bestRate(glue, f64, SECONDS); // warm-up: V8's optimising tier
+    bestRate(glue, f64, 0.3); // warm-up: V8's optimising tier
     parentPort.postMessage(bestRate(glue, f64, SECONDS));
   });
 } else {
