@@ -115,7 +115,7 @@ pub fn print(r: &Results) {
             "-".into(),
             match &r.numpy {
                 Ok(v) => format!(
-                    "max |hidden - attn encode's| = {:.1e}; NumPy {} ({})",
+                    "largest abs(hidden - attn encode's) {:.1e}; NumPy {} ({})",
                     f(v, "max_abs_diff").unwrap_or(f64::NAN),
                     v["numpy"].as_str().unwrap_or("?"),
                     v["blas"].as_str().unwrap_or("?")
@@ -131,7 +131,7 @@ pub fn print(r: &Results) {
             "-".into(),
             match &r.flax {
                 Ok(v) => format!(
-                    "max |hidden - attn encode's| = {:.1e}; {}",
+                    "largest abs(hidden - attn encode's) {:.1e}; {}",
                     f(v, "max_abs_diff").unwrap_or(f64::NAN),
                     v["versions"].as_str().unwrap_or("?")
                 ),
