@@ -43,7 +43,8 @@ enum Command {
     Encode(encode::EncodeArgs),
     /// Time the native particle stepper on one configuration (ms per step, ns per
     /// pair-evaluation, peak heap); with --depth, the depth lab's time per variant; with
-    /// --training, the training lab's run and sweep. `cargo xtask bench` runs the whole comparison.
+    /// --training, the training lab's run and sweep; with --model, the model lab's forward and
+    /// analysis of a text. `cargo xtask bench` runs the whole comparison.
     Bench {
         /// The configuration timed: a particle configuration (required unless --training or
         /// --depth); with --depth, a depth configuration (default: lab=depth&preset=bert-init).
@@ -149,7 +150,7 @@ fn main() -> ExitCode {
         Command::Bench { depth: true, config, .. } => bench::run_depth(config.as_deref().unwrap_or("lab=depth&preset=bert-init")),
         Command::Bench { config: Some(config), particles, .. } => particle_bench::run(&config, &particles),
         Command::Bench { config: None, .. } => Err(
-            "attn bench times one particle configuration: give --config (e.g. --config 'preset=sphere-sa&n=1024'), or --training or --depth; `cargo xtask bench` runs the whole comparison".into(),
+            "attn bench times one particle configuration: give --config (e.g. --config 'preset=sphere-sa&n=1024'), or --training, --depth or --model DIR --text-file FILE; `cargo xtask bench` runs the whole comparison".into(),
         ),
         Command::Depth(args) => depth::run(&args, &mut std::io::stdout().lock()),
         Command::Encode(args) => encode::run(&args, &mut std::io::stdout().lock()),

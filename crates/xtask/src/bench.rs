@@ -1,6 +1,7 @@
-//! `cargo xtask bench`: the particle stepper against NumPy and JAX, natively and in wasm, on one
-//! and on all cores, then (unless `--particles-only`) the training and depth labs' timings. A
-//! benchmark that prints numbers, never a timed test.
+//! `cargo xtask bench`: each instruction set's peak ([`peak`]), the particle stepper against
+//! NumPy and JAX, natively and in wasm, on one and on all cores (unless `--model-only`), then
+//! (unless `--particles-only`) the model benchmark ([`model`]) and the training and depth labs'
+//! timings. A benchmark that prints numbers, never a timed test.
 //!
 //! Particles ([`particles`]): for each case of the grid ([`cases`]), the native stepper on one
 //! thread and on all cores (`attn bench --threads N`), on one thread built for the default
@@ -10,7 +11,8 @@
 //! environment made by [`python`]), all from the same initial tokens and for the same number of
 //! steps; then one table ([`table`]) with ms per step, ns per pair-evaluation, ratios, the
 //! check that the results agree, and peak memory; then the streaming-memory line and the
-//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
+//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128) and the GFLOP/s per d
+//! as a fraction of the peaks ([`fractions`]). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
 //! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`.
 
 mod cases;

@@ -62,10 +62,11 @@ enum Command {
         #[arg(long)]
         no_install: bool,
     },
-    /// Time the particle stepper natively and in wasm under Node (one thread and all cores)
-    /// against a NumPy and a JAX reference on the same inputs (Euler and RK4, n in {256, 1024,
-    /// 4096}, d in {2, 3, 16, 128}, Euclidean and sphere models; one table), then the training
-    /// and depth labs.
+    /// Measure each instruction set's peak, time the particle stepper natively and in wasm under
+    /// Node (one thread and all cores) against a NumPy and a JAX reference on the same inputs
+    /// (Euler and RK4, n in {256, 1024, 4096}, d in {2, 3, 16, 128}, Euclidean and sphere models;
+    /// one table), then the model lab (all-MiniLM-L6-v2 natively, in wasm, in NumPy, Flax and the
+    /// page) and the training and depth labs.
     Bench {
         /// Minimum seconds timed per case and backend.
         #[arg(long, default_value_t = 0.3)]
