@@ -57,7 +57,7 @@ pub struct EncodeArgs {
 }
 
 /// The tasks of a forward on a rayon pool: chunk `k` is computed by one task whichever thread runs it.
-struct Rayon(rayon::ThreadPool);
+pub(crate) struct Rayon(pub(crate) rayon::ThreadPool);
 
 impl Pool for Rayon {
     fn chunks(&self, out: &mut [f32], chunk: usize, task: &(dyn Fn(usize, &mut [f32]) + Sync)) {
@@ -118,12 +118,12 @@ fn rows(m: &[f32], w: usize) -> Vec<&[f32]> {
     m.chunks(w).collect()
 }
 
-fn read_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn read_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, String> {
     let path = dir.join(name);
     std::fs::read(&path).map_err(|e| format!("cannot read {}: {}", path.display(), e))
 }
 
-fn read_text(dir: &Path, name: &str) -> Result<String, String> {
+pub(crate) fn read_text(dir: &Path, name: &str) -> Result<String, String> {
     String::from_utf8(read_bytes(dir, name)?).map_err(|_| format!("{}: not UTF-8 text", dir.join(name).display()))
 }
 

@@ -4,6 +4,7 @@ mod bench;
 mod depth;
 mod encode;
 mod heap;
+mod model_bench;
 mod particle_bench;
 mod run;
 mod sweep;
@@ -42,7 +43,8 @@ enum Command {
     Encode(encode::EncodeArgs),
     /// Time the native particle stepper on one configuration (ms per step, ns per
     /// pair-evaluation, peak heap); with --depth, the depth lab's time per variant; with
-    /// --training, the training lab's run and sweep. `cargo xtask bench` runs the whole comparison.
+    /// --training, the training lab's run and sweep; with --model, the model lab's forward and
+    /// analysis of a text. `cargo xtask bench` runs the whole comparison.
     Bench {
         /// The configuration timed: a particle configuration (required unless --training or
         /// --depth); with --depth, a depth configuration (default: lab=depth&preset=bert-init).
@@ -55,6 +57,16 @@ enum Command {
         /// the paper's 4 x 4 sweep with 10 seeds per cell (scan-snap-sweep).
         #[arg(long, conflicts_with = "depth")]
         training: bool,
+        /// Time the model lab instead: the forward of --text-file's text through this model
+        /// folder's encoder (every head kept) and the page's full analysis, on --threads threads.
+        #[arg(long, conflicts_with_all = ["depth", "training"], requires = "text_file")]
+        model: Option<std::path::PathBuf>,
+        /// With --model: the file holding the text.
+        #[arg(long)]
+        text_file: Option<std::path::PathBuf>,
+        /// With --model: timed rounds after one warm-up (the fastest and the median are printed).
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
         #[command(flatten)]
         particles: particle_bench::Args,
     },
@@ -136,10 +148,13 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench { training: true, .. } => bench::run_training(),
+        Command::Bench { model: Some(dir), text_file: Some(file), rounds, particles, .. } => {
+            model_bench::run(&dir, &file, particles.threads, rounds, particles.json)
+        }
         Command::Bench { depth: true, config, .. } => bench::run_depth(config.as_deref().unwrap_or("lab=depth&preset=bert-init")),
         Command::Bench { config: Some(config), particles, .. } => particle_bench::run(&config, &particles),
         Command::Bench { config: None, .. } => Err(
-            "attn bench times one particle configuration: give --config (e.g. --config 'preset=sphere-sa&n=1024'), or --training or --depth; `cargo xtask bench` runs the whole comparison".into(),
+            "attn bench times one particle configuration: give --config (e.g. --config 'preset=sphere-sa&n=1024'), or --training, --depth or --model DIR --text-file FILE; `cargo xtask bench` runs the whole comparison".into(),
         ),
         Command::Depth(args) => depth::run(&args, &mut std::io::stdout().lock()),
         Command::Encode(args) => encode::run(&args, &mut std::io::stdout().lock()),

@@ -23,6 +23,7 @@ mod labs;
 mod link;
 mod model_export;
 mod page_limits;
+mod peak;
 mod presets;
 mod status;
 
@@ -30,6 +31,7 @@ pub use labs::depth::DepthLab;
 pub use labs::particles::ParticleLab;
 pub use labs::particles_pool::RowWorker;
 pub use labs::training::TrainingLab;
+pub use peak::peak_flops;
 
 use serde::Serialize;
 use serde_wasm_bindgen::Serializer;

@@ -1,6 +1,7 @@
-//! `cargo xtask bench`: the particle stepper against NumPy and JAX, natively and in wasm, on one
-//! and on all cores, then (unless `--particles-only`) the training and depth labs' timings. A
-//! benchmark that prints numbers, never a timed test.
+//! `cargo xtask bench`: each instruction set's peak ([`peak`]), the particle stepper against
+//! NumPy and JAX, natively and in wasm, on one and on all cores (unless `--model-only`), then
+//! (unless `--particles-only`) the model benchmark ([`model`]) and the training and depth labs'
+//! timings. A benchmark that prints numbers, never a timed test.
 //!
 //! Particles ([`particles`]): for each case of the grid ([`cases`]), the native stepper on one
 //! thread and on all cores (`attn bench --threads N`), on one thread built for the default
@@ -10,11 +11,16 @@
 //! environment made by [`python`]), all from the same initial tokens and for the same number of
 //! steps; then one table ([`table`]) with ms per step, ns per pair-evaluation, ratios, the
 //! check that the results agree, and peak memory; then the streaming-memory line and the
-//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
+//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128) and the GFLOP/s per d
+//! as a fraction of the peaks ([`fractions`]). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
 //! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`.
 
 mod cases;
+mod fractions;
+mod model;
+mod model_report;
 mod particles;
+mod peak;
 mod python;
 mod table;
 mod targets13;
@@ -32,8 +38,10 @@ pub struct Options {
     /// Minimum seconds timed per case and backend (the native single-thread run, which fixes the
     /// number of steps, takes this times the number of cores).
     pub min_seconds: f64,
-    /// Only the particle comparison (no training or depth lab phases).
+    /// Only the particle comparison (no model benchmark, no training or depth lab phases).
     pub particles_only: bool,
+    /// Only the model benchmark (and the peaks it is compared with).
+    pub model_only: bool,
     /// Only n <= 1024 (and no streaming line at n = 16384).
     pub quick: bool,
     /// Rounds of the particle comparison; each case keeps each backend's fastest round.
@@ -48,12 +56,48 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     phase("build attn CLI (cargo build --release -p attn-cli)");
     util::run(cargo().args(["build", "--release", "-p", "attn-cli"]).current_dir(root), "CLI build")?;
     let attn = target_dir().join("release").join("attn");
-    let baseline = build_baseline(root);
-    particles_comparison(root, &attn, baseline, options)?;
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let peaks = measure_peaks(root, threads);
+    let python = python::setup(&root.join("crates/xtask/bench/reference.py"));
+    if !options.model_only {
+        let baseline = build_baseline(root);
+        particles_comparison(root, &attn, baseline, options, &python, &peaks)?;
+    }
     if options.particles_only {
         return Ok(());
     }
+    phase("model benchmark (issue 14 part 5)");
+    model::run(&model::Setup {
+        root,
+        attn: attn.clone(),
+        python: &python,
+        threads,
+        rounds: options.rounds.max(5),
+        peaks: &peaks,
+    })?;
+    if options.model_only {
+        return Ok(());
+    }
     lab_phases(root, &attn)
+}
+
+/// Seconds of 2 ms chunks per instruction set and thread count (a process shared with 10 others
+/// on 2 cores gets about 40 chunks uninterrupted or not in a second).
+const PEAK_SECONDS: f64 = 1.0;
+
+/// The peak of each instruction set (issue 13 part 1), natively and in wasm under Node; printed.
+fn measure_peaks(root: &Path, threads: usize) -> peak::Peaks {
+    phase("peaks: independent vector multiplies and adds (no FMA), native and wasm");
+    let mut peaks = peak::native(threads, PEAK_SECONDS);
+    let wasm = peak::wasm(root, threads, &mut peaks);
+    println!("{}", machine_line(threads));
+    for line in peak::lines(&peaks, threads) {
+        println!("  {line}");
+    }
+    if let Err(why) = wasm {
+        println!("  wasm peaks not measured: {why}");
+    }
+    peaks
 }
 
 /// The target of the baseline build: the default x86-64 target, whatever `.cargo/config.toml`
@@ -88,8 +132,9 @@ fn particles_comparison(
     attn: &Path,
     attn_baseline: std::result::Result<PathBuf, String>,
     options: &Options,
+    python: &python::Python,
+    peaks: &peak::Peaks,
 ) -> Result<()> {
-    let python = python::setup(&root.join("crates/xtask/bench/reference.py"));
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let setup = particles::Setup {
         root,
@@ -98,7 +143,7 @@ fn particles_comparison(
         threads,
         min_seconds: options.min_seconds,
         rounds: options.rounds,
-        python: &python,
+        python,
         work: target_dir().join("bench").join("particles"),
     };
     let cases = cases::grid(options.quick);
@@ -133,6 +178,11 @@ fn particles_comparison(
     for line in targets13::targets(&rows) {
         println!("  {line}");
     }
+    println!();
+    println!(
+        "Achieved GFLOP/s (4d flops per pair-evaluation) as a fraction of each instruction set's measured peak (f64):"
+    );
+    println!("{}", fractions::render(&rows, peaks));
     Ok(())
 }
 

@@ -63,17 +63,22 @@ enum Command {
         #[arg(long)]
         no_install: bool,
     },
-    /// Time the particle stepper natively and in wasm under Node (one thread and all cores)
-    /// against a NumPy and a JAX reference on the same inputs (Euler and RK4, n in {256, 1024,
-    /// 4096}, d in {2, 3, 16, 128}, Euclidean and sphere models; one table), then the training
-    /// and depth labs.
+    /// Measure each instruction set's peak, time the particle stepper natively and in wasm under
+    /// Node (one thread and all cores) against a NumPy and a JAX reference on the same inputs
+    /// (Euler and RK4, n in {256, 1024, 4096}, d in {2, 3, 16, 128}, Euclidean and sphere models;
+    /// one table), then the model lab (all-MiniLM-L6-v2 natively, in wasm, in NumPy, Flax and the
+    /// page) and the training and depth labs.
     Bench {
         /// Minimum seconds timed per case and backend.
         #[arg(long, default_value_t = 0.3)]
         min_seconds: f64,
-        /// Only the particle comparison (skip the training and depth labs).
-        #[arg(long)]
+        /// Only the particle comparison (skip the model benchmark and the training and depth labs).
+        #[arg(long, conflicts_with = "model_only")]
         particles_only: bool,
+        /// Only the model benchmark (all-MiniLM-L6-v2 on a 128-token text: native, wasm, NumPy,
+        /// the page) with the instruction sets' peaks.
+        #[arg(long)]
+        model_only: bool,
         /// Only n <= 1024 (a few minutes), no streaming line at n = 16384.
         #[arg(long)]
         quick: bool,
@@ -110,9 +115,9 @@ fn main() -> ExitCode {
         Command::Dist { out, with_model } => dist::run(out, with_model),
         Command::Docs => docs::run(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
-        Command::Bench { min_seconds, particles_only, quick, rounds } => bench::run(
+        Command::Bench { min_seconds, particles_only, model_only, quick, rounds } => bench::run(
             &util::repo_root(),
-            &bench::Options { min_seconds, particles_only, quick, rounds: rounds as usize },
+            &bench::Options { min_seconds, particles_only, model_only, quick, rounds: rounds as usize },
         ),
     };
     match result {

@@ -133,6 +133,16 @@ impl ModelLab {
         self.result()
     }
 
+    /// The unmodified forward of link `text`'s text with every head's `P_h` and `O_h` kept, then
+    /// dropped: what `cargo xtask bench` times against NumPy (the page calls
+    /// [`ModelLab::analyse`]). Returns the number of tokens.
+    pub fn forward(&self, text: &str) -> Result<u32, JsError> {
+        let link = parse(text).map_err(js_err)?;
+        let enc = self.encoder.encode(&link.text).map_err(|e| js_err(format!("`text`: {}", e)))?;
+        let f = self.encoder.forward(&enc, attn_core::model::Variant::Transformer, true, &Serial);
+        Ok(f.n as u32)
+    }
+
     /// The last analysis as [`ModelLab::analyse`] returns it.
     fn result(&self) -> Result<JsValue, JsError> {
         let (Some(a), Some(link)) = (&self.analysis, &self.link) else {

@@ -97,3 +97,32 @@ pub fn command(python: &Python, script: &Path) -> Command {
     }
     cmd
 }
+
+/// The packages Flax needs: transformers 5 has no Flax models, so transformers 4.
+pub const FLAX_PACKAGES: [&str; 2] = ["flax", "transformers<5"];
+
+/// Whether `transformers.FlaxBertModel` imports in the environment: when it does not, tries
+/// `pip install flax 'transformers<5'` once. The error says why Flax cannot be used.
+pub fn ensure_flax(python: &Python) -> Result<(), String> {
+    let imports = || {
+        Command::new(&python.exe)
+            .args(["-c", "from transformers import FlaxBertModel"])
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .output()
+            .map_err(|e| e.to_string())
+            .and_then(|o| match o.status.success() {
+                true => Ok(()),
+                false => Err(String::from_utf8_lossy(&o.stderr).lines().last().unwrap_or("").to_string()),
+            })
+    };
+    if imports().is_ok() {
+        return Ok(());
+    }
+    phase("python: pip install flax 'transformers<5' (into target/bench-venv)");
+    let mut cmd = Command::new(&python.exe);
+    cmd.args(["-m", "pip", "install", "--quiet"]).args(FLAX_PACKAGES);
+    if !cmd.status().map(|s| s.success()).unwrap_or(false) {
+        println!("    `{}` failed", describe(&cmd));
+    }
+    imports().map_err(|why| format!("{why}; `{} -m pip install flax 'transformers<5'`", python.exe.display()))
+}
