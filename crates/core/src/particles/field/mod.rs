@@ -318,9 +318,23 @@ impl Field {
         state: &[f64],
         visit: &mut dyn FnMut(usize, &[f64]),
     ) -> Result<(), Divergence> {
+        self.attention_rows_in(t, state, 0, self.n, visit)
+    }
+
+    /// [`Field::attention_rows`] for rows `lo..hi` only (`visit(i, row)` for `i = lo..hi` in
+    /// order; the same bits): the rows a worker analyses. Panics if `lo > hi` or `hi > n`.
+    pub fn attention_rows_in(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        visit: &mut dyn FnMut(usize, &[f64]),
+    ) -> Result<(), Divergence> {
+        assert!(lo <= hi && hi <= self.n, "rows {lo}..{hi} of {}", self.n);
         self.prepare(t, state)?;
         let n = self.n;
-        for i in 0..n {
+        for i in lo..hi {
             let rw = self.row(i)?;
             let inv = 1.0 / rw.sum;
             self.e[..n].iter_mut().for_each(|x| *x *= inv);
