@@ -133,39 +133,52 @@ fn a_non_finite_block_and_malformed_messages() {
     assert!(RowsPartial::from_f64s(&bad, n, 0).is_none(), "fractional row");
 }
 
-/// What the page's workers compute (each its rows of the state drawn, with its own field) gives
-/// the metrics `attn run` prints for that state, bit for bit.
+/// What the page's workers compute in the first stage of a step (each its rows of the velocity
+/// and of `P` at the state the step starts from, with its own field) gives the velocity of one
+/// field and the metrics `attn run` prints for that state, bit for bit.
 #[test]
-fn worker_blocks_give_the_metrics_of_the_state() {
+fn worker_blocks_give_the_velocity_and_the_metrics_of_the_state() {
     for config in [
         "preset=polytope-3d&n=300&init=gaussian&scale=1&integrate_in=x&coords=x&dt=0.01&until=10",
         "preset=polytope&n=257&dt=0.1&until=100",
+        "preset=polytope&n=130&d=16&dt=0.1&until=100",
     ] {
         let c = attn_core::parse(config).expect("config");
         let mut s = sim(config);
         run(&mut s, 40);
-        let n = s.n();
-        let expected = Metrics::compute(&mut s, &mut MetricsScratch::default()).expect("metrics");
+        let (n, d) = (s.n(), s.d());
+        let mut scratch = MetricsScratch::default();
+        let expected = Metrics::compute(&mut s, &mut scratch).expect("metrics");
         let p = attention(&mut s);
+        let mut velocity = vec![0.0; n * d];
+        Field::new(&c, &init::matrices(&c)).velocity_rows(s.t(), s.state(), 0, n, &mut velocity, false).expect("v");
         let spec = PartialSpec { n, pool: None, positions: None, rank: true };
         for blocks in [1, 2, 3] {
+            let mut v = vec![0.0; n * d];
             let parts: Vec<RowsPartial> = (0..blocks)
                 .map(|b| {
                     let (lo, hi) = row_block(n, blocks, b);
                     let mut field = Field::new(&c, &init::matrices(&c));
                     let mut part = RowsPartial::start(&spec, lo, hi);
+                    let out = &mut v[lo * d..hi * d];
                     field
-                        .attention_rows_in(s.t(), s.state(), lo, hi, &mut |i, row| part.fold_row(&spec, i, row))
+                        .velocity_rows_visiting(s.t(), s.state(), lo, hi, out, false, &mut |i, row| {
+                            part.fold_row(&spec, i, row)
+                        })
                         .expect("rows");
                     part
                 })
                 .collect();
+            let what = format!("{config}, {blocks} blocks");
+            assert_eq!(bits(&v), bits(&velocity), "{what}");
             let all = RowsPartial::combine(&parts).expect("consecutive");
-            assert_eq!(bits(&all.rank_rows), bits(&RowsPartial::of_p(&p, &spec, 0, n).rank_rows), "{config}");
-            let got = Metrics::from_rows(&mut s, &mut MetricsScratch::default(), &all);
-            assert_eq!(got.boolean_distance.to_bits(), expected.boolean_distance.to_bits(), "{config}");
-            assert_eq!(got.effective_rank.to_bits(), expected.effective_rank.to_bits(), "{config}");
-            assert_eq!(got, expected, "{config}, {blocks} blocks");
+            assert_eq!(bits(&all.rank_rows), bits(&RowsPartial::of_p(&p, &spec, 0, n).rank_rows), "{what}");
+            let got = Metrics::from_rows(&mut s, &mut MetricsScratch::default(), &all, None);
+            assert_eq!(got.boolean_distance.to_bits(), expected.boolean_distance.to_bits(), "{what}");
+            assert_eq!(got.effective_rank.to_bits(), expected.effective_rank.to_bits(), "{what}");
+            assert_eq!(got, expected, "{what}");
+            let counted = Metrics::from_rows(&mut s, &mut scratch, &all, Some(expected.clusters));
+            assert_eq!(counted, expected, "{what}, clusters counted before");
         }
     }
 }

@@ -94,18 +94,24 @@ impl Metrics {
         let stats = stream(sim, scratch, true).map_err(|e| e.message)?;
         let effective_rank = if stats.finite { effective_rank_of_rows(&scratch.rank_rows, n) } else { f64::NAN };
         let leaders = (0..n).filter(|&j| scratch.leader[j]).collect();
-        Ok(Self::with_p_stats(sim, scratch, stats.boolean_distance, effective_rank, leaders))
+        Ok(Self::with_p_stats(sim, scratch, stats.boolean_distance, effective_rank, leaders, None))
     }
 
     /// The metrics of the current state from the analyses of all rows of its `P` computed
     /// elsewhere (`all`: the workers' [`RowsPartial`]s combined, with the effective rank's rows
     /// when `rank`; otherwise the effective rank is NaN): the same bits as
-    /// [`Metrics::compute`]. The displayed tokens and cluster labels are left in `scratch`.
-    pub fn from_rows(sim: &mut Simulation, scratch: &mut MetricsScratch, all: &RowsPartial) -> Metrics {
+    /// [`Metrics::compute`]. The displayed tokens and cluster labels are left in `scratch`;
+    /// `clusters`: `Some(count)` when [`cluster_labels_now`] already put this state's there.
+    pub fn from_rows(
+        sim: &mut Simulation,
+        scratch: &mut MetricsScratch,
+        all: &RowsPartial,
+        clusters: Option<usize>,
+    ) -> Metrics {
         let n = sim.n();
         let effective_rank =
             if all.finite && !all.rank_rows.is_empty() { effective_rank_of_rows(&all.rank_rows, n) } else { f64::NAN };
-        Self::with_p_stats(sim, scratch, all.boolean_distance, effective_rank, all.leaders())
+        Self::with_p_stats(sim, scratch, all.boolean_distance, effective_rank, all.leaders(), clusters)
     }
 
     /// The metrics with the statistics of `P` given: clusters, energy and hyperplanes of the
@@ -116,9 +122,10 @@ impl Metrics {
         boolean_distance: f64,
         effective_rank: f64,
         leaders: Vec<usize>,
+        clusters: Option<usize>,
     ) -> Metrics {
         let (n, d) = (sim.n(), sim.d());
-        let clusters = cluster_labels_now(sim, scratch);
+        let clusters = clusters.unwrap_or_else(|| cluster_labels_now(sim, scratch));
         let energy =
             if energy_defined(sim) { Some(interaction_energy(sim.state(), n, d, sim.config().beta)) } else { None };
         let hyperplanes =
