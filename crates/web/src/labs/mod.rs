@@ -7,6 +7,7 @@
 pub mod depth;
 pub mod model;
 pub mod particles;
+pub mod particles_analyses;
 pub mod particles_heatmap;
 pub mod particles_overlays;
 pub mod particles_pool;
