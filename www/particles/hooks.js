@@ -44,6 +44,8 @@ export function installHooks() {
     status: () => app.stepper.status(),
     playing: () => ui.loop.playing,
     metrics: () => app.metrics ?? null,
+    /** Who computed the last metrics: 'page' (this thread), 'workers' (the pool's analyses). */
+    metricsBy: () => app.metricsBy,
     /** Cluster label of each token at the last metrics (Uint32Array n). */
     labels: () => app.stepper.labels(),
     /** Colour slot of each token at the last metrics (stable cluster identities; 0xffffffff: none). */

@@ -21,6 +21,7 @@ export class Pool {
     this.seq = 0;
     this.config = null;
     this.busy = false;
+    this.later = null; // what the last analyses left for later (see step)
     this.waiting = new Map();
     this.workers = [];
     const started = [];
@@ -67,8 +68,12 @@ export class Pool {
     this.config = config;
   }
 
-  /** One velocity evaluation of `state` (n x d) at stage time `t`, split over the workers. */
-  async velocity(state, n, d, t, projected) {
+  /**
+   * One velocity evaluation of `state` (n x d) at stage time `t`, split over the workers; with
+   * `analyse` (ParticleLab.analysis_spec) each worker also analyses its rows of P, and the result
+   * holds their analyses in block order (`partials`).
+   */
+  async velocity(state, n, d, t, projected, analyse = null) {
     const blocks = Math.min(this.size, n);
     const asks = [];
     for (let b = 0; b < blocks; b += 1) {
@@ -76,15 +81,18 @@ export class Pool {
       // last one takes the original. Worker b computes block b of `blocks` (the core's row split,
       // as the CLI's threads); its reply says where its rows start.
       const copy = b === blocks - 1 ? state : state.slice();
-      asks.push(this.ask(b, { type: 'rows', t, state: copy, block: b, blocks, projected }, [copy.buffer]));
+      const msg = { type: 'rows', t, state: copy, block: b, blocks, projected };
+      if (analyse) msg.analyse = analyse;
+      asks.push(this.ask(b, msg, [copy.buffer]));
     }
+    this.runLater(); // while the workers compute
     const replies = await Promise.all(asks);
     const out = new Float64Array(n * d);
     for (const r of replies) {
       if (r.error) return { error: r.error };
       out.set(r.velocity, r.lo * d);
     }
-    return { velocity: out };
+    return analyse ? { velocity: out, partials: replies.map((r) => r.partial) } : { velocity: out };
   }
 
   /**
@@ -92,8 +100,15 @@ export class Pool {
    * step was taken, false when it diverged (the stepper then holds the message and its last good
    * state) or was cancelled (`alive()` turned false: the stepper was replaced or stepped by
    * someone else).
+   *
+   * `analyses` ({ spec(stepper), take(stepper, partials) }): when `spec` gives what to analyse
+   * at the step's start (ParticleLab.analysis_spec, or null), the workers also analyse the state
+   * the step starts from during its first stage (which sees the same P), and `take` gets their
+   * analyses (for ParticleLab.supply_analyses) before the step completes, while the stepper
+   * still holds that state; what it returns (a function, or nothing) runs once the workers have
+   * the next stage (or when `advance` returns), so this thread's share overlaps their work.
    */
-  async step(stepper, config, alive = () => true) {
+  async step(stepper, config, alive = () => true, analyses = null) {
     if (this.busy) throw new Error('the pool is already stepping');
     this.busy = true;
     try {
@@ -102,16 +117,20 @@ export class Pool {
       stepper.begin_step();
       const n = stepper.n();
       const d = stepper.d();
+      const spec = analyses?.spec(stepper) ?? null;
+      let analyse = spec && { ...spec, positions: Uint32Array.from(spec.positions) };
       for (;;) {
         if (!alive() || !stepper.stage_pending()) return false;
         const t = stepper.stage_t();
         const projected = stepper.stage_projected();
-        const result = await this.velocity(stepper.stage_state(), n, d, t, projected);
+        const result = await this.velocity(stepper.stage_state(), n, d, t, projected, analyse);
+        analyse = null;
         if (!alive() || !stepper.stage_pending()) return false;
         if (result.error) {
           stepper.abort_step(result.error);
           return false;
         }
+        if (result.partials) this.later = analyses.take(stepper, result.partials) ?? null;
         try {
           if (stepper.supply_velocity(result.velocity)) return true;
         } catch {
@@ -123,18 +142,33 @@ export class Pool {
     }
   }
 
+  /** Runs what the last analyses left for later (`take`'s result), once. */
+  runLater() {
+    const f = this.later;
+    this.later = null;
+    if (f) {
+      try {
+        f();
+      } catch (e) {
+        console.warn(e);
+      }
+    }
+  }
+
   /**
    * Up to `k` steps, stopping after `budgetMs` (at least one step), at a divergence, at the run's
-   * end unless `pastEnd`, or when `alive()` turns false. Resolves with the steps taken.
+   * end unless `pastEnd`, or when `alive()` turns false; `analyses` as for `step`. Resolves with
+   * the steps taken.
    */
-  async advance(stepper, config, k, { budgetMs = Infinity, pastEnd = false, alive = () => true } = {}) {
+  async advance(stepper, config, k, { budgetMs = Infinity, pastEnd = false, alive = () => true, analyses = null } = {}) {
     const t0 = performance.now();
     let taken = 0;
     while (taken < k && (taken === 0 || performance.now() - t0 < budgetMs)) {
       if (!pastEnd && stepper.status() !== 'running') break;
-      if (!(await this.step(stepper, config, alive))) break;
+      if (!(await this.step(stepper, config, alive, analyses))) break;
       taken += 1;
     }
+    this.runLater();
     return taken;
   }
 

@@ -1,13 +1,18 @@
 // Drawing the particle lab's panels at a cadence that fits their cost: the tokens every frame;
 // the metrics (O(n² d): the chart's samples, cluster colours, leaders) and the heatmap every
 // frame when cheap, else at most every ~8 times their cost and never both in one frame; the
-// metrics chart a few times a second while playing; and the status line.
+// metrics chart a few times a second while playing; and the status line. A run stepped by the
+// worker pool while playing has its analyses computed by the workers during the first stage of a
+// step (it sees the state drawn; issue 13 part 2): a frame only asks for them (`wantAnalyses`)
+// and `showAnalysed` shows them when they land, before that step completes.
 
 import { FRAME_BUDGET_MS } from '../lab/run_loop.js';
 import { fmtT, fmtValue } from './format.js';
 import { showChartTip, showHeatTip } from './hover.js';
 import { overlayMetrics } from './overlays.js';
+import { usesPool } from './pool_run.js';
 import { recordState, viewTokens } from './run.js';
+import { runHistory } from './history.js';
 import { placeChartNow } from './timeline.js';
 import { $, app, setText, ui } from './state.js';
 
@@ -30,6 +35,7 @@ export function updateMetrics(now, force) {
   const t0 = performance.now();
   try {
     app.metrics = s.metrics();
+    app.metricsBy = 'page';
     recordState(app.metrics);
     ui.tokens.setStyle(s.colour_slots(), s.leaders());
     overlayMetrics();
@@ -45,6 +51,72 @@ export function updateMetrics(now, force) {
   app.needs.chart = true;
   app.needs.draw = true;
   return true;
+}
+
+/** Whether the workers compute the analyses of this frame: a pooled run playing, not forced. */
+function analysedByPool(force) {
+  return !force && ui.loop.playing && usesPool(app.stepper);
+}
+
+/** The pool's analyses (Pool.step's `analyses`): asked by a frame, shown when they land. */
+export const poolAnalyses = {
+  spec(s) {
+    if (s !== app.stepper || !app.analysesWanted) return null;
+    app.analysesWanted = false;
+    const t0 = performance.now();
+    app.lastMetricsAt = t0; // frames do not ask again while these are computed
+    const spec = s.analysis_spec();
+    app.specCost = performance.now() - t0;
+    return spec;
+  },
+  take: (s, partials) => showAnalysed(s, partials),
+};
+
+/**
+ * Shows the workers' analyses of the state `s` holds (the step they came with has not completed
+ * yet): now the tokens of that state, their cluster colours and the heatmap when the workers made
+ * its view (ParticleLab.supply_analyses); returned for later (Pool.step runs it while the workers
+ * compute the next stage), the metrics with the effective rank's Gram matrix
+ * (ParticleLab.finish_analyses, the bits of ParticleLab.metrics) and the state's record.
+ */
+function showAnalysed(s, partials) {
+  if (s !== app.stepper) return null;
+  const now = performance.now();
+  let supplied = true;
+  try {
+    s.supply_analyses(partials);
+  } catch (e) {
+    console.warn(e);
+    supplied = false;
+  }
+  const step = s.step_count();
+  const t = s.t();
+  const tokens = s.tokens(s.coords());
+  const state = app.stateShown ? null : s.state();
+  const ids = s.identity_state();
+  ui.tokens.push(step, t, viewTokens());
+  ui.tokens.setStyle(s.colour_slots(), s.leaders());
+  overlayMetrics();
+  Object.assign(app.needs, { data: false, draw: true, metrics: false });
+  if (supplied && s.pool_heatmap()) updateHeatmap(now, true);
+  let cost = app.specCost + (performance.now() - now);
+  return () => {
+    if (s !== app.stepper) return;
+    const t0 = performance.now();
+    let m = null;
+    try {
+      if (supplied) m = s.finish_analyses();
+    } catch (e) {
+      console.warn(e);
+    }
+    app.metrics = m;
+    app.metricsBy = 'workers';
+    runHistory.record(step, t, () => tokens, m, state && (() => state), () => ids);
+    app.needs.chart = true;
+    cost += performance.now() - t0;
+    app.metricsCost = cost;
+    app.lastMetricsAt = now;
+  };
 }
 
 /** The heatmap follows every frame when cheap, else at most every ~8 times its cost. */
@@ -91,11 +163,21 @@ export function render(now, force, tokensOnly = false) {
     app.needs.data = false;
     app.needs.draw = true;
   }
-  // At most one costly analysis per frame (unless forced): a costly metrics pass defers the
-  // heatmap to the next frame, so no frame does both.
-  const metricsRan = app.needs.metrics && updateMetrics(now, settled);
-  const deferHeat = !force && metricsRan && app.metricsCost > FRAME_BUDGET_MS / 2;
-  if (app.needs.heat && !deferHeat) updateHeatmap(now, settled);
+  if (analysedByPool(settled)) {
+    // The workers analyse the state a step starts from, at the metrics' cadence; a heatmap they
+    // do not make (n <= 512, the order by leader) is drawn from this thread's pass as before.
+    const heatHere = app.needs.heat && !s.pool_heatmap();
+    if ((app.needs.metrics || (app.needs.heat && !heatHere)) && now - app.lastMetricsAt >= metricsInterval()) {
+      app.analysesWanted = true;
+    }
+    if (heatHere) updateHeatmap(now, false);
+  } else {
+    // At most one costly analysis per frame (unless forced): a costly metrics pass defers the
+    // heatmap to the next frame, so no frame does both.
+    const metricsRan = app.needs.metrics && updateMetrics(now, settled);
+    const deferHeat = !force && metricsRan && app.metricsCost > FRAME_BUDGET_MS / 2;
+    if (app.needs.heat && !deferHeat) updateHeatmap(now, settled);
+  }
   if (app.needs.chart && (settled || now - app.lastChartAt >= CHART_INTERVAL_MS)) {
     try {
       ui.chart.draw(s);

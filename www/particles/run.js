@@ -10,7 +10,7 @@ import { hideDivergence, showDivergence } from './divergence.js';
 import { refreshText } from './captions.js';
 import { runHistory } from './history.js';
 import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
-import { heavyAnalysesDue, render } from './render.js';
+import { heavyAnalysesDue, poolAnalyses, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
 import { loadOverlays, showOverlays } from './overlays.js';
 import { keepInitial, rewindTo } from './timeline.js';
@@ -140,7 +140,7 @@ function poolSteps() {
   if (k === 0) return;
   app.poolPending = true;
   const alive = () => app.stepper === s;
-  poolAdvance(s, k, { budgetMs: FRAME_BUDGET_MS, pastEnd: loop.pastEnd, alive })
+  poolAdvance(s, k, { budgetMs: FRAME_BUDGET_MS, pastEnd: loop.pastEnd, alive, analyses: poolAnalyses })
     .then((taken) => {
       if (!alive()) return;
       loop.rate.record(performance.now(), taken);

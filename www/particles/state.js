@@ -14,6 +14,7 @@ export const app = {
   k: 2,
   needs: { data: true, metrics: true, heat: true, chart: true, draw: true },
   metrics: null, // the last metrics computed
+  metricsBy: null, // who computed them: 'page' (this thread) or 'workers' (the pool's analyses)
   metricsCost: 0,
   lastMetricsAt: -Infinity,
   heatCost: 0,
@@ -21,6 +22,10 @@ export const app = {
   lastChartAt: -Infinity,
   heatHover: null,
   chartHover: null,
+  /** The next pool step's workers analyse the state it starts from (render.js, poolAnalyses). */
+  analysesWanted: false,
+  /** ms this thread spent asking the last pool analyses (ParticleLab.analysis_spec). */
+  specCost: 0,
   /** A worker-pool step is in flight (pool_run.js). */
   poolPending: false,
   /** Step clicks waiting for the pool (large runs). */

@@ -6,11 +6,14 @@
 //
 // In:  { type: 'init', module }            a compiled WebAssembly.Module of attn_web
 //      { type: 'config', seq, config }     the run's configuration string
-//      { type: 'rows', seq, t, state, block, blocks, projected }   state: Float64Array n x d;
-//                                          rows of block `block` of `blocks` (RowWorker.block_rows)
+//      { type: 'rows', seq, t, state, block, blocks, projected, analyse? }   state: Float64Array
+//                                          n x d; rows of block `block` of `blocks`
+//                                          (RowWorker.block_rows); with analyse = { side, block,
+//                                          positions, rank } (ParticleLab.analysis_spec) also the
+//                                          analyses of those rows of P (RowWorker.rows_analysed)
 //      { type: 'memory', seq }             the size of this worker's wasm memory
 // Out: { type: 'hello' } once listening, { type: 'ready' } after init,
-//      { type: 'configured', seq, error? }, { type: 'rows', seq, lo, velocity? , error? },
+//      { type: 'configured', seq, error? }, { type: 'rows', seq, lo, velocity?, partial?, error? },
 //      { type: 'memory', seq, bytes }
 
 import { initSync, RowWorker } from '../pkg/attn_web.js';
@@ -55,6 +58,12 @@ port.listen((msg) => {
     case 'rows':
       try {
         const [lo, hi] = field.block_rows(msg.blocks, msg.block);
+        const a = msg.analyse;
+        if (a) {
+          const [velocity, partial] = field.rows_analysed(msg.t, msg.state, lo, hi, msg.projected, a.side, a.block, a.positions, a.rank);
+          port.post({ type: 'rows', seq: msg.seq, lo, velocity, partial }, [velocity.buffer, partial.buffer]);
+          break;
+        }
         const velocity = field.rows(msg.t, msg.state, lo, hi, msg.projected);
         port.post({ type: 'rows', seq: msg.seq, lo, velocity }, [velocity.buffer]);
       } catch (err) {

@@ -11,14 +11,16 @@
 //! environment made by [`python`]), all from the same initial tokens and for the same number of
 //! steps; then one table ([`table`]) with ms per step, ns per pair-evaluation, ratios, the
 //! check that the results agree, and peak memory; then the streaming-memory line and the
-//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128) and the GFLOP/s per d
-//! as a fraction of the peaks ([`fractions`]). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
+//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128, [`page`]: the particle
+//! page in Chromium beside the Node pool at n = 4096) and the GFLOP/s per d as a fraction of the
+//! peaks ([`fractions`]). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
 //! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`.
 
 mod cases;
 mod fractions;
 mod model;
 mod model_report;
+mod page;
 mod particles;
 mod peak;
 mod python;
@@ -149,6 +151,7 @@ fn particles_comparison(
     let cases = cases::grid(options.quick);
     let streaming = (!options.quick).then(cases::streaming_config);
     let (rows, streamed) = particles::run(&setup, &cases, streaming.as_deref())?;
+    let page_rate = page::measure(root, threads);
 
     phase("particles: comparison");
     println!("{}", machine_line(threads));
@@ -177,6 +180,9 @@ fn particles_comparison(
     println!("Targets (issue 13: d = 16 and 128), per model:");
     for line in targets13::targets(&rows) {
         println!("  {line}");
+    }
+    for line in page::lines(&page_rate) {
+        println!("{line}");
     }
     println!();
     println!(

@@ -11,6 +11,7 @@ pub mod model;
 pub mod model_tiles;
 pub mod model_upload;
 pub mod particles;
+pub mod particles_analyses;
 pub mod particles_heatmap;
 pub mod particles_overlays;
 pub mod particles_pool;

@@ -74,7 +74,7 @@ pub struct ParticleLab {
     pub(crate) p_step: Option<u64>,
     /// Step at which `scratch.labels` and `leaders` were computed.
     pub(crate) labels_step: Option<u64>,
-    leaders: Vec<u32>,
+    pub(crate) leaders: Vec<u32>,
     pub(crate) history: attn_core::particles::analysis::history::History,
     buf: Vec<f64>,
     /// One row of `P` for hovers on large runs, and the (step, row) it holds.
@@ -86,6 +86,10 @@ pub struct ParticleLab {
     pub(crate) overlays: Vec<&'static str>,
     /// Cluster identities committed at the sample steps (the tokens' colour slots).
     pub(crate) tracker: Tracker,
+    /// Analyses asked of the worker pool ([`super::particles_analyses`]).
+    pub(crate) pending: Option<super::particles_analyses::PendingAnalyses>,
+    /// Analyses supplied, waiting for their effective rank.
+    pub(crate) supplied: Option<super::particles_analyses::SuppliedAnalyses>,
 }
 
 /// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
@@ -123,6 +127,8 @@ impl ParticleLab {
             buf: vec![0.0; len],
             heat: Default::default(),
             overlays: c.preset.suggested_overlays().to_vec(),
+            pending: None,
+            supplied: None,
         })
     }
 
@@ -206,6 +212,8 @@ impl ParticleLab {
         self.p_row_of = None;
         self.heat.of = None;
         self.scratch.positions = None;
+        self.pending = None;
+        self.supplied = None;
         Ok(())
     }
 
@@ -403,9 +411,7 @@ impl ParticleLab {
         let step = self.sim.step_count();
         self.p_step = Some(step);
         self.labels_step = Some(step);
-        self.leaders = m.leaders.iter().map(|&j| j as u32).collect();
-        self.history.push(step, self.sim.t(), &m);
-        to_js(&MetricsOut { t: self.sim.t(), step, metrics: &m })
+        self.set_metrics(step, &m)
     }
 
     /// Cluster label of each token (`n`, labels `0..clusters` in order of first appearance) from
@@ -465,5 +471,21 @@ impl ParticleLab {
 
     fn pair(&self, key: &str) -> String {
         self.sim.config().pairs().into_iter().find(|(k, _)| *k == key).map(|(_, v)| v).unwrap_or_default()
+    }
+}
+
+impl ParticleLab {
+    /// Keeps the metrics `m` of the state at `step` (leaders, the chart's history) and returns
+    /// them as the page reads them: `{ t, step, clusters, boolean_distance, ... }`.
+    pub(crate) fn set_metrics(&mut self, step: u64, m: &Metrics) -> Result<JsValue, JsError> {
+        self.leaders = m.leaders.iter().map(|&j| j as u32).collect();
+        self.metrics_at(step, self.sim.t(), m)
+    }
+
+    /// Records the metrics `m` of the state at `step` (time `t`) in the chart's history and
+    /// returns them as the page reads them.
+    pub(crate) fn metrics_at(&mut self, step: u64, t: f64, m: &Metrics) -> Result<JsValue, JsError> {
+        self.history.push(step, t, m);
+        to_js(&MetricsOut { t, step, metrics: m })
     }
 }

@@ -16,7 +16,7 @@ pub struct HeatmapView {
     /// `"cluster"` (default), `"leader"` or `"index"`.
     order: Option<&'static str>,
     /// The order of the view last computed.
-    tokens: TokenOrder,
+    pub(crate) tokens: TokenOrder,
     /// `P` with rows and columns in that order (`n x n`; runs with `P` kept, order not `index`).
     ordered: Vec<f64>,
     /// (step, order) of the view last computed; `None` when the scratch's views were
@@ -25,7 +25,7 @@ pub struct HeatmapView {
 }
 
 impl HeatmapView {
-    fn order(&self) -> &'static str {
+    pub(crate) fn order(&self) -> &'static str {
         self.order.unwrap_or("cluster")
     }
 }

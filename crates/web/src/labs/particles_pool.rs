@@ -6,6 +6,7 @@
 
 use super::particles::ParticleLab;
 use attn_core::parse;
+use attn_core::particles::analysis::partial::{PartialSpec, RowsPartial};
 use attn_core::particles::field::Field;
 use attn_core::particles::init;
 use js_sys::Float64Array;
@@ -57,6 +58,59 @@ impl RowWorker {
         self.out.resize((hi - lo) * self.d, 0.0);
         self.field.velocity_rows(t, state, lo, hi, &mut self.out, projected).map_err(|e| JsError::new(&e.message))?;
         Ok(Float64Array::from(&self.out[..]))
+    }
+
+    /// [`RowWorker::rows`] (the same velocity) for a step's first stage, which starts from the
+    /// state drawn: also the analyses of rows `lo..hi` of its `P` (core
+    /// `analysis::partial::RowsPartial`, as numbers: `RowsPartial::to_f64s`), for a heatmap of
+    /// `side x side` cells of `block` entries (`side = 0`: none) in the order of `positions`
+    /// (token order when empty), with the effective rank's sampled rows when `rank`. Returns
+    /// `[velocity, partial]`.
+    #[allow(clippy::too_many_arguments, reason = "rows' arguments and the analyses' spec")]
+    pub fn rows_analysed(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        lo: u32,
+        hi: u32,
+        projected: bool,
+        side: u32,
+        block: u32,
+        positions: Vec<u32>,
+        rank: bool,
+    ) -> Result<js_sys::Array, JsError> {
+        let (lo, hi, n) = (lo as usize, hi as usize, self.n);
+        if lo > hi || hi > n || state.len() != n * self.d || !(positions.is_empty() || positions.len() == n) {
+            return Err(JsError::new(&format!(
+                "rows {}..{} of {} tokens, state of {} numbers, {} positions",
+                lo,
+                hi,
+                n,
+                state.len(),
+                positions.len()
+            )));
+        }
+        let positions: Vec<usize> = positions.iter().map(|&p| p as usize).collect();
+        let (side, block) = (side as usize, block as usize);
+        if side > 0 && (block == 0 || positions.iter().any(|&p| p / block >= side)) {
+            return Err(JsError::new(&format!("a heatmap of {side} x {side} cells of {block} entries")));
+        }
+        let spec = PartialSpec {
+            n,
+            pool: (side > 0).then_some((side, block)),
+            positions: (!positions.is_empty()).then_some(&positions[..]),
+            rank,
+        };
+        let mut part = RowsPartial::start(&spec, lo, hi);
+        self.out.resize((hi - lo) * self.d, 0.0);
+        self.field
+            .velocity_rows_visiting(t, state, lo, hi, &mut self.out, projected, &mut |i, row| {
+                part.fold_row(&spec, i, row)
+            })
+            .map_err(|e| JsError::new(&e.message))?;
+        let velocity = Float64Array::from(&self.out[..]);
+        let partial = Float64Array::from(&part.to_f64s()[..]);
+        Ok(js_sys::Array::of2(&velocity, &partial))
     }
 }
 

@@ -4,6 +4,7 @@
 use super::attention::{boolean_distance_row, mark_leaders, pool_row};
 use super::hyperplanes::hyperplanes;
 use super::order::{pool_row_ordered, row_argmax};
+use super::partial::RowsPartial;
 use super::rank::{effective_rank_of_rows, sample_rows};
 use super::spectrum::{top_left_eigenvector, TopEigen};
 use super::{clusters::cluster_labels_into, interaction_energy};
@@ -89,21 +90,47 @@ impl Metrics {
     /// Computes the metrics of the current state; `P` and the displayed tokens are left in
     /// `scratch`. Errors (with the divergence message) when `P` cannot be computed.
     pub fn compute(sim: &mut Simulation, scratch: &mut MetricsScratch) -> Result<Metrics, String> {
-        let (n, d) = (sim.n(), sim.d());
+        let n = sim.n();
         let stats = stream(sim, scratch, true).map_err(|e| e.message)?;
-        let clusters = cluster_labels_now(sim, scratch);
+        let effective_rank = if stats.finite { effective_rank_of_rows(&scratch.rank_rows, n) } else { f64::NAN };
+        let leaders = (0..n).filter(|&j| scratch.leader[j]).collect();
+        Ok(Self::with_p_stats(sim, scratch, stats.boolean_distance, effective_rank, leaders, None))
+    }
+
+    /// The metrics of the current state from the analyses of all rows of its `P` computed
+    /// elsewhere (`all`: the workers' [`RowsPartial`]s combined, with the effective rank's rows
+    /// when `rank`; otherwise the effective rank is NaN): the same bits as
+    /// [`Metrics::compute`]. The displayed tokens and cluster labels are left in `scratch`;
+    /// `clusters`: `Some(count)` when [`cluster_labels_now`] already put this state's there.
+    pub fn from_rows(
+        sim: &mut Simulation,
+        scratch: &mut MetricsScratch,
+        all: &RowsPartial,
+        clusters: Option<usize>,
+    ) -> Metrics {
+        let n = sim.n();
+        let effective_rank =
+            if all.finite && !all.rank_rows.is_empty() { effective_rank_of_rows(&all.rank_rows, n) } else { f64::NAN };
+        Self::with_p_stats(sim, scratch, all.boolean_distance, effective_rank, all.leaders(), clusters)
+    }
+
+    /// The metrics with the statistics of `P` given: clusters, energy and hyperplanes of the
+    /// tokens computed here.
+    fn with_p_stats(
+        sim: &mut Simulation,
+        scratch: &mut MetricsScratch,
+        boolean_distance: f64,
+        effective_rank: f64,
+        leaders: Vec<usize>,
+        clusters: Option<usize>,
+    ) -> Metrics {
+        let (n, d) = (sim.n(), sim.d());
+        let clusters = clusters.unwrap_or_else(|| cluster_labels_now(sim, scratch));
         let energy =
             if energy_defined(sim) { Some(interaction_energy(sim.state(), n, d, sim.config().beta)) } else { None };
         let hyperplanes =
             top_eigen(sim, scratch).and_then(|e| hyperplanes(&scratch.tokens, n, d, &e.psi, sim.config().cluster_tol));
-        Ok(Metrics {
-            clusters,
-            boolean_distance: stats.boolean_distance,
-            effective_rank: if stats.finite { effective_rank_of_rows(&scratch.rank_rows, n) } else { f64::NAN },
-            energy,
-            hyperplanes,
-            leaders: (0..n).filter(|&j| scratch.leader[j]).collect(),
-        })
+        Metrics { clusters, boolean_distance, effective_rank, energy, hyperplanes, leaders }
     }
 }
 

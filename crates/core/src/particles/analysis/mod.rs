@@ -10,6 +10,7 @@ pub mod hyperplanes;
 pub mod identity;
 pub mod metrics;
 pub mod order;
+pub mod partial;
 pub mod pca;
 pub mod plateaus;
 pub mod rank;

@@ -190,10 +190,34 @@ impl Field {
     ) -> Result<(), Divergence> {
         self.prepare(t, state)?;
         if self.d <= SMALL_D {
-            self.rows_streamed(state, lo, hi, out, projected)
+            self.rows_streamed(state, lo, hi, out, projected, None)
         } else {
             self.rows_blocked(state, lo, hi, out, projected)
         }
+    }
+
+    /// [`Field::velocity_rows`] (the same bits) that also streams rows `lo..hi` of `P` at the
+    /// same `t` and `state` to `visit` ([`Field::attention_rows_in`]'s bits): a worker's first
+    /// stage of a step and the analyses of the state it starts from. For `d <= SMALL_D` each row
+    /// of `P` is the weights just used for the velocity, normalised after them; otherwise the
+    /// rows are computed again after the velocity.
+    #[allow(clippy::too_many_arguments, reason = "velocity_rows' arguments and the visitor")]
+    pub fn velocity_rows_visiting(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        out: &mut [f64],
+        projected: bool,
+        visit: &mut dyn FnMut(usize, &[f64]),
+    ) -> Result<(), Divergence> {
+        if self.d > SMALL_D {
+            self.velocity_rows(t, state, lo, hi, out, projected)?;
+            return self.attention_rows_in(t, state, lo, hi, visit);
+        }
+        self.prepare(t, state)?;
+        self.rows_streamed(state, lo, hi, out, projected, Some(visit))
     }
 
     /// [`Field::velocity_rows`] for `d <= SMALL_D`, one row at a time (the scores of a row in one
@@ -205,6 +229,7 @@ impl Field {
         hi: usize,
         out: &mut [f64],
         projected: bool,
+        mut visit: Option<&mut RowVisitor>,
     ) -> Result<(), Divergence> {
         let (n, d) = (self.n, self.d);
         let relative = self.model == Model::Euclidean && self.space == Space::Z;
@@ -214,6 +239,12 @@ impl Field {
             let oi = &mut out[(i - lo) * d..(i - lo + 1) * d];
             rows::weighted_sums(&self.e, &self.w, n, d, if relative { Some(i) } else { None }, oi);
             self.finish_row(state, i, factor, projected, oi);
+            if let Some(visit) = visit.as_mut() {
+                // Row i of P as attention_rows_in makes it (the weights are no longer needed).
+                let inv = 1.0 / rw.sum;
+                self.e[..n].iter_mut().for_each(|x| *x *= inv);
+                visit(i, &self.e[..n]);
+            }
         }
         Ok(())
     }
@@ -318,9 +349,23 @@ impl Field {
         state: &[f64],
         visit: &mut dyn FnMut(usize, &[f64]),
     ) -> Result<(), Divergence> {
+        self.attention_rows_in(t, state, 0, self.n, visit)
+    }
+
+    /// [`Field::attention_rows`] for rows `lo..hi` only (`visit(i, row)` for `i = lo..hi` in
+    /// order; the same bits): the rows a worker analyses. Panics if `lo > hi` or `hi > n`.
+    pub fn attention_rows_in(
+        &mut self,
+        t: f64,
+        state: &[f64],
+        lo: usize,
+        hi: usize,
+        visit: &mut dyn FnMut(usize, &[f64]),
+    ) -> Result<(), Divergence> {
+        assert!(lo <= hi && hi <= self.n, "rows {lo}..{hi} of {}", self.n);
         self.prepare(t, state)?;
         let n = self.n;
-        for i in 0..n {
+        for i in lo..hi {
             let rw = self.row(i)?;
             let inv = 1.0 / rw.sum;
             self.e[..n].iter_mut().for_each(|x| *x *= inv);
@@ -336,6 +381,9 @@ impl Field {
         expm_scaled_into(&self.v, self.d, tt, out, &mut self.w1, &mut self.w2)
     }
 }
+
+/// What receives the rows of `P` streamed by the field: `visit(i, row)`.
+pub type RowVisitor<'a> = dyn FnMut(usize, &[f64]) + 'a;
 
 /// The check after a velocity evaluation: every entry finite, else the divergence the user sees.
 pub fn check_velocity(v: &[f64]) -> Result<(), Divergence> {
