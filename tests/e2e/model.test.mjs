@@ -146,6 +146,48 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     await page.close();
   });
 
+  test('the worker pool: MiniLM fits twice, so a helper worker computes the surgery variants; the curves equal attn encode bit for bit', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, LINK, { viewport: { width: 1440, height: 900 } });
+    try {
+      await analysed(page);
+      // The helper loads its copy after the first worker (from the Cache API): new texts are
+      // analysed until one comes back from two workers.
+      let state = null;
+      for (let k = 0; k < 40; k++) {
+        const text = `The pool test, round ${k}. A helper worker runs SAN, SAN+MLP and SAN+skip.`;
+        await page.fill('#md-text', text);
+        await page.click('#md-run');
+        await page.waitForFunction((t) => {
+          const m = window.__attnModel;
+          return m.result() && !m.busy() && decodeURIComponent(m.configString()).includes(t);
+        }, text, { timeout: 60_000 });
+        state = await page.evaluate(() => ({ config: window.__attnModel.configString(), result: window.__attnModel.result() }));
+        if (state.result.workers === 2) break;
+        await page.waitForTimeout(500);
+      }
+      assert.equal(state.result.workers, 2, 'a new text is analysed by two workers');
+      const cli = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', state.config]));
+      for (let i = 0; i < 4; i++) {
+        const a = state.result.variants[i].residual;
+        const b = cli.variants[i].residual;
+        assert.equal(state.result.variants[i].variant, cli.variants[i].variant);
+        assert.equal(a.length, b.length);
+        for (let l = 0; l < a.length; l++) assert.ok(Object.is(a[l], b[l]), `${cli.variants[i].variant} residual[${l}]: page ${a[l]} cli ${b[l]}`);
+      }
+      // Another head of the same text: the helper's curves are reused, the same numbers.
+      const g = await page.evaluate(() => window.__attnModel.gridGeometry());
+      const box = await page.locator('#md-att-grid').boundingBox();
+      await page.mouse.click(box.x + g.x0 + 1.5 * g.cell, box.y + g.y0 + 2.5 * g.cell);
+      await page.waitForFunction((c) => window.__attnModel.configString() !== c && !window.__attnModel.busy(), state.config);
+      const again = await page.evaluate(() => window.__attnModel.result());
+      assert.equal(again.workers, 2);
+      assert.deepEqual(again.variants, state.result.variants);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('a bare lab=model opens the served model on the first built-in text', { timeout: 300_000 }, async () => {
     const page = await openPage(browser, 'lab=model');
     try {

@@ -17,11 +17,18 @@
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
 //      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
+// A result's `workers` says how many workers computed it: 2 when the pool's helper
+// (workers/model_pool.js) computed the surgery variants, which it does when the model fits twice.
 
 import init, { model_memory } from '../pkg/attn_web.js';
 import { loadFiles, streamInto } from './model_files.js';
+import { HelperPool, withSurgery } from './model_pool.js';
 
 const ready = init();
+// This script also runs as the pool's helper (model_pool.js): it loads its own copy and answers
+// 'surgery'; only the lab's own worker starts a helper.
+const HELPER = new URL(self.location.href).searchParams.get('role') === 'helper';
+const pool = HELPER ? null : new HelperPool();
 const CACHE = 'attn-models-v1';
 let lab = null;
 let fromCache = 0; // files of the current load read from the Cache API
@@ -145,6 +152,8 @@ async function load({ base, name }) {
   lab = loaded;
   const cached = fromCache === (tok ? 4 : 3);
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
+  // The helper reads the same files, by then in the Cache API.
+  pool?.loaded({ kind: 'load', base, name }, sha256, text(config), navigator.deviceMemory ?? 0);
 }
 
 async function files(msg) {
@@ -154,17 +163,32 @@ async function files(msg) {
   if (lab) lab.free();
   lab = got.lab;
   self.postMessage({ kind: 'loaded', own: true, info: lab.info(), sha256: got.sha256, ms: performance.now() - t0, cached: false, memory: got.memory });
+  pool?.loaded({ kind: 'files', files: msg.files, device: msg.device }, got.sha256, got.configText, msg.device ?? navigator.deviceMemory ?? 0);
 }
 
-function analyse({ id, link, maxSide }) {
+/** Analyses `link`: with a ready helper, the surgery variants there while this worker runs the
+ * unmodified model (`result.workers`: 2), else everything here (1). */
+async function analyse({ id, link, maxSide }) {
   const t0 = performance.now();
-  const result = lab.analyse(link);
+  const surgery = pool?.surgery(link) ?? null;
+  const result = surgery ? lab.analyse_unmodified(link) : lab.analyse(link);
   const tiles = lab.tiles(maxSide);
   const p = lab.attention(result.layer, result.head);
   const s = lab.similarity(result.layer, result.head);
+  result.workers = 1;
+  if (surgery) {
+    const curves = await surgery.catch(() => null);
+    withSurgery(result, curves ?? lab.surgery(link)); // the helper failed: computed here
+    if (curves) result.workers = 2;
+  }
   const ms = performance.now() - t0;
   self.postMessage({ kind: 'result', id, result, tiles, p, s, ms },
     [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer]);
+}
+
+/** The helper's part: the surgery variants' curves of `link`. */
+function surgeryOf({ id, link }) {
+  self.postMessage({ kind: 'surgery', id, variants: lab.surgery(link) });
 }
 
 function head({ id, layer, head: h }) {
@@ -184,7 +208,8 @@ self.onmessage = async (e) => {
       loads = run.catch(() => {});
       await run;
     } else if (!lab) throw new Error('model: no model is loaded');
-    else if (msg.kind === 'analyse') analyse(msg);
+    else if (msg.kind === 'analyse') await analyse(msg);
+    else if (msg.kind === 'surgery') surgeryOf(msg);
     else if (msg.kind === 'head') head(msg);
   } catch (err) {
     self.postMessage({ kind: 'error', id: msg.id, stage, error: String(err && err.message ? err.message : err) });

@@ -91,5 +91,5 @@ export async function loadFiles(files, post, device = 0) {
   const sha256 = upload.sha256();
   const name = nameOf(weights, configText);
   const lab = upload.load(configText, vocab, tok, name); // consumes upload, frees its bytes
-  return { lab, sha256, memory, name };
+  return { lab, sha256, memory, name, configText };
 }

@@ -190,6 +190,33 @@ fn threads_never_change_a_bit() {
 }
 
 #[test]
+fn the_surgery_split_over_two_workers_gives_the_analysis_bits() {
+    // One worker runs the unmodified model, another the three surgery variants: the curves put
+    // together are analyse's, bit for bit.
+    let enc = tiny(12);
+    let text = "the quick brown fox jumps. a lazy dog sleeps.";
+    let whole = enc.analyse(text, &Serial).unwrap();
+    let main = enc.analyse_parts(text, false, &Serial).unwrap();
+    let other = enc.surgery(text, &Serial).unwrap();
+    assert_eq!(main.forward, whole.forward);
+    assert_eq!(other.len(), 3);
+    for c in &whole.curves {
+        let got = if c.variant == Variant::Transformer {
+            main.curves.iter().find(|m| m.variant == c.variant).unwrap()
+        } else {
+            assert!(main.curves.iter().find(|m| m.variant == c.variant).unwrap().residual.is_empty());
+            other.iter().find(|m| m.variant == c.variant).unwrap()
+        };
+        assert_eq!(
+            got.residual.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            c.residual.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            "{}",
+            c.variant.label()
+        );
+    }
+}
+
+#[test]
 fn head_contributions_add_up_to_the_attention_output() {
     let enc = tiny(5);
     let e = enc.encode(TEXT).unwrap();

@@ -84,6 +84,13 @@ impl Encoder {
     /// Encodes `text`, runs the unmodified model keeping every head, and the other three variants
     /// for their residual curves.
     pub fn analyse(&self, text: &str, pool: &dyn Pool) -> Result<Analysis, ModelError> {
+        self.analyse_parts(text, true, pool)
+    }
+
+    /// [`Encoder::analyse`], with the surgery variants' curves (SAN, SAN+MLP, SAN+skip) computed
+    /// only when `surgery`; without, their `residual` is empty (another worker computes them with
+    /// [`Encoder::surgery`], with the same bits).
+    pub fn analyse_parts(&self, text: &str, surgery: bool, pool: &dyn Pool) -> Result<Analysis, ModelError> {
         let encoding = self.encode(text)?;
         let forward = self.forward(&encoding, Variant::Transformer, true, pool);
         let curves = VARIANTS
@@ -91,12 +98,30 @@ impl Encoder {
             .map(|&variant| {
                 let residual = if variant == Variant::Transformer {
                     super::analysis::residual_curve(&forward)
+                } else if surgery {
+                    self.surgery_curve(&encoding, variant, pool)
                 } else {
-                    super::analysis::residual_curve(&self.forward(&encoding, variant, false, pool))
+                    Vec::new()
                 };
                 Curve { variant, residual }
             })
             .collect();
         Ok(Analysis { encoding, forward, curves })
+    }
+
+    /// The residual curves of the surgery variants (every variant but the transformer, in
+    /// [`VARIANTS`]' order) on `text`: what [`Encoder::analyse`] computes besides the unmodified
+    /// model, the same numbers.
+    pub fn surgery(&self, text: &str, pool: &dyn Pool) -> Result<Vec<Curve>, ModelError> {
+        let encoding = self.encode(text)?;
+        Ok(VARIANTS
+            .iter()
+            .filter(|&&v| v != Variant::Transformer)
+            .map(|&variant| Curve { variant, residual: self.surgery_curve(&encoding, variant, pool) })
+            .collect())
+    }
+
+    fn surgery_curve(&self, enc: &Encoding, variant: Variant, pool: &dyn Pool) -> Vec<f64> {
+        super::analysis::residual_curve(&self.forward(enc, variant, false, pool))
     }
 }

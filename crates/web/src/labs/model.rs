@@ -110,6 +110,34 @@ impl ModelLab {
     /// sentence, layers, heads, layer, head, variants: [{ variant, residual }] }` (variants in
     /// the order SAN, SAN+MLP, SAN+skip, transformer, as `attn encode`).
     pub fn analyse(&mut self, text: &str) -> Result<JsValue, JsError> {
+        self.analyse_with(text, true)
+    }
+
+    /// [`ModelLab::analyse`] without the surgery variants (their `residual` empty): the page's
+    /// first worker runs this while a second one, holding its own copy of the weights, runs
+    /// [`ModelLab::surgery`] on the same link (the model lab's worker pool, when the model fits
+    /// twice: [`model_fits_twice`]); the curves put together are `analyse`'s, bit for bit.
+    pub fn analyse_unmodified(&mut self, text: &str) -> Result<JsValue, JsError> {
+        self.analyse_with(text, false)
+    }
+
+    /// The residual curves of the surgery variants (SAN, SAN+MLP, SAN+skip, in that order) of
+    /// link `text`'s text, `[{ variant, residual }]`; refused as [`ModelLab::analyse`] refuses.
+    pub fn surgery(&self, text: &str) -> Result<JsValue, JsError> {
+        let link = parse(text).map_err(js_err)?;
+        link.check_model(&self.id).map_err(js_err)?;
+        let curves = self.encoder.surgery(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?;
+        to_js(
+            &curves
+                .iter()
+                .map(|c| CurveOut { variant: c.variant.label(), residual: c.residual.clone() })
+                .collect::<Vec<_>>(),
+        )
+    }
+}
+
+impl ModelLab {
+    fn analyse_with(&mut self, text: &str, surgery: bool) -> Result<JsValue, JsError> {
         let link = parse(text).map_err(js_err)?;
         link.check_model(&self.id).map_err(js_err)?;
         let c = &self.encoder.config;
@@ -122,17 +150,24 @@ impl ModelLab {
                 c.heads - 1
             )));
         }
-        let same_text = self.link.as_ref().is_some_and(|l| l.text == link.text) && self.analysis.is_some();
+        let same_text = self.link.as_ref().is_some_and(|l| l.text == link.text)
+            && self.analysis.as_ref().is_some_and(|a| !surgery || a.curves.iter().all(|c| !c.residual.is_empty()));
         if !same_text {
             self.analysis = None;
-            let a = self.encoder.analyse(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?;
+            let a = self
+                .encoder
+                .analyse_parts(&link.text, surgery, &Serial)
+                .map_err(|e| js_err(format!("`text`: {}", e)))?;
             self.statistics = statistics(&a.forward, &a.encoding, QUANTILE);
             self.analysis = Some(a);
         }
         self.link = Some(link);
         self.result()
     }
+}
 
+#[wasm_bindgen]
+impl ModelLab {
     /// The unmodified forward of link `text`'s text with every head's `P_h` and `O_h` kept, then
     /// dropped: what `cargo xtask bench` times against NumPy (the page calls
     /// [`ModelLab::analyse`]). Returns the number of tokens.
@@ -228,6 +263,23 @@ pub fn memory_limit(device_gb: f64) -> u64 {
     }
 }
 
+/// Whether a second worker may hold its own copy of the model described by `config_json` (the
+/// model lab's worker pool): each worker's peak, the estimate ([`model_memory`]) plus the weights
+/// twice more (while a worker replaces its model it holds the old weights, the new file's bytes
+/// and the new weights), twice within [`memory_limit`] for `device_gb`. all-MiniLM-L6-v2 (about
+/// 0.36 GB per worker) fits twice, also in 1 GiB; a bert-base-sized model (about 1.48 GB) runs in
+/// one worker.
+#[wasm_bindgen]
+pub fn model_fits_twice(config_json: &str, device_gb: f64) -> bool {
+    match attn_core::model::BertConfig::parse(config_json) {
+        Ok(c) => {
+            let each = c.memory_bytes(c.max_positions) + 2 * 4 * c.weight_count();
+            2 * each <= memory_limit(device_gb)
+        }
+        Err(_) => false,
+    }
+}
+
 /// The memory check before the weights are downloaded: `config.json`'s estimate (core
 /// `BertConfig::memory_bytes`: weights, three `n x d_ff` activations, one variant's `L H n^2`
 /// maps, `f32`) for the longest text the model takes (`max_position_embeddings` tokens). Returns
@@ -315,6 +367,24 @@ pub fn draw_model_residual(
 
 #[cfg(test)]
 mod tests {
+
+    fn bert(hidden: usize, layers: usize, heads: usize, ff: usize) -> String {
+        format!(
+            r#"{{"model_type": "bert", "hidden_act": "gelu", "hidden_size": {}, "num_hidden_layers": {}, "num_attention_heads": {}, "intermediate_size": {}, "max_position_embeddings": 512, "vocab_size": 30522, "type_vocab_size": 2, "layer_norm_eps": 1e-12}}"#,
+            hidden, layers, heads, ff
+        )
+    }
+
+    #[test]
+    fn minilm_fits_twice_and_bert_base_runs_in_one_worker() {
+        let minilm = bert(384, 6, 12, 1536);
+        let base = bert(768, 12, 12, 3072);
+        assert!(super::model_fits_twice(&minilm, 0.0));
+        assert!(super::model_fits_twice(&minilm, 4.0)); // 1 GiB on a small device
+        assert!(!super::model_fits_twice(&base, 0.0));
+        assert!(!super::model_fits_twice(&base, 8.0));
+        assert!(!super::model_fits_twice("{}", 0.0));
+    }
     use super::*;
 
     #[test]

@@ -211,7 +211,7 @@ pub fn print(r: &Results) {
     }
     match (w1, np) {
         (Some(a), Some(b)) => println!(
-            "  wasm/NumPy forward <= {WASM_TARGET} (wasm with one worker: the model lab has no worker pool): {} ({})",
+            "  wasm/NumPy forward <= {WASM_TARGET} (the forward on one worker; the page splits the variants over two): {} ({})",
             sig3(a / b),
             met(a / b <= WASM_TARGET)
         ),
