@@ -71,6 +71,8 @@ describe('tour', () => {
       await page.reload();
       await page.waitForFunction(() => window.__attnReady === true);
       await page.waitForSelector('#tour', { state: 'visible' });
+      // The card's text is filled once the lab's tour has loaded (a module import after the card shows).
+      await page.waitForFunction(() => document.querySelector('#tour .tour-count')?.textContent !== '');
       assert.equal(await cardCount(page), '3 / 6', 'a reload resumes the same card');
       assert.equal(await focusedId(page), 'tour');
 
