@@ -5,6 +5,7 @@
 // checked by the core). The clipboard API is used when allowed; otherwise the read-only field is
 // selected for the user to copy.
 
+import { copyText } from '../ui/clipboard.js';
 import { pageUrl } from '../lab/address_bar.js';
 import { EMBED_SIZES, embedPanels, embedSize, embedSnippet } from '../share/embed_sizes.js';
 import { h, options } from '../ui/dom.js';
@@ -27,23 +28,8 @@ export function setupModelShare(root, page, lab) {
   root.querySelector('.status-area').append(row);
 
   async function copy(text, what) {
-    field.value = text;
     field.hidden = false;
-    try {
-      if (!navigator.clipboard || !window.isSecureContext) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
-      status.textContent = `${what} copied to the clipboard.`;
-    } catch {
-      field.focus();
-      field.select();
-      let done = false;
-      try {
-        done = document.execCommand('copy');
-      } catch {
-        done = false;
-      }
-      status.textContent = done ? `${what} copied (selected).` : `Press Ctrl+C (⌘C) to copy the selected ${what.toLowerCase()}.`;
-    }
+    status.textContent = await copyText(field, text, what);
   }
 
   root.querySelector('#md-copy-link').addEventListener('click', () => {

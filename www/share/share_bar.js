@@ -5,6 +5,7 @@
 // the panels shown and the theme. The clipboard API is used when allowed; otherwise the
 // read-only field is selected for the user to copy.
 
+import { copyText } from '../ui/clipboard.js';
 import { pageUrl } from '../lab/address_bar.js';
 import { embedPanels, embedSize, embedSnippet } from './embed_sizes.js';
 
@@ -61,31 +62,14 @@ export function setupShareBar(page, lab, h) {
     return ['step', String(st.step)];
   }
 
-  /** Shows `text` in the read-only field and copies it (clipboard API, else selection). */
+  /** Shows `text` in the read-only field and copies it (ui/clipboard.js). */
   async function copy(label, text, what) {
     $('share-text-label').textContent = label;
-    field.value = text;
     out.hidden = false;
     // A note written while the link was made (e.g. "past until") stays in front of the result.
     const note = status.textContent ? `${status.textContent} ` : '';
     status.textContent = '';
-    try {
-      if (!navigator.clipboard || !window.isSecureContext) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
-      status.textContent = `${note}${what} copied to the clipboard.`;
-    } catch {
-      field.focus();
-      field.select();
-      let done = false;
-      try {
-        done = document.execCommand('copy');
-      } catch {
-        done = false;
-      }
-      status.textContent = note + (done
-        ? `${what} copied (selected above).`
-        : `Press Ctrl+C (⌘C) to copy the selected ${what.toLowerCase()}.`);
-    }
+    status.textContent = note + (await copyText(field, text, what));
   }
 
   $('copy-link').addEventListener('click', () => {

@@ -33,21 +33,27 @@ const CACHE = 'attn-models-v1';
 let lab = null;
 let fromCache = 0; // files of the current load read from the Cache API
 
+/** The model cache (null without a Cache API, e.g. an opaque origin: fetch every time) and its
+ * response for `url` (null when it holds none; a hit counts in `fromCache`). */
+async function cached(url) {
+  try {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(url);
+    if (hit) fromCache += 1;
+    return { cache, hit: hit ?? null };
+  } catch {
+    return { cache: null, hit: null };
+  }
+}
+
 /** The bytes at `url`, from the Cache API when it holds them, else fetched with progress and
  * stored there. `optional`: a 404 gives null. */
 async function bytesOf(url, file, optional = false) {
-  let cache = null;
-  try {
-    cache = await caches.open(CACHE);
-    const hit = await cache.match(url);
-    if (hit) {
-      fromCache += 1;
-      const buf = new Uint8Array(await hit.arrayBuffer());
-      self.postMessage({ kind: 'progress', file, loaded: buf.length, total: buf.length, cached: true });
-      return buf;
-    }
-  } catch {
-    cache = null; // no Cache API (e.g. an opaque origin): fetch every time
+  const { cache, hit } = await cached(url);
+  if (hit) {
+    const buf = new Uint8Array(await hit.arrayBuffer());
+    self.postMessage({ kind: 'progress', file, loaded: buf.length, total: buf.length, cached: true });
+    return buf;
   }
   const res = await fetch(url);
   if (!res.ok) {
@@ -104,19 +110,11 @@ async function bytesOf(url, file, optional = false) {
 async function weightsOf(url) {
   const file = 'model.safetensors';
   const device = navigator.deviceMemory ?? 0;
-  let cache = null;
-  try {
-    cache = await caches.open(CACHE);
-    const hit = await cache.match(url);
-    if (hit) {
-      fromCache += 1;
-      const blob = await hit.blob();
-      return await streamInto(blob.stream(), blob.size, device, (loaded) =>
-        self.postMessage({ kind: 'progress', file, loaded, total: blob.size, cached: true }));
-    }
-  } catch (err) {
-    if (err instanceof Error && /model\.safetensors/.test(err.message)) throw err;
-    cache = null; // no Cache API (e.g. an opaque origin): fetch every time
+  const { cache, hit } = await cached(url);
+  if (hit) {
+    const blob = await hit.blob();
+    return streamInto(blob.stream(), blob.size, device, (loaded) =>
+      self.postMessage({ kind: 'progress', file, loaded, total: blob.size, cached: true }));
   }
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${file}: HTTP ${res.status} for ${url}`);
