@@ -161,6 +161,12 @@ export function setupExport(h) {
     input.value = '';
     if (file) importFile(file);
   });
+  // Built as the menu opens: on the summary's click (a mouse, Enter or Space), before the menu is
+  // drawn open, since the toggle event comes a task later and the items would first show the
+  // state of the last build; and on the toggle event for an opening by script.
+  menu.querySelector('summary').addEventListener('click', () => {
+    if (!menu.open) build();
+  });
   menu.addEventListener('toggle', () => {
     if (menu.open) build();
   });
