@@ -88,7 +88,12 @@ pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s
             let acc = tile::<T, SR, SK>(&qp[g * d..(g + 1) * d], kpanel);
             for (r, row) in acc.iter().enumerate().take(SR.min(rows - g * SR)) {
                 let at = (g * SR + r) * n + j0;
-                s[at..at + kw].copy_from_slice(&row[..kw]);
+                if kw == SK {
+                    // A full panel: a copy of fixed length, inlined (a variable one calls memcpy).
+                    s[at..at + SK].copy_from_slice(row);
+                } else {
+                    s[at..at + kw].copy_from_slice(&row[..kw]);
+                }
             }
         }
     }

@@ -7,9 +7,11 @@
 //! each loaded value `WR` rows. When a vector register holds fewer than [`LANES`] lanes ([`G`]:
 //! 2 in wasm simd128 and SSE2), the lanes are advanced `G` at a time in `LANES / G` passes over a
 //! cache tile of [`TJ`] tokens (each lane still adds its `j` in increasing order), so the
-//! accumulators of a pass fit the 16 vector registers. Cache tiling: the coordinates are the outer
-//! loop and the rows the inner one, so `WC` rows of values (`WC x n`) stay in L2 while every row
-//! of the block reads them.
+//! accumulators of a pass fit the 16 vector registers. Cache tiling: the tiles of [`TJ`] tokens
+//! are the outer loop, so the block's weights of one tile (`rows x TJ`, 64 KB for 16 rows) stay in
+//! L2 while every pair of coordinates reads them, and the lane sums wait in memory between tiles
+//! (with whole rows outermost, 16 rows x 4096 tokens left L2 once per pair of coordinates: up to
+//! 15 % of a step at n = 4096 in wasm).
 
 use super::shape::{G, TJ, WC, WR};
 use super::{combine, Float, LANES};
@@ -27,6 +29,12 @@ pub enum Shift<'a, T> {
 /// `out[r * d + c] = sum_j e[r * n + j] * (w[c * n + j] - shift_rc)` for `r < rows`, `c < d`, in
 /// lane order: `e` holds `rows x n` weights (row-major), `w` the values coordinate-major
 /// (`d x n`), `out` at least `rows x d` (row-major). Panics if a slice is shorter than stated.
+///
+/// Loop order (speed only): tiles of [`TJ`] tokens outermost, so the block's weights of one tile
+/// (`rows x TJ`) stay in cache while every coordinate reads them (with the whole rows of `e`
+/// outermost, a block of 16 rows x 4096 tokens left L2 once per pair of coordinates); within a
+/// tile, pairs of coordinates, then groups of rows. Each register tile's lane sums wait in `acc`
+/// between token tiles; every lane still adds its `j` in increasing order.
 pub fn weighted_sums_block<T: Float>(
     e: &[T],
     rows: usize,
@@ -40,85 +48,125 @@ pub fn weighted_sums_block<T: Float>(
         return;
     }
     let (e, w) = (&e[..rows * n], &w[..d * n]);
+    let (cgroups, rgroups) = (d.div_ceil(WC), rows.div_ceil(WR));
     // Tails of rows and coordinates repeat the last one (the same arithmetic, written once).
-    for c0 in (0..d).step_by(WC) {
-        let cs: [usize; WC] = std::array::from_fn(|k| (c0 + k).min(d - 1));
+    let cols = |cg: usize| -> [usize; WC] { std::array::from_fn(|k| (cg * WC + k).min(d - 1)) };
+    let rws = |rg: usize| -> [usize; WR] { std::array::from_fn(|k| (rg * WR + k).min(rows - 1)) };
+    let shifts = |rs: [usize; WR], cs: [usize; WC]| match shift {
+        Shift::None => [[T::ZERO; WC]; WR],
+        Shift::Rows(s) => rs.map(|r| cs.map(|c| s[r * d + c])),
+    };
+    let mut acc = vec![[[[T::ZERO; LANES]; WC]; WR]; cgroups * rgroups];
+    let m = n / LANES;
+    let mut q0 = 0;
+    while q0 < m {
+        let q1 = m.min(q0 + TJ / LANES);
+        for cg in 0..cgroups {
+            let cs = cols(cg);
+            let wr: [&[T]; WC] = cs.map(|c| &w[c * n..(c + 1) * n]);
+            for rg in 0..rgroups {
+                let rs = rws(rg);
+                let er: [&[T]; WR] = rs.map(|r| &e[r * n..(r + 1) * n]);
+                let a = &mut acc[cg * rgroups + rg];
+                match shift {
+                    Shift::None => tile::<T, false>(er, wr, shifts(rs, cs), q0, q1, a),
+                    Shift::Rows(_) => tile::<T, true>(er, wr, shifts(rs, cs), q0, q1, a),
+                }
+            }
+        }
+        q0 = q1;
+    }
+    for cg in 0..cgroups {
+        let cs = cols(cg);
         let wr: [&[T]; WC] = cs.map(|c| &w[c * n..(c + 1) * n]);
-        for r0 in (0..rows).step_by(WR) {
-            let rs: [usize; WR] = std::array::from_fn(|k| (r0 + k).min(rows - 1));
+        for rg in 0..rgroups {
+            let rs = rws(rg);
             let er: [&[T]; WR] = rs.map(|r| &e[r * n..(r + 1) * n]);
-            let sums = match shift {
-                Shift::None => tile::<T, false>(er, wr, [[T::ZERO; WC]; WR], n),
-                Shift::Rows(s) => tile::<T, true>(er, wr, rs.map(|r| cs.map(|c| s[r * d + c])), n),
-            };
-            for (k, &r) in rs.iter().enumerate().take(rows - r0) {
-                for (m, &c) in cs.iter().enumerate().take(d - c0) {
-                    out[r * d + c] = sums[k][m];
+            let a = &mut acc[cg * rgroups + rg];
+            tail(er, wr, shifts(rs, cs), matches!(shift, Shift::Rows(_)), n, a);
+            for (k, &r) in rs.iter().enumerate().take(rows - rg * WR) {
+                for (mm, &c) in cs.iter().enumerate().take(d - cg * WC) {
+                    out[r * d + c] = combine(&a[k][mm]);
                 }
             }
         }
     }
 }
 
-/// One register tile: the combined lane sums of `e[r] . (w[c] - sh[r][c])` (each slice of
-/// length `n`), `sh` used only when `REL`.
+/// One register tile over the chunks `q0..q1` of [`LANES`] tokens: adds `e[r][j] * (w[c][j] -
+/// sh[r][c])` to lane `j mod LANES` of `acc[r][c]` (`sh` used only when `REL`), `G` lanes at a
+/// time in `LANES / G` passes, each lane in increasing `j`.
 // Index loops over the tile's fixed-size arrays, which LLVM unrolls fully, keeping each partial
-// sum in a register.
+// sum in a register. Not inlined: inlined into the loops over tiles, LLVM kept the AVX-512
+// build's partial sums in memory (3x slower); a call per tile and token tile costs nothing.
 #[allow(clippy::needless_range_loop)]
-#[inline(always)]
-fn tile<T: Float, const REL: bool>(e: [&[T]; WR], w: [&[T]; WC], sh: [[T; WC]; WR], n: usize) -> [[T; WC]; WR] {
-    let ec: [&[[T; LANES]]; WR] = e.map(|x| x[..n].as_chunks::<LANES>().0);
-    let wc: [&[[T; LANES]]; WC] = w.map(|x| x[..n].as_chunks::<LANES>().0);
-    let m = n / LANES;
+#[inline(never)]
+fn tile<T: Float, const REL: bool>(
+    e: [&[T]; WR],
+    w: [&[T]; WC],
+    sh: [[T; WC]; WR],
+    q0: usize,
+    q1: usize,
+    acc: &mut [[[T; LANES]; WC]; WR],
+) {
+    let ec: [&[[T; LANES]]; WR] = e.map(|x| x[q0 * LANES..q1 * LANES].as_chunks::<LANES>().0);
+    let wc: [&[[T; LANES]]; WC] = w.map(|x| x[q0 * LANES..q1 * LANES].as_chunks::<LANES>().0);
+    let m = q1 - q0;
     // Lets the compiler drop the bounds checks of the loop below (one basic block to vectorise).
     assert!(ec.iter().all(|x| x.len() == m) && wc.iter().all(|x| x.len() == m));
-    let mut acc = [[[T::ZERO; LANES]; WC]; WR];
-    let mut q0 = 0;
-    while q0 < m {
-        let q1 = m.min(q0 + TJ / LANES);
-        for p in 0..LANES / G {
-            let mut a: [[[T; G]; WC]; WR] = [[[T::ZERO; G]; WC]; WR];
+    for p in 0..LANES / G {
+        let mut a: [[[T; G]; WC]; WR] = [[[T::ZERO; G]; WC]; WR];
+        for r in 0..WR {
+            for c in 0..WC {
+                for g in 0..G {
+                    a[r][c][g] = acc[r][c][p * G + g];
+                }
+            }
+        }
+        for q in 0..m {
+            let ev: [&[T; LANES]; WR] = std::array::from_fn(|r| &ec[r][q]);
+            let wv: [&[T; LANES]; WC] = std::array::from_fn(|c| &wc[c][q]);
             for r in 0..WR {
                 for c in 0..WC {
                     for g in 0..G {
-                        a[r][c][g] = acc[r][c][p * G + g];
-                    }
-                }
-            }
-            for q in q0..q1 {
-                let ev: [&[T; LANES]; WR] = std::array::from_fn(|r| &ec[r][q]);
-                let wv: [&[T; LANES]; WC] = std::array::from_fn(|c| &wc[c][q]);
-                for r in 0..WR {
-                    for c in 0..WC {
-                        for g in 0..G {
-                            let l = p * G + g;
-                            let x = if REL { wv[c][l] - sh[r][c] } else { wv[c][l] };
-                            a[r][c][g] = a[r][c][g] + ev[r][l] * x;
-                        }
-                    }
-                }
-            }
-            for r in 0..WR {
-                for c in 0..WC {
-                    for g in 0..G {
-                        acc[r][c][p * G + g] = a[r][c][g];
+                        let l = p * G + g;
+                        let x = if REL { wv[c][l] - sh[r][c] } else { wv[c][l] };
+                        a[r][c][g] = a[r][c][g] + ev[r][l] * x;
                     }
                 }
             }
         }
-        q0 = q1;
-    }
-    // The last n mod LANES tokens: token j goes to lane j - m LANES (= j mod LANES).
-    for j in m * LANES..n {
-        let l = j - m * LANES;
         for r in 0..WR {
             for c in 0..WC {
-                let x = if REL { w[c][j] - sh[r][c] } else { w[c][j] };
+                for g in 0..G {
+                    acc[r][c][p * G + g] = a[r][c][g];
+                }
+            }
+        }
+    }
+}
+
+/// The last `n mod LANES` tokens of a register tile: token `j` goes to lane `j - m LANES`
+/// (`= j mod LANES`, `m = n / LANES`), after every full chunk.
+#[allow(clippy::needless_range_loop)]
+fn tail<T: Float>(
+    e: [&[T]; WR],
+    w: [&[T]; WC],
+    sh: [[T; WC]; WR],
+    rel: bool,
+    n: usize,
+    acc: &mut [[[T; LANES]; WC]; WR],
+) {
+    let full = n / LANES * LANES;
+    for j in full..n {
+        let l = j - full;
+        for r in 0..WR {
+            for c in 0..WC {
+                let x = if rel { w[c][j] - sh[r][c] } else { w[c][j] };
                 acc[r][c][l] = acc[r][c][l] + e[r][j] * x;
             }
         }
     }
-    acc.map(|row| row.map(|lanes| combine(&lanes)))
 }
 
 #[cfg(test)]
