@@ -218,6 +218,9 @@ function drawTrails(tv, ctx, th, project) {
       const u = project(p, i);
       const v = project(q, i);
       if (!u || !v || !Number.isFinite(u[0] + u[1] + v[0] + v[1])) continue;
+      // A segment shorter than half a pixel shows nothing a token's dot does not cover, and
+      // stroking thousands of them (slow runs, large n) cost the page more than the dots.
+      if (Math.abs(u[0] - v[0]) + Math.abs(u[1] - v[1]) < 0.5) continue;
       ctx.moveTo(u[0], u[1]);
       ctx.lineTo(v[0], v[1]);
     }
