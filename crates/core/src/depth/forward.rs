@@ -205,7 +205,16 @@ pub fn attention<T: Real>(
         softmax_columns(&mut st, scale);
         p_out.extend_from_slice(st.as_slice());
         // O_h = P V_h: `v` is V_h coordinate-major (`d_head x n`), as the kernel takes it.
-        kernels::weighted_sums_block(st.as_slice(), n, v, n, d_head, Shift::None, &mut oh);
+        kernels::weighted_sums_block(
+            st.as_slice(),
+            n,
+            v,
+            n,
+            d_head,
+            Shift::None,
+            &mut oh,
+            &mut kernels::SumsScratch::default(),
+        );
         for c in 0..d_head {
             for (i, x) in o.column_mut(h * d_head + c).iter_mut().enumerate() {
                 *x = oh[i * d_head + c];

@@ -26,7 +26,7 @@ use std::fmt::Debug;
 use std::ops::{Add, Mul, Sub};
 
 pub use scores::{pack_keys, pack_queries, scores_block, KeyPanels};
-pub use sums::{weighted_sums_block, Shift};
+pub use sums::{weighted_sums_block, Shift, SumsScratch};
 
 /// Number of partial sums (lane classes of `j`) in a weighted sum.
 pub const LANES: usize = 8;

@@ -16,6 +16,18 @@
 use super::shape::{G, TJ, WC, WR};
 use super::{combine, Float, LANES};
 
+/// The lane sums of [`weighted_sums_block`]'s register tiles between token tiles: memory a caller
+/// keeps, so stepping does not allocate (empty by default, grown on first use).
+#[derive(Clone, Debug, Default)]
+pub struct SumsScratch<T: Float>(Vec<[[[T; LANES]; WC]; WR]>);
+
+impl<T: Float> SumsScratch<T> {
+    /// Working memory for blocks of up to `rows` rows of `d` coordinates, allocated now.
+    pub fn sized(rows: usize, d: usize) -> SumsScratch<T> {
+        SumsScratch(vec![[[[T::ZERO; LANES]; WC]; WR]; rows.div_ceil(WR) * d.div_ceil(WC)])
+    }
+}
+
 /// What is subtracted from the values in a weighted sum.
 #[derive(Clone, Copy, Debug)]
 pub enum Shift<'a, T> {
@@ -28,7 +40,8 @@ pub enum Shift<'a, T> {
 
 /// `out[r * d + c] = sum_j e[r * n + j] * (w[c * n + j] - shift_rc)` for `r < rows`, `c < d`, in
 /// lane order: `e` holds `rows x n` weights (row-major), `w` the values coordinate-major
-/// (`d x n`), `out` at least `rows x d` (row-major). Panics if a slice is shorter than stated.
+/// (`d x n`), `out` at least `rows x d` (row-major); `scratch` is working memory. Panics if a
+/// slice is shorter than stated.
 ///
 /// Loop order (speed only): tiles of [`TJ`] tokens outermost, so the block's weights of one tile
 /// (`rows x TJ`) stay in cache while every coordinate reads them (with the whole rows of `e`
@@ -43,6 +56,7 @@ pub fn weighted_sums_block<T: Float>(
     d: usize,
     shift: Shift<T>,
     out: &mut [T],
+    scratch: &mut SumsScratch<T>,
 ) {
     if rows == 0 || d == 0 {
         return;
@@ -56,7 +70,9 @@ pub fn weighted_sums_block<T: Float>(
         Shift::None => [[T::ZERO; WC]; WR],
         Shift::Rows(s) => rs.map(|r| cs.map(|c| s[r * d + c])),
     };
-    let mut acc = vec![[[[T::ZERO; LANES]; WC]; WR]; cgroups * rgroups];
+    let acc = &mut scratch.0;
+    acc.clear();
+    acc.resize(cgroups * rgroups, [[[T::ZERO; LANES]; WC]; WR]);
     let m = n / LANES;
     let mut q0 = 0;
     while q0 < m {
@@ -202,7 +218,7 @@ mod tests {
             for shift in [None, Some(&sh[..])] {
                 let mut out = vec![f64::NAN; rows * d];
                 let s = shift.map_or(Shift::None, Shift::Rows);
-                weighted_sums_block(&e, rows, &w, n, d, s, &mut out);
+                weighted_sums_block(&e, rows, &w, n, d, s, &mut out, &mut SumsScratch::default());
                 let want = reference(&e, &w, rows, n, d, shift);
                 let same = out.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits());
                 assert!(same, "rows {rows}, n {n}, d {d}, shift {}", shift.is_some());
@@ -216,7 +232,7 @@ mod tests {
         let e: Vec<f32> = values(rows * n, 8).iter().map(|&x| x as f32).collect();
         let w: Vec<f32> = values(d * n, 9).iter().map(|&x| x as f32).collect();
         let mut out = vec![0.0f32; rows * d];
-        weighted_sums_block(&e, rows, &w, n, d, Shift::None, &mut out);
+        weighted_sums_block(&e, rows, &w, n, d, Shift::None, &mut out, &mut SumsScratch::default());
         for r in 0..rows {
             for c in 0..d {
                 let mut acc = [0.0f32; LANES];

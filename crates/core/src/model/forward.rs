@@ -19,7 +19,7 @@
 use super::config::BertConfig;
 use super::ops::{add, gelu, layer_norm, linear, softmax_rows, Pool};
 use super::weights::{BertWeights, LayerWeights};
-use crate::kernels::{pack_keys, pack_queries, scores_block, weighted_sums_block, KeyPanels, Shift};
+use crate::kernels::{pack_keys, pack_queries, scores_block, weighted_sums_block, KeyPanels, Shift, SumsScratch};
 
 /// Dong et al.'s four architectures on the trained weights (module documentation), in the order
 /// the lab shows them.
@@ -146,7 +146,16 @@ pub fn attention(
                 vt[k * n + j] = qkv[j * 3 * d + 2 * d + h * dh + k];
             }
         }
-        weighted_sums_block(&p[h * n * n..(h + 1) * n * n], n, &vt, n, dh, Shift::None, oh);
+        weighted_sums_block(
+            &p[h * n * n..(h + 1) * n * n],
+            n,
+            &vt,
+            n,
+            dh,
+            Shift::None,
+            oh,
+            &mut SumsScratch::default(),
+        );
     });
     let mut concat = vec![0.0f32; n * d];
     for h in 0..heads {

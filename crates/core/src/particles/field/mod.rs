@@ -11,7 +11,7 @@ pub(crate) mod rows;
 
 use super::config::{Config, Model, Space};
 use super::init::Matrices;
-use crate::kernels::{self, KeyPanels, Shift};
+use crate::kernels::{self, KeyPanels, Shift, SumsScratch};
 use crate::linalg::{apply_rows, expm_scaled_into};
 use crate::run::Divergence;
 
@@ -65,6 +65,8 @@ pub struct Field {
     shift: Vec<f64>,
     /// Row factors of one block (`RB`).
     factor: Vec<f64>,
+    /// The weighted sums' lane sums between token tiles (`kernels::SumsScratch`).
+    sums: SumsScratch<f64>,
     w1: Vec<f64>,
     w2: Vec<f64>,
     slots: [ExpSlot; 3],
@@ -104,6 +106,7 @@ impl Field {
             s: vec![0.0; rb * n],
             shift: vec![0.0; rb * d],
             factor: vec![0.0; rb],
+            sums: SumsScratch::sized(rb, d),
             y: vec![0.0; n * d],
             q_is_identity: crate::linalg::is_identity(&m.q, d),
             k_is_identity: crate::linalg::is_identity(&m.k, d),
@@ -281,7 +284,7 @@ impl Field {
             }
             let shift = if relative { Shift::Rows(&self.shift[..rb * d]) } else { Shift::None };
             let block = &mut out[(i0 - lo) * d..(i0 - lo + rb) * d];
-            kernels::weighted_sums_block(&self.s, rb, &self.w, n, d, shift, block);
+            kernels::weighted_sums_block(&self.s, rb, &self.w, n, d, shift, block, &mut self.sums);
             for (r, oi) in block.chunks_exact_mut(d).enumerate() {
                 self.finish_row(state, i0 + r, self.factor[r], projected, oi);
             }
