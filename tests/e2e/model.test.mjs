@@ -7,14 +7,11 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ATTN_BIN, assertNoErrors, canvasSnapshot, launch, openPage, runCli } from './helpers.mjs';
+import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
 
-const MODEL_DIR = join(homedir(), '.cache/attn/models/all-MiniLM-L6-v2');
-const TEXT = 'The quick brown fox jumps over the lazy dog. The dog does not move. Later, the fox runs back into the forest.';
-const LINK = `lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=${encodeURIComponent(TEXT)}&layer=2&head=3`;
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -27,13 +24,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** Waits until the page shows an analysis of link `config` (its canonical form). */
-async function analysed(page, config = null) {
-  await page.waitForFunction((c) => {
-    const m = window.__attnModel;
-    return m && m.result() && !m.busy() && (c === null || m.configString() === c);
-  }, config, { timeout: 240_000 });
-}
 
 /** `want` (the CLI's JSON numbers, f32 printed shortest) equals the page's Float32Array as f32. */
 function sameF32(rows, got, what) {

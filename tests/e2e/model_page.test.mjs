@@ -8,15 +8,12 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ATTN_BIN, assertNoErrors, launch, openPage, runCli } from './helpers.mjs';
+import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
 
-const MODEL_DIR = join(homedir(), '.cache/attn/models/all-MiniLM-L6-v2');
-const TEXT = 'The quick brown fox jumps over the lazy dog. The dog does not move. Later, the fox runs back into the forest.';
-const LINK = `lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=${encodeURIComponent(TEXT)}&layer=2&head=3`;
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -30,13 +27,6 @@ after(async () => {
   await browser?.close();
 });
 
-/** Waits until the page shows an analysis of link `config` (its canonical form), or any. */
-async function analysed(page, config = null) {
-  await page.waitForFunction((c) => {
-    const m = window.__attnModel;
-    return m && m.result() && !m.busy() && (c === null || m.configString() === c);
-  }, config, { timeout: 240_000 });
-}
 
 /** attn encode on the page's link: every head's P (to know each head's largest weight) and S of 2,3. */
 async function encode(config) {

@@ -2,8 +2,9 @@
 // iterations computed so far. An iteration before the one shown is reached by training again from
 // iteration 0 in slices (the run loop restarts the run; training is deterministic, so the state
 // shown, and a run continued from it, has the bits of training there directly, as a `step=` link
-// does). A click on the chart jumps to that iteration; Replay trains again from 0, playing. A chosen position is written to the address bar as
-// `step=` (one history entry per committed change).
+// does). A click on the chart jumps to that iteration; Replay trains again from 0, playing. A
+// chosen position is written to the address bar as `step=` (one history entry per committed
+// change).
 
 import { Timeline } from '../lab/timeline.js';
 
@@ -11,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 
 /** Builds the timeline of training page `page` in #tr-timeline. */
 export function setupTimeline(page) {
-  page.furthest = 0;
+  // page.furthest (the timeline's end) is reset by page.startRun with each run.
   page.timeline = new Timeline($('tr-timeline'), {
     id: 'tr-timeline',
     label: 'Training timeline: the iteration shown',
