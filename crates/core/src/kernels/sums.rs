@@ -48,6 +48,7 @@ pub enum Shift<'a, T> {
 /// outermost, a block of 16 rows x 4096 tokens left L2 once per pair of coordinates); within a
 /// tile, pairs of coordinates, then groups of rows. Each register tile's lane sums wait in `acc`
 /// between token tiles; every lane still adds its `j` in increasing order.
+#[allow(clippy::too_many_arguments)] // the product's operands and shapes, then the output and its scratch
 pub fn weighted_sums_block<T: Float>(
     e: &[T],
     rows: usize,
