@@ -62,7 +62,10 @@ pub fn combine<T: Float>(acc: &[T; LANES]) -> T {
 ///
 /// Picked by timing the kernels alone on the development machine (AMD EPYC, AVX-512; wasm under
 /// Node 20). A tile holds at most 64 accumulators: beyond that LLVM stops unrolling the tile's
-/// loops and keeps the sums in memory (4-10x slower; e.g. 6 x 16 scores or 2 x 8 x 4 sums).
+/// loops and keeps the sums in memory (4-10x slower; e.g. 6 x 16 scores or 2 x 8 x 4 sums). In
+/// wasm, 2 x 4 score tiles (4 f64x2 accumulators) beat 4 x 4 by 7-21 % at d = 128 and tie at
+/// d = 16 (whole steps, interleaved A/B under Node, 2026-12-02); 4 x 6, 2 x 8 and 8 x 2 were
+/// slower.
 pub mod shape {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
     mod target {
@@ -82,7 +85,7 @@ pub mod shape {
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     mod target {
-        pub const SR: usize = 4;
+        pub const SR: usize = 2;
         pub const SK: usize = 4;
         pub const WR: usize = 4;
         pub const WC: usize = 2;
