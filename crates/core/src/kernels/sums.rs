@@ -75,38 +75,37 @@ pub fn weighted_sums_block<T: Float>(
     acc.clear();
     acc.resize(cgroups * rgroups, [[[T::ZERO; LANES]; WC]; WR]);
     let m = n / LANES;
+    // Token tiles outermost; the last one (also when n < LANES, m = 0) ends each register tile
+    // with the last n mod LANES tokens and writes its combined sums.
     let mut q0 = 0;
-    while q0 < m {
+    loop {
         let q1 = m.min(q0 + TJ / LANES);
+        let last = q1 == m;
         for cg in 0..cgroups {
             let cs = cols(cg);
             let wr: [&[T]; WC] = cs.map(|c| &w[c * n..(c + 1) * n]);
             for rg in 0..rgroups {
                 let rs = rws(rg);
                 let er: [&[T]; WR] = rs.map(|r| &e[r * n..(r + 1) * n]);
-                let a = &mut acc[cg * rgroups + rg];
+                let (a, sh) = (&mut acc[cg * rgroups + rg], shifts(rs, cs));
                 match shift {
-                    Shift::None => tile::<T, false>(er, wr, shifts(rs, cs), q0, q1, a),
-                    Shift::Rows(_) => tile::<T, true>(er, wr, shifts(rs, cs), q0, q1, a),
+                    Shift::None => tile::<T, false>(er, wr, sh, q0, q1, a),
+                    Shift::Rows(_) => tile::<T, true>(er, wr, sh, q0, q1, a),
+                }
+                if last {
+                    tail(er, wr, sh, matches!(shift, Shift::Rows(_)), n, a);
+                    for (k, &r) in rs.iter().enumerate().take(rows - rg * WR) {
+                        for (mm, &c) in cs.iter().enumerate().take(d - cg * WC) {
+                            out[r * d + c] = combine(&a[k][mm]);
+                        }
+                    }
                 }
             }
+        }
+        if last {
+            break;
         }
         q0 = q1;
-    }
-    for cg in 0..cgroups {
-        let cs = cols(cg);
-        let wr: [&[T]; WC] = cs.map(|c| &w[c * n..(c + 1) * n]);
-        for rg in 0..rgroups {
-            let rs = rws(rg);
-            let er: [&[T]; WR] = rs.map(|r| &e[r * n..(r + 1) * n]);
-            let a = &mut acc[cg * rgroups + rg];
-            tail(er, wr, shifts(rs, cs), matches!(shift, Shift::Rows(_)), n, a);
-            for (k, &r) in rs.iter().enumerate().take(rows - rg * WR) {
-                for (mm, &c) in cs.iter().enumerate().take(d - cg * WC) {
-                    out[r * d + c] = combine(&a[k][mm]);
-                }
-            }
-        }
     }
 }
 
