@@ -20,6 +20,8 @@
 //! Nothing here imports a lab.
 
 pub mod scores;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 pub mod sums;
 
 use std::fmt::Debug;
@@ -37,14 +39,36 @@ pub trait Float:
 {
     /// Additive zero (`+0.0`).
     const ZERO: Self;
+
+    /// One register tile of scores: `acc[r][k] = sum_c a[c][r] b[c][k]` over `c = 0..d` in
+    /// increasing order, the first product not added to a zero (`a`: `d` rows of [`shape::SR`]
+    /// query coordinates; `b`: `d` rows of [`shape::SK`] key coordinates; `d >= 1`). The generic
+    /// loop, or the target's vector instructions where the compiler does not vectorise it (wasm
+    /// simd128, [`simd128`]): the same bits.
+    #[inline(always)]
+    fn score_tile(a: &[[Self; shape::SR]], b: &[[Self; shape::SK]]) -> [[Self; shape::SK]; shape::SR] {
+        scores::tile(a, b)
+    }
 }
 
 impl Float for f32 {
     const ZERO: Self = 0.0;
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
+        simd128::score_tile_f32(a, b)
+    }
 }
 
 impl Float for f64 {
     const ZERO: Self = 0.0;
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn score_tile(a: &[[f64; shape::SR]], b: &[[f64; shape::SK]]) -> [[f64; shape::SK]; shape::SR] {
+        simd128::score_tile_f64(a, b)
+    }
 }
 
 /// Combines the lane sums in the fixed order `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`.

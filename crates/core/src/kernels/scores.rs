@@ -85,7 +85,7 @@ pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s
         let kpanel = &kp[p * d..(p + 1) * d];
         let (j0, kw) = (p * SK, SK.min(n - p * SK));
         for g in 0..groups {
-            let acc = tile::<T, SR, SK>(&qp[g * d..(g + 1) * d], kpanel);
+            let acc = T::score_tile(&qp[g * d..(g + 1) * d], kpanel);
             for (r, row) in acc.iter().enumerate().take(SR.min(rows - g * SR)) {
                 let at = (g * SR + r) * n + j0;
                 if kw == SK {
@@ -102,7 +102,7 @@ pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s
 /// One register tile: `acc[r][k] = sum_c a[c][r] b[c][k]` over `c = 0..d` in increasing order
 /// (`a`: `d` rows of `R` query coordinates; `b`: `d` rows of `K` key coordinates; `d >= 1`).
 #[inline(always)]
-fn tile<T: Float, const R: usize, const K: usize>(a: &[[T; R]], b: &[[T; K]]) -> [[T; K]; R] {
+pub(super) fn tile<T: Float, const R: usize, const K: usize>(a: &[[T; R]], b: &[[T; K]]) -> [[T; K]; R] {
     let (a0, b0) = (&a[0], &b[0]);
     let mut acc: [[T; K]; R] = std::array::from_fn(|r| std::array::from_fn(|k| a0[r] * b0[k]));
     for (ac, bc) in a[1..].iter().zip(&b[1..]) {

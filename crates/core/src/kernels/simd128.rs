@@ -1,0 +1,68 @@
+//! The score tile written with wasm simd128 instructions (`core::arch::wasm32`), for wasm builds
+//! with `+simd128` (the playground's). LLVM does not vectorise the generic tile of
+//! [`super::scores`] for this target: it compiled to 8 scalar multiplies and 8 scalar adds per
+//! coordinate (2026-12-02, read in the shipped module with `wasm-tools print`). Here each query
+//! coordinate is splatted and multiplied with the keys two at a time.
+//!
+//! Same bits as the generic tile: every lane is one output element, computed by the same IEEE
+//! multiplies and adds in the same order (the first product, then the coordinates added in
+//! increasing order); a vector instruction only does two or four of them at once.
+
+use core::arch::wasm32::{
+    f32x4_add, f32x4_extract_lane, f32x4_mul, f32x4_splat, f64x2_add, f64x2_extract_lane, f64x2_mul, f64x2_splat, v128,
+    v128_load,
+};
+
+use super::shape::{SK, SR};
+
+// The tiles below are written for this target's shape.
+const _: () = assert!(SR == 2 && SK == 4);
+
+/// Two f64 (or four f32) keys of one coordinate, as one vector.
+#[inline(always)]
+fn load<T, const K: usize>(row: &[T; K], at: usize) -> v128 {
+    assert!((at + 1) * 16 <= K * core::mem::size_of::<T>());
+    // SAFETY: the 16 bytes at byte offset 16 * at lie inside `row` (asserted above, a constant
+    // check the compiler removes); wasm loads need no alignment.
+    unsafe { v128_load(row.as_ptr().cast::<u8>().add(16 * at).cast::<v128>()) }
+}
+
+/// `acc[r][k] = sum_c a[c][r] b[c][k]`, `c` in increasing order, the first product not added to a
+/// zero (`a`: `d` rows of 2 query coordinates, `b`: `d` rows of 4 key coordinates, `d >= 1`).
+#[inline(always)]
+pub fn score_tile_f64(a: &[[f64; SR]], b: &[[f64; SK]]) -> [[f64; SK]; SR] {
+    let (q, k) = (&a[0], &b[0]);
+    let (q0, q1) = (f64x2_splat(q[0]), f64x2_splat(q[1]));
+    let (k0, k1) = (load(k, 0), load(k, 1));
+    let (mut s00, mut s01, mut s10, mut s11) =
+        (f64x2_mul(q0, k0), f64x2_mul(q0, k1), f64x2_mul(q1, k0), f64x2_mul(q1, k1));
+    for (q, k) in a[1..].iter().zip(&b[1..]) {
+        let (q0, q1) = (f64x2_splat(q[0]), f64x2_splat(q[1]));
+        let (k0, k1) = (load(k, 0), load(k, 1));
+        s00 = f64x2_add(s00, f64x2_mul(q0, k0));
+        s01 = f64x2_add(s01, f64x2_mul(q0, k1));
+        s10 = f64x2_add(s10, f64x2_mul(q1, k0));
+        s11 = f64x2_add(s11, f64x2_mul(q1, k1));
+    }
+    let row = |x: v128, y: v128| {
+        [f64x2_extract_lane::<0>(x), f64x2_extract_lane::<1>(x), f64x2_extract_lane::<0>(y), f64x2_extract_lane::<1>(y)]
+    };
+    [row(s00, s01), row(s10, s11)]
+}
+
+/// [`score_tile_f64`] in f32: four keys per vector.
+#[inline(always)]
+pub fn score_tile_f32(a: &[[f32; SR]], b: &[[f32; SK]]) -> [[f32; SK]; SR] {
+    let (q, k) = (&a[0], &b[0]);
+    let k0 = load(k, 0);
+    let (mut s0, mut s1) = (f32x4_mul(f32x4_splat(q[0]), k0), f32x4_mul(f32x4_splat(q[1]), k0));
+    for (q, k) in a[1..].iter().zip(&b[1..]) {
+        let k0 = load(k, 0);
+        s0 = f32x4_add(s0, f32x4_mul(f32x4_splat(q[0]), k0));
+        s1 = f32x4_add(s1, f32x4_mul(f32x4_splat(q[1]), k0));
+    }
+    let row = |x: v128| {
+        [f32x4_extract_lane::<0>(x), f32x4_extract_lane::<1>(x), f32x4_extract_lane::<2>(x), f32x4_extract_lane::<3>(x)]
+    };
+    [row(s0), row(s1)]
+}
