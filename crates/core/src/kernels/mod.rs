@@ -49,6 +49,21 @@ pub trait Float:
     fn score_tile(a: &[[Self; shape::SR]], b: &[[Self; shape::SK]]) -> [[Self; shape::SK]; shape::SR] {
         scores::tile(a, b)
     }
+
+    /// One register tile of weighted sums over the chunks `q0..q1` of [`LANES`] tokens (see
+    /// [`sums`]): the generic loop, or the target's vector instructions ([`simd128`]): the same
+    /// bits.
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[Self]; shape::WR],
+        w: [&[Self]; shape::WC],
+        sh: [[Self; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[Self; LANES]; shape::WC]; shape::WR],
+    ) {
+        sums::tile::<Self, REL>(e, w, sh, q0, q1, acc)
+    }
 }
 
 impl Float for f32 {
@@ -68,6 +83,19 @@ impl Float for f64 {
     #[inline(always)]
     fn score_tile(a: &[[f64; shape::SR]], b: &[[f64; shape::SK]]) -> [[f64; shape::SK]; shape::SR] {
         simd128::score_tile_f64(a, b)
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[f64]; shape::WR],
+        w: [&[f64]; shape::WC],
+        sh: [[f64; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[f64; LANES]; shape::WC]; shape::WR],
+    ) {
+        simd128::sums_tile_f64::<REL>(e, w, sh, q0, q1, acc)
     }
 }
 

@@ -9,14 +9,15 @@
 //! increasing order); a vector instruction only does two or four of them at once.
 
 use core::arch::wasm32::{
-    f32x4_add, f32x4_extract_lane, f32x4_mul, f32x4_splat, f64x2_add, f64x2_extract_lane, f64x2_mul, f64x2_splat, v128,
-    v128_load,
+    f32x4_add, f32x4_extract_lane, f32x4_mul, f32x4_splat, f64x2_add, f64x2_extract_lane, f64x2_mul, f64x2_splat,
+    f64x2_sub, v128, v128_load,
 };
 
-use super::shape::{SK, SR};
+use super::shape::{G, SK, SR, WC, WR};
+use super::LANES;
 
 // The tiles below are written for this target's shape.
-const _: () = assert!(SR == 2 && SK == 4);
+const _: () = assert!(SR == 2 && SK == 4 && WR == 4 && WC == 2 && G == 2);
 
 /// Two f64 (or four f32) keys of one coordinate, as one vector.
 #[inline(always)]
@@ -65,4 +66,64 @@ pub fn score_tile_f32(a: &[[f32; SR]], b: &[[f32; SK]]) -> [[f32; SK]; SR] {
         [f32x4_extract_lane::<0>(x), f32x4_extract_lane::<1>(x), f32x4_extract_lane::<2>(x), f32x4_extract_lane::<3>(x)]
     };
     [row(s0), row(s1)]
+}
+
+/// The weighted-sum tile of [`super::sums`] in f64x2 instructions, for `WR = 4` rows, `WC = 2`
+/// coordinates and `G = 2` lanes at a time (this target's shape): over the chunks `q0..q1` of
+/// [`LANES`] tokens, adds `e[r][j] * (w[c][j] - sh[r][c])` (`sh` only when `REL`) to lane
+/// `j mod LANES` of `acc[r][c]`, in `LANES / 2` passes, each lane in increasing `j`. Two chunks
+/// per loop iteration, so the 6 streams' addresses advance once per two chunks (LLVM's
+/// vectorisation of the generic tile added a pass offset to every load and advanced every address
+/// each chunk, and left the `REL` tile scalar). Same operations per lane in the same order as the
+/// generic tile: the same bits.
+#[inline(never)]
+pub fn sums_tile_f64<const REL: bool>(
+    e: [&[f64]; WR],
+    w: [&[f64]; WC],
+    sh: [[f64; WC]; WR],
+    q0: usize,
+    q1: usize,
+    acc: &mut [[[f64; LANES]; WC]; WR],
+) {
+    let (lo, hi) = (q0 * LANES, q1 * LANES);
+    assert!(e.iter().all(|x| x.len() >= hi) && w.iter().all(|x| x.len() >= hi));
+    let m = q1 - q0;
+    if m == 0 {
+        return;
+    }
+    let shv: [[v128; WC]; WR] = sh.map(|row| row.map(|x| f64x2_splat(x)));
+    for p in 0..LANES / 2 {
+        let mut a: [[v128; WC]; WR] = std::array::from_fn(|r| std::array::from_fn(|c| load(&acc[r][c], p)));
+        // Element `lo + 2p` of each stream: its chunk `q` is `8q` elements further.
+        let ep: [*const f64; WR] = e.map(|x| x[lo + 2 * p..].as_ptr());
+        let wp: [*const f64; WC] = w.map(|x| x[lo + 2 * p..].as_ptr());
+        let step = |a: &mut [[v128; WC]; WR], at: usize| {
+            // SAFETY: `at = 8 q` for a chunk `q < m`: elements `lo + 2p + 8q` and the next lie
+            // below `hi` in every stream (asserted above); wasm loads need no alignment.
+            let ev: [v128; WR] = ep.map(|x| unsafe { v128_load(x.add(at).cast::<v128>()) });
+            let wv: [v128; WC] = wp.map(|x| unsafe { v128_load(x.add(at).cast::<v128>()) });
+            for r in 0..WR {
+                for c in 0..WC {
+                    let x = if REL { f64x2_sub(wv[c], shv[r][c]) } else { wv[c] };
+                    a[r][c] = f64x2_add(a[r][c], f64x2_mul(ev[r], x));
+                }
+            }
+        };
+        let mut q = 0;
+        while q + 2 <= m {
+            step(&mut a, LANES * q);
+            step(&mut a, LANES * (q + 1));
+            q += 2;
+        }
+        if q < m {
+            step(&mut a, LANES * q);
+        }
+        for r in 0..WR {
+            for c in 0..WC {
+                let v = a[r][c];
+                acc[r][c][2 * p] = f64x2_extract_lane::<0>(v);
+                acc[r][c][2 * p + 1] = f64x2_extract_lane::<1>(v);
+            }
+        }
+    }
 }

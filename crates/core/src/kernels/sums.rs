@@ -89,8 +89,8 @@ pub fn weighted_sums_block<T: Float>(
                 let er: [&[T]; WR] = rs.map(|r| &e[r * n..(r + 1) * n]);
                 let (a, sh) = (&mut acc[cg * rgroups + rg], shifts(rs, cs));
                 match shift {
-                    Shift::None => tile::<T, false>(er, wr, sh, q0, q1, a),
-                    Shift::Rows(_) => tile::<T, true>(er, wr, sh, q0, q1, a),
+                    Shift::None => T::sums_tile::<false>(er, wr, sh, q0, q1, a),
+                    Shift::Rows(_) => T::sums_tile::<true>(er, wr, sh, q0, q1, a),
                 }
                 if last {
                     tail(er, wr, sh, matches!(shift, Shift::Rows(_)), n, a);
@@ -117,7 +117,7 @@ pub fn weighted_sums_block<T: Float>(
 // build's partial sums in memory (3x slower); a call per tile and token tile costs nothing.
 #[allow(clippy::needless_range_loop)]
 #[inline(never)]
-fn tile<T: Float, const REL: bool>(
+pub(super) fn tile<T: Float, const REL: bool>(
     e: [&[T]; WR],
     w: [&[T]; WC],
     sh: [[T; WC]; WR],
