@@ -22,6 +22,7 @@ export class Pool {
     this.config = null;
     this.busy = false;
     this.later = null; // what the last analyses left for later (see step)
+    this.stageMs = NaN; // the slowest worker's time for a stage without analyses (average)
     this.waiting = new Map();
     this.workers = [];
     const started = [];
@@ -62,6 +63,7 @@ export class Pool {
     await this.ready;
     if (this.config === config) return;
     this.config = null;
+    this.stageMs = NaN;
     const replies = await Promise.all(this.workers.map((_, w) => this.ask(w, { type: 'config', config })));
     const bad = replies.find((r) => r.error);
     if (bad) throw new Error(bad.error);
@@ -92,7 +94,14 @@ export class Pool {
       if (r.error) return { error: r.error };
       out.set(r.velocity, r.lo * d);
     }
-    return analyse ? { velocity: out, partials: replies.map((r) => r.partial) } : { velocity: out };
+    // The slowest worker's computing time: a stage's, or with the analyses the time they added.
+    const ms = Math.max(...replies.map((r) => r.ms ?? 0));
+    if (!analyse) {
+      this.stageMs = Number.isFinite(this.stageMs) ? 0.7 * this.stageMs + 0.3 * ms : ms;
+      return { velocity: out };
+    }
+    const workerMs = Number.isFinite(this.stageMs) ? Math.max(0, ms - this.stageMs) : 0;
+    return { velocity: out, partials: replies.map((r) => r.partial), workerMs };
   }
 
   /**
@@ -101,10 +110,11 @@ export class Pool {
    * state) or was cancelled (`alive()` turned false: the stepper was replaced or stepped by
    * someone else).
    *
-   * `analyses` ({ spec(stepper), take(stepper, partials) }): when `spec` gives what to analyse
-   * at the step's start (ParticleLab.analysis_spec, or null), the workers also analyse the state
-   * the step starts from during its first stage (which sees the same P), and `take` gets their
-   * analyses (for ParticleLab.supply_analyses) before the step completes, while the stepper
+   * `analyses` ({ spec(stepper), take(stepper, partials, workerMs) }): when `spec` gives what to
+   * analyse at the step's start (ParticleLab.analysis_spec, or null), the workers also analyse
+   * the state the step starts from during its first stage (which sees the same P), and `take`
+   * gets their analyses (for ParticleLab.supply_analyses) and the time they added to the slowest
+   * worker's stage (ms, against its recent stages without) before the step completes, while the stepper
    * still holds that state; what it returns (a function, or nothing) runs once the workers have
    * the next stage (or when `advance` returns), so this thread's share overlaps their work.
    */
@@ -130,7 +140,7 @@ export class Pool {
           stepper.abort_step(result.error);
           return false;
         }
-        if (result.partials) this.later = analyses.take(stepper, result.partials) ?? null;
+        if (result.partials) this.later = analyses.take(stepper, result.partials, result.workerMs) ?? null;
         try {
           if (stepper.supply_velocity(result.velocity)) return true;
         } catch {

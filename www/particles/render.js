@@ -69,7 +69,7 @@ export const poolAnalyses = {
     app.specCost = performance.now() - t0;
     return spec;
   },
-  take: (s, partials) => showAnalysed(s, partials),
+  take: (s, partials, workerMs) => showAnalysed(s, partials, workerMs),
 };
 
 /**
@@ -79,7 +79,7 @@ export const poolAnalyses = {
  * compute the next stage), the metrics with the effective rank's Gram matrix
  * (ParticleLab.finish_analyses, the bits of ParticleLab.metrics) and the state's record.
  */
-function showAnalysed(s, partials) {
+function showAnalysed(s, partials, workerMs = 0) {
   if (s !== app.stepper) return null;
   const now = performance.now();
   let supplied = true;
@@ -99,7 +99,10 @@ function showAnalysed(s, partials) {
   overlayMetrics();
   Object.assign(app.needs, { data: false, draw: true, metrics: false });
   if (supplied && s.pool_heatmap()) updateHeatmap(now, true);
-  let cost = app.specCost + (performance.now() - now);
+  // The analyses' cost counts the time they added to the workers' stage (they delay every step
+  // they ride on) besides this thread's share, so their cadence (metricsInterval) keeps them at
+  // about an eighth of the pool's time too.
+  let cost = app.specCost + (performance.now() - now) + (Number.isFinite(workerMs) ? workerMs : 0);
   return () => {
     if (s !== app.stepper) return;
     const t0 = performance.now();

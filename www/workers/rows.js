@@ -10,7 +10,8 @@
 //                                          n x d; rows of block `block` of `blocks`
 //                                          (RowWorker.block_rows); with analyse = { side, block,
 //                                          positions, rank } (ParticleLab.analysis_spec) also the
-//                                          analyses of those rows of P (RowWorker.rows_analysed)
+//                                          analyses of those rows of P (RowWorker.rows_analysed);
+//                                          each reply also says its computing time (ms)
 //      { type: 'memory', seq }             the size of this worker's wasm memory
 // Out: { type: 'hello' } once listening, { type: 'ready' } after init,
 //      { type: 'configured', seq, error? }, { type: 'rows', seq, lo, velocity?, partial?, error? },
@@ -59,13 +60,16 @@ port.listen((msg) => {
       try {
         const [lo, hi] = field.block_rows(msg.blocks, msg.block);
         const a = msg.analyse;
+        const t0 = performance.now();
         if (a) {
           const [velocity, partial] = field.rows_analysed(msg.t, msg.state, lo, hi, msg.projected, a.side, a.block, a.positions, a.rank);
-          port.post({ type: 'rows', seq: msg.seq, lo, velocity, partial }, [velocity.buffer, partial.buffer]);
+          const ms = performance.now() - t0;
+          port.post({ type: 'rows', seq: msg.seq, lo, velocity, partial, ms }, [velocity.buffer, partial.buffer]);
           break;
         }
         const velocity = field.rows(msg.t, msg.state, lo, hi, msg.projected);
-        port.post({ type: 'rows', seq: msg.seq, lo, velocity }, [velocity.buffer]);
+        const ms = performance.now() - t0;
+        port.post({ type: 'rows', seq: msg.seq, lo, velocity, ms }, [velocity.buffer]);
       } catch (err) {
         port.post({ type: 'rows', seq: msg.seq, lo: 0, error: errorText(err) });
       }

@@ -5,7 +5,7 @@ mod common;
 
 use attn_core::particles::analysis::attention::{block_maxima, block_side};
 use attn_core::particles::analysis::metrics::{Metrics, MetricsScratch};
-use attn_core::particles::analysis::order::{pool_row_ordered, row_argmax};
+use attn_core::particles::analysis::order::{heat_cells, pool_row_ordered, row_argmax};
 use attn_core::particles::analysis::partial::{is_sampled, PartialSpec, RowsPartial};
 use attn_core::particles::analysis::rank::{effective_rank_of_rows, sample_rows};
 use attn_core::particles::analysis::{boolean_distance, effective_rank, leaders, TokenOrder};
@@ -78,8 +78,9 @@ fn combined_blocks_equal_the_whole_p_analyzers() {
         for i in 0..n {
             pool_row_ordered(&p[i * n..(i + 1) * n], i, &pos, side, block, &mut ordered);
         }
-        let plain = PartialSpec { n, pool: Some((side, block)), positions: None, rank: true };
-        let in_order = PartialSpec { positions: Some(&pos), ..plain };
+        let plain = PartialSpec { n, pool: Some((side, block)), cells: None, rank: true };
+        let cells = heat_cells(&pos, block);
+        let in_order = PartialSpec { cells: Some(&cells), ..plain };
         for blocks in [1, 2, 3, 4] {
             let all = split(&p, &plain, blocks);
             let what = format!("n = {n}, side {side}, {blocks} blocks");
@@ -115,7 +116,7 @@ fn a_non_finite_block_and_malformed_messages() {
     let n = 9;
     let mut p = random_p(n, 3);
     p[5 * n + 2] = f64::NAN;
-    let spec = PartialSpec { n, pool: None, positions: None, rank: true };
+    let spec = PartialSpec { n, pool: None, cells: None, rank: true };
     for blocks in [1, 2, 3] {
         let all = split(&p, &spec, blocks);
         assert!(!all.finite, "{blocks} blocks");
@@ -152,7 +153,7 @@ fn worker_blocks_give_the_velocity_and_the_metrics_of_the_state() {
         let p = attention(&mut s);
         let mut velocity = vec![0.0; n * d];
         Field::new(&c, &init::matrices(&c)).velocity_rows(s.t(), s.state(), 0, n, &mut velocity, false).expect("v");
-        let spec = PartialSpec { n, pool: None, positions: None, rank: true };
+        let spec = PartialSpec { n, pool: None, cells: None, rank: true };
         for blocks in [1, 2, 3] {
             let mut v = vec![0.0; n * d];
             let parts: Vec<RowsPartial> = (0..blocks)

@@ -6,6 +6,7 @@
 
 use super::particles::ParticleLab;
 use attn_core::parse;
+use attn_core::particles::analysis::order::heat_cells;
 use attn_core::particles::analysis::partial::{PartialSpec, RowsPartial};
 use attn_core::particles::field::Field;
 use attn_core::particles::init;
@@ -95,10 +96,11 @@ impl RowWorker {
         if side > 0 && (block == 0 || positions.iter().any(|&p| p / block >= side)) {
             return Err(JsError::new(&format!("a heatmap of {side} x {side} cells of {block} entries")));
         }
+        let cells = if side > 0 { heat_cells(&positions, block) } else { Vec::new() };
         let spec = PartialSpec {
             n,
             pool: (side > 0).then_some((side, block)),
-            positions: (!positions.is_empty()).then_some(&positions[..]),
+            cells: (!cells.is_empty()).then_some(&cells[..]),
             rank,
         };
         let mut part = RowsPartial::start(&spec, lo, hi);

@@ -1,9 +1,9 @@
 //! The metrics shown over time: clusters, Boolean distance, effective rank, energy, hyperplanes,
 //! leaders.
 
-use super::attention::{boolean_distance_row, mark_leaders, pool_row};
+use super::attention::{boolean_distance_row, mark_leaders, pool_row, row_finite};
 use super::hyperplanes::hyperplanes;
-use super::order::{pool_row_ordered, row_argmax};
+use super::order::{heat_cells, pool_row_cells, row_argmax};
 use super::partial::RowsPartial;
 use super::rank::{effective_rank_of_rows, sample_rows};
 use super::spectrum::{top_left_eigenvector, TopEigen};
@@ -198,10 +198,15 @@ fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Res
     let mut next = 0;
     scratch.best.resize(n, 0);
     let MetricsScratch { p, keep_p, pool, pooled, rank_rows, leader, positions, best, .. } = scratch;
+    // Each token's heatmap cell, once (not a division per entry).
+    let cells = match (positions.as_deref(), *pool) {
+        (Some(pos), Some((_, block))) => Some(heat_cells(pos, block)),
+        _ => None,
+    };
     sim.attention_rows(&mut |i, row| {
         best[i] = row_argmax(row);
         out.boolean_distance = boolean_distance_row(out.boolean_distance, row);
-        out.finite &= row.iter().all(|x| x.is_finite());
+        out.finite &= row_finite(row);
         mark_leaders(row, leader);
         if next < rows.len() && rows[next] == i {
             rank_rows[next * n..(next + 1) * n].copy_from_slice(row);
@@ -211,8 +216,8 @@ fn stream(sim: &mut Simulation, scratch: &mut MetricsScratch, rank: bool) -> Res
             p[i * n..(i + 1) * n].copy_from_slice(row);
         }
         if let Some((side, block)) = *pool {
-            match positions {
-                Some(pos) => pool_row_ordered(row, i, pos, side, block, pooled),
+            match &cells {
+                Some(cells) => pool_row_cells(row, i, cells, side, pooled),
                 None => pool_row(row, i, side, block, pooled),
             }
         }

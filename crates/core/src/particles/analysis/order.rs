@@ -70,28 +70,63 @@ impl TokenOrder {
 
 /// The column of the largest entry of `row` (the first on ties; NaN never wins; 0 for a row
 /// without a number).
+///
+/// Folded in [`crate::kernels::LANES`] lanes (each keeps the first column of its largest entry,
+/// indices held as exact `f64` so the loop vectorises), then the lanes give the largest entry
+/// and, among lanes tied on it, the smallest column: the first largest entry of the row, as a
+/// plain scan finds it.
 pub fn row_argmax(row: &[f64]) -> usize {
-    let mut best = 0;
-    let mut top = f64::NEG_INFINITY;
-    for (j, &x) in row.iter().enumerate() {
-        if x > top {
-            top = x;
-            best = j;
+    const L: usize = crate::kernels::LANES;
+    let mut top = [f64::NEG_INFINITY; L];
+    let mut best = [0.0f64; L];
+    let (chunks, rest) = row.as_chunks::<L>();
+    for (q, chunk) in chunks.iter().enumerate() {
+        let base = (q * L) as f64;
+        for l in 0..L {
+            let x = chunk[l];
+            let wins = x > top[l];
+            top[l] = if wins { x } else { top[l] };
+            best[l] = if wins { base + l as f64 } else { best[l] };
         }
     }
-    best
+    let (mut t, mut b) = (f64::NEG_INFINITY, 0usize);
+    for l in 0..L {
+        let j = best[l] as usize;
+        if top[l] > t || (top[l] == t && t > f64::NEG_INFINITY && j < b) {
+            (t, b) = (top[l], j);
+        }
+    }
+    for (k, &x) in rest.iter().enumerate() {
+        if x > t {
+            (t, b) = (x, chunks.len() * L + k);
+        }
+    }
+    b
 }
 
 /// [`super::attention::pool_row`] for an ordered heatmap: row `i` of `P` at position `pos[i]`,
 /// its entry `j` at column position `pos[j]` (`pos`: [`TokenOrder::positions`]), folded into
 /// the `side x side` block maxima (started at `-inf`; NaN never wins).
 pub fn pool_row_ordered(row: &[f64], i: usize, pos: &[usize], side: usize, block: usize, pooled: &mut [f64]) {
-    let r = pos[i] / block;
-    let cells = &mut pooled[r * side..(r + 1) * side];
-    for (j, &x) in row.iter().enumerate() {
-        let cell = &mut cells[pos[j] / block];
-        if x > *cell {
-            *cell = x;
-        }
+    pool_row_cells(row, i, &heat_cells(pos, block), side, pooled);
+}
+
+/// The heatmap cell (row or column of pixels) of each token: `pos[j] / block` (`pos`:
+/// [`TokenOrder::positions`]), for [`pool_row_cells`], computed once per `P` rather than a
+/// division per entry.
+pub fn heat_cells(pos: &[usize], block: usize) -> Vec<usize> {
+    pos.iter().map(|&p| p / block).collect()
+}
+
+/// [`pool_row_ordered`] with the cells of the tokens given ([`heat_cells`]): row `i` folded into
+/// row `cells[i]` of `pooled`, its entry `j` into column `cells[j]`.
+pub fn pool_row_cells(row: &[f64], i: usize, cells: &[usize], side: usize, pooled: &mut [f64]) {
+    let r = cells[i];
+    let out = &mut pooled[r * side..(r + 1) * side];
+    // A select and a store every time rather than a branch: P's entries come in no order the
+    // branch predictor could learn.
+    for (&c, &x) in cells.iter().zip(row) {
+        let cell = &mut out[c];
+        *cell = if x > *cell { x } else { *cell };
     }
 }

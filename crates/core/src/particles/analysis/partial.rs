@@ -1,15 +1,15 @@
 //! The analyses of `P` over a block of its rows (issue 13 part 2): what one worker of the page's
 //! pool computes from the rows it owns, and the exact combine of the blocks. Each row is folded
 //! with the functions the whole-`P` analyzers use ([`boolean_distance_row`], [`mark_leaders`],
-//! [`row_argmax`], [`pool_row`] / [`pool_row_ordered`], the rows of [`super::rank::sample_rows`]), and the
+//! [`row_argmax`], [`pool_row`] / [`pool_row_cells`], the rows of [`super::rank::sample_rows`]), and the
 //! blocks combine with operations that do not depend on how the rows were split: a maximum
 //! (`f64::max`, whose result is one of its arguments; entries of the Boolean distance are never
 //! `-0`), a logical or, and the heatmap's cells taken in block order with the same "first larger
 //! wins" rule as the row fold. So any split of `0..n`, combined in order, gives the bits of one
 //! pass over all of `P` ([`super::metrics`], [`super::attention`], [`super::rank`]).
 
-use super::attention::{boolean_distance_row, mark_leaders, pool_row};
-use super::order::{pool_row_ordered, row_argmax};
+use super::attention::{boolean_distance_row, mark_leaders, pool_row, row_finite};
+use super::order::{pool_row_cells, row_argmax};
 
 /// What the analyses of a block of rows need to know of the whole run.
 #[derive(Clone, Copy, Debug)]
@@ -19,9 +19,9 @@ pub struct PartialSpec<'a> {
     /// The heatmap's block maxima, `(side, block)` ([`super::attention::block_side`]); `None`:
     /// no heatmap.
     pub pool: Option<(usize, usize)>,
-    /// The heatmap's order as token positions ([`super::TokenOrder::positions`]); `None`: token
-    /// order.
-    pub positions: Option<&'a [usize]>,
+    /// The heatmap's order as each token's cell, its position over the block
+    /// ([`super::order::heat_cells`] of [`super::TokenOrder::positions`]); `None`: token order.
+    pub cells: Option<&'a [usize]>,
     /// Keep the effective rank's sampled rows ([`is_sampled`]).
     pub rank: bool,
 }
@@ -70,14 +70,14 @@ impl RowsPartial {
         debug_assert_eq!(i, self.lo + self.best.len(), "rows are folded in order");
         self.best.push(row_argmax(row));
         self.boolean_distance = boolean_distance_row(self.boolean_distance, row);
-        self.finite &= row.iter().all(|x| x.is_finite());
+        self.finite &= row_finite(row);
         mark_leaders(row, &mut self.leader);
         if spec.rank && is_sampled(spec.n, i) {
             self.rank_rows.extend_from_slice(row);
         }
         if let Some((side, block)) = spec.pool {
-            match spec.positions {
-                Some(pos) => pool_row_ordered(row, i, pos, side, block, &mut self.pooled),
+            match spec.cells {
+                Some(cells) => pool_row_cells(row, i, cells, side, &mut self.pooled),
                 None => pool_row(row, i, side, block, &mut self.pooled),
             }
         }
