@@ -209,39 +209,60 @@ function drawTrails(tv, ctx, th, project) {
   ctx.strokeStyle = th.muted;
   ctx.lineWidth = 1.2;
   const L = tv.trail.length;
+  // Each state of the trail projected once (screen x, y; NaN where it cannot be drawn), not
+  // once per segment end.
+  const screen = tv.trail.map((p) => {
+    const xy = new Float64Array(2 * n).fill(NaN);
+    for (let i = 0; i < n; i++) {
+      const u = project(p, i);
+      if (u) {
+        xy[2 * i] = u[0];
+        xy[2 * i + 1] = u[1];
+      }
+    }
+    return xy;
+  });
   for (let a = 1; a < L; a++) {
-    const p = tv.trail[a - 1];
-    const q = tv.trail[a];
+    const p = screen[a - 1];
+    const q = screen[a];
     ctx.globalAlpha = 0.08 + 0.5 * (a / L);
     ctx.beginPath();
     for (let i = 0; i < n; i++) {
-      const u = project(p, i);
-      const v = project(q, i);
-      if (!u || !v || !Number.isFinite(u[0] + u[1] + v[0] + v[1])) continue;
+      const ux = p[2 * i];
+      const uy = p[2 * i + 1];
+      const vx = q[2 * i];
+      const vy = q[2 * i + 1];
+      if (!Number.isFinite(ux + uy + vx + vy)) continue;
       // A segment shorter than half a pixel shows nothing a token's dot does not cover, and
       // stroking thousands of them (slow runs, large n) cost the page more than the dots.
-      if (Math.abs(u[0] - v[0]) + Math.abs(u[1] - v[1]) < 0.5) continue;
-      ctx.moveTo(u[0], u[1]);
-      ctx.lineTo(v[0], v[1]);
+      if (Math.abs(ux - vx) + Math.abs(uy - vy) < 0.5) continue;
+      ctx.moveTo(ux, uy);
+      ctx.lineTo(vx, vy);
     }
     ctx.stroke();
   }
   ctx.globalAlpha = 1;
 }
 
-/** Rotation of data coordinates to screen: returns [X (right), Y (up), depth (towards viewer)]. */
-function rotate(tv, a, b, c) {
+/**
+ * Rotation of data coordinates to screen for the current camera, as a function returning
+ * [X (right), Y (up), depth (towards viewer)] (the sines and cosines taken once).
+ */
+function rotation(tv) {
   const cy = Math.cos(tv.yaw);
   const sy = Math.sin(tv.yaw);
   const cp = Math.cos(tv.pitch);
   const sp = Math.sin(tv.pitch);
-  const a1 = a * cy - b * sy;
-  const b1 = a * sy + b * cy;
-  return [a1, -b1 * sp + c * cp, b1 * cp + c * sp];
+  return (a, b, c) => {
+    const a1 = a * cy - b * sy;
+    const b1 = a * sy + b * cy;
+    return [a1, -b1 * sp + c * cp, b1 * cp + c * sp];
+  };
 }
 
 export function draw3d(tv, ctx, w, h, th, colours) {
   const { c, h: half, hs } = tv.view;
+  const rot = rotation(tv);
   const size = Math.min(w, h);
   const s = (size / 2 - 18) / half;
   const cx = w / 2;
@@ -253,7 +274,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     const b = (p[3 * i + 1] - c[1]) * f[1];
     const z = (p[3 * i + 2] - c[2]) * f[2];
     if (!Number.isFinite(a + b + z)) return null;
-    const [X, Y, D] = rotate(tv, a, b, z);
+    const [X, Y, D] = rot(a, b, z);
     return [cx + X * s, cy - Y * s, D / half];
   };
 
@@ -266,7 +287,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   for (let a = 0; a < 3; a++) {
     const e = [0, 0, 0];
     e[a] = axisLen;
-    const [X, Y] = rotate(tv, e[0], e[1], e[2]);
+    const [X, Y] = rot(e[0], e[1], e[2]);
     ctx.strokeStyle = th.border;
     ctx.lineWidth = 1.2;
     ctx.beginPath();
@@ -286,7 +307,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     ctx.beginPath();
     for (let k = 0; k <= 72; k++) {
       const u = (k / 72) * 2 * Math.PI;
-      const [X, Y] = rotate(tv, Math.cos(u), Math.sin(u), 0);
+      const [X, Y] = rot(Math.cos(u), Math.sin(u), 0);
       if (k === 0) ctx.moveTo(cx + X * s, cy - Y * s);
       else ctx.lineTo(cx + X * s, cy - Y * s);
     }
