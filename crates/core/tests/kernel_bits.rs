@@ -4,8 +4,8 @@
 //! (the CLI's threads, the page's workers) equal, bit for bit, two steps driven by a plain
 //! reference velocity written here with the order of science.md, "Matrix products": each score's
 //! coordinates in increasing order, the max-subtracted exponentials, 8 lane sums combined in the
-//! fixed tree. (The wasm build is compared with the native one by the browser tests and
-//! `cargo xtask bench`.)
+//! fixed tree. (The wasm build is compared with the native one, case by case at these d and n, by
+//! `tests/e2e/wasm_bits.test.mjs`, and by the other browser tests and `cargo xtask bench`.)
 
 use attn_core::exp::rational::exp_rational;
 use attn_core::kernels::{combine, LANES};
