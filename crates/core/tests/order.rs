@@ -2,7 +2,7 @@
 //! block maxima, equal to those of `P` with its rows and columns permuted.
 
 use attn_core::particles::analysis::attention::{block_maxima, block_side};
-use attn_core::particles::analysis::order::{pool_row_ordered, row_argmax, TokenOrder};
+use attn_core::particles::analysis::order::{heat_cells, pool_row_cells, row_argmax, TokenOrder};
 use attn_core::rng::Rng;
 
 #[test]
@@ -42,8 +42,9 @@ fn ordered_block_maxima_are_those_of_the_permuted_matrix() {
         let (want, side) = block_maxima(&permuted, n, max_side);
         let (_, block) = block_side(n, max_side);
         let mut got = vec![f64::NEG_INFINITY; side * side];
+        let cells = heat_cells(&pos, block);
         for i in 0..n {
-            pool_row_ordered(&p[i * n..(i + 1) * n], i, &pos, side, block, &mut got);
+            pool_row_cells(&p[i * n..(i + 1) * n], i, &cells, side, &mut got);
         }
         assert_eq!(
             got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),

@@ -5,7 +5,7 @@ mod common;
 
 use attn_core::particles::analysis::attention::{block_maxima, block_side};
 use attn_core::particles::analysis::metrics::{Metrics, MetricsScratch};
-use attn_core::particles::analysis::order::{heat_cells, pool_row_ordered, row_argmax};
+use attn_core::particles::analysis::order::{heat_cells, pool_row_cells, row_argmax};
 use attn_core::particles::analysis::partial::{is_sampled, PartialSpec, RowsPartial};
 use attn_core::particles::analysis::rank::{effective_rank_of_rows, sample_rows};
 use attn_core::particles::analysis::{boolean_distance, effective_rank, leaders, TokenOrder};
@@ -74,12 +74,12 @@ fn combined_blocks_equal_the_whole_p_analyzers() {
         let (side, block) = block_side(n, max_side);
         let order = TokenOrder::by_leader(&(0..n).map(|i| row_argmax(&p[i * n..(i + 1) * n])).collect::<Vec<_>>());
         let pos = order.positions();
+        let cells = heat_cells(&pos, block);
         let mut ordered = vec![f64::NEG_INFINITY; side * side];
         for i in 0..n {
-            pool_row_ordered(&p[i * n..(i + 1) * n], i, &pos, side, block, &mut ordered);
+            pool_row_cells(&p[i * n..(i + 1) * n], i, &cells, side, &mut ordered);
         }
         let plain = PartialSpec { n, pool: Some((side, block)), cells: None, rank: true };
-        let cells = heat_cells(&pos, block);
         let in_order = PartialSpec { cells: Some(&cells), ..plain };
         for blocks in [1, 2, 3, 4] {
             let all = split(&p, &plain, blocks);

@@ -93,10 +93,10 @@ impl RowWorker {
         }
         let positions: Vec<usize> = positions.iter().map(|&p| p as usize).collect();
         let (side, block) = (side as usize, block as usize);
-        if side > 0 && (block == 0 || positions.iter().any(|&p| p / block >= side)) {
+        let cells = if side > 0 && block > 0 { heat_cells(&positions, block) } else { Vec::new() };
+        if side > 0 && (block == 0 || cells.iter().any(|&c| c >= side)) {
             return Err(JsError::new(&format!("a heatmap of {side} x {side} cells of {block} entries")));
         }
-        let cells = if side > 0 { heat_cells(&positions, block) } else { Vec::new() };
         let spec = PartialSpec {
             n,
             pool: (side > 0).then_some((side, block)),

@@ -26,7 +26,7 @@ pub fn boolean_distance_row(acc: f64, row: &[f64]) -> f64 {
             lanes[l] = if v > lanes[l] { v } else { lanes[l] };
         }
     }
-    let top = rest.iter().fold(f64::NEG_INFINITY, |m, &x| if dist(x) > m { dist(x) } else { m });
+    let top = rest.iter().map(|&x| dist(x)).fold(f64::NEG_INFINITY, |m, v| if v > m { v } else { m });
     let top = lanes.iter().fold(top, |m, &v| if v > m { v } else { m });
     if row.is_empty() {
         acc

@@ -104,22 +104,16 @@ pub fn row_argmax(row: &[f64]) -> usize {
     b
 }
 
-/// [`super::attention::pool_row`] for an ordered heatmap: row `i` of `P` at position `pos[i]`,
-/// its entry `j` at column position `pos[j]` (`pos`: [`TokenOrder::positions`]), folded into
-/// the `side x side` block maxima (started at `-inf`; NaN never wins).
-pub fn pool_row_ordered(row: &[f64], i: usize, pos: &[usize], side: usize, block: usize, pooled: &mut [f64]) {
-    pool_row_cells(row, i, &heat_cells(pos, block), side, pooled);
-}
-
 /// The heatmap cell (row or column of pixels) of each token: `pos[j] / block` (`pos`:
-/// [`TokenOrder::positions`]), for [`pool_row_cells`], computed once per `P` rather than a
+/// [`TokenOrder::positions`]), for [`pool_row_cells`]: computed once per `P` rather than a
 /// division per entry.
 pub fn heat_cells(pos: &[usize], block: usize) -> Vec<usize> {
     pos.iter().map(|&p| p / block).collect()
 }
 
-/// [`pool_row_ordered`] with the cells of the tokens given ([`heat_cells`]): row `i` folded into
-/// row `cells[i]` of `pooled`, its entry `j` into column `cells[j]`.
+/// [`super::attention::pool_row`] for an ordered heatmap: row `i` of `P` folded into row
+/// `cells[i]` of the `side x side` block maxima `pooled` (started at `-inf`; NaN never wins), its
+/// entry `j` into column `cells[j]` (`cells`: [`heat_cells`] of the order's positions).
 pub fn pool_row_cells(row: &[f64], i: usize, cells: &[usize], side: usize, pooled: &mut [f64]) {
     let r = cells[i];
     let out = &mut pooled[r * side..(r + 1) * side];
