@@ -84,6 +84,8 @@ describe('tour', () => {
       await page.waitForFunction(() => window.__attnReady === true);
       assert.equal(await page.isVisible('#tour'), false, 'a closed tour stays closed after a reload');
       await page.click('#tour-open');
+      // As after the reload above: the card's text is filled once the lab's tour module loads.
+      await page.waitForFunction(() => document.querySelector('#tour .tour-count')?.textContent !== '');
       assert.equal(await cardCount(page), '3 / 6', 'Tour reopens at the card it was closed on');
       assertNoErrors(page);
     } finally {
