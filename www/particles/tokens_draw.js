@@ -10,12 +10,30 @@ function radius(tv) {
   return Math.max(1.6, Math.min(6, 22 / Math.sqrt(Math.max(1, tv.n)) + 1.5));
 }
 
-/** A token's marker: a circle, or past 12 clusters a square, triangle or diamond (`shape` 1-3). */
-function dot(ctx, x, y, r, colour, th, shape = 0) {
+/**
+ * The fill colour of the token markers drawn in a row: set on the canvas only when it changes
+ * (thousands of tokens share a few colours; each assignment parses the colour string). Valid only
+ * while nothing else sets the canvas's fill style: one per loop over the tokens.
+ */
+function pen(ctx) {
+  let current = null;
+  return (colour) => {
+    if (colour !== current) {
+      ctx.fillStyle = colour;
+      current = colour;
+    }
+  };
+}
+
+/**
+ * A token's marker: a circle, or past 12 clusters a square, triangle or diamond (`shape` 1-3);
+ * `fill` sets its colour (a `pen`).
+ */
+function dot(ctx, x, y, r, colour, th, shape, fill) {
   if (r <= 2.5 && shape === 0) {
     // Small dots (thousands of tokens): a square of the same size looks the same and costs a
     // fraction of a filled arc to rasterise.
-    ctx.fillStyle = colour;
+    fill(colour);
     ctx.fillRect(x - r, y - r, 2 * r, 2 * r);
     return;
   }
@@ -33,7 +51,7 @@ function dot(ctx, x, y, r, colour, th, shape = 0) {
     ctx.lineTo(x - 1.1 * r, y);
     ctx.closePath();
   } else ctx.arc(x, y, r, 0, 2 * Math.PI);
-  ctx.fillStyle = colour;
+  fill(colour);
   ctx.fill();
   if (r > 2.5) {
     ctx.lineWidth = 0.8;
@@ -184,16 +202,21 @@ export function draw2d(tv, ctx, w, h, th, colours) {
     ctx.stroke();
     ctx.setLineDash([]);
   }
-  drawTrails(tv, ctx, th, (p, i) => [X(p[2 * i]), Y(p[2 * i + 1])]);
+  drawTrails(tv, ctx, th, (p, i, out) => {
+    out[0] = X(p[2 * i]);
+    out[1] = Y(p[2 * i + 1]);
+    return true;
+  });
   drawOverlay2d(tv, ctx, (a, b) => [X(a), Y(b)], { x0, y0, size });
   const r = radius(tv);
   const pts = tv.pts;
   const pos = (i) => (i < tv.n && Number.isFinite(pts[2 * i]) && Number.isFinite(pts[2 * i + 1]) ? [X(pts[2 * i]), Y(pts[2 * i + 1])] : null);
   tv.drawn = [];
+  const fill = pen(ctx);
   for (let i = 0; i < tv.n; i++) {
     const p = pos(i);
     if (p) {
-      dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0);
+      dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0, fill);
       tv.drawn.push(p);
     }
   }
@@ -203,7 +226,8 @@ export function draw2d(tv, ctx, w, h, th, colours) {
   return out;
 }
 
-function drawTrails(tv, ctx, th, project) {
+/** The trails; `place(p, i, out)` writes token `i` of state `p`'s screen x, y into `out` (false: not drawn). */
+function drawTrails(tv, ctx, th, place) {
   if (!tv.showTrails || tv.trail.length < 2) return;
   const n = tv.n;
   ctx.strokeStyle = th.muted;
@@ -211,11 +235,11 @@ function drawTrails(tv, ctx, th, project) {
   const L = tv.trail.length;
   // Each state of the trail projected once (screen x, y; NaN where it cannot be drawn), not
   // once per segment end.
+  const u = [0, 0, 0];
   const screen = tv.trail.map((p) => {
     const xy = new Float64Array(2 * n).fill(NaN);
     for (let i = 0; i < n; i++) {
-      const u = project(p, i);
-      if (u) {
+      if (place(p, i, u)) {
         xy[2 * i] = u[0];
         xy[2 * i + 1] = u[1];
       }
@@ -246,17 +270,21 @@ function drawTrails(tv, ctx, th, project) {
 
 /**
  * Rotation of data coordinates to screen for the current camera, as a function returning
- * [X (right), Y (up), depth (towards viewer)] (the sines and cosines taken once).
+ * [X (right), Y (up), depth (towards viewer)] (the sines and cosines taken once), written into
+ * `out` when given (no array per token).
  */
 function rotation(tv) {
   const cy = Math.cos(tv.yaw);
   const sy = Math.sin(tv.yaw);
   const cp = Math.cos(tv.pitch);
   const sp = Math.sin(tv.pitch);
-  return (a, b, c) => {
+  return (a, b, c, out = [0, 0, 0]) => {
     const a1 = a * cy - b * sy;
     const b1 = a * sy + b * cy;
-    return [a1, -b1 * sp + c * cp, b1 * cp + c * sp];
+    out[0] = a1;
+    out[1] = -b1 * sp + c * cp;
+    out[2] = b1 * cp + c * sp;
+    return out;
   };
 }
 
@@ -269,13 +297,24 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   const cy = h / 2;
   // Per-axis scales: coordinate a is stretched by half / hs[a] (1 on equal axes).
   const f = hs.map((ha) => half / ha);
-  const proj = (p, i) => {
+  // Token i of state p on screen: [x, y, depth] into `out`; false when it cannot be drawn.
+  const place = (p, i, out) => {
     const a = (p[3 * i] - c[0]) * f[0];
     const b = (p[3 * i + 1] - c[1]) * f[1];
     const z = (p[3 * i + 2] - c[2]) * f[2];
-    if (!Number.isFinite(a + b + z)) return null;
-    const [X, Y, D] = rot(a, b, z);
-    return [cx + X * s, cy - Y * s, D / half];
+    if (!Number.isFinite(a + b + z)) return false;
+    rot(a, b, z, out);
+    const X = out[0];
+    const Y = out[1];
+    const D = out[2];
+    out[0] = cx + X * s;
+    out[1] = cy - Y * s;
+    out[2] = D / half;
+    return true;
+  };
+  const proj = (p, i) => {
+    const out = [0, 0, 0];
+    return place(p, i, out) ? out : null;
   };
 
   // Axes through the view centre, parallel to the data axes, labelled at their + ends.
@@ -314,30 +353,41 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     ctx.stroke();
     ctx.setLineDash([]);
   }
-  drawTrails(tv, ctx, th, proj);
+  drawTrails(tv, ctx, th, place);
   const at3 = (a, b, z) => proj([a, b, z], 0);
   drawOverlay3d(tv, ctx, at3, [cx, cy], size);
   const pts = tv.pts;
-  const projected = new Array(tv.n);
+  const n = tv.n;
+  // Screen x, y and depth of each token (typed arrays: no array per token per frame).
+  const px = new Float64Array(n);
+  const py = new Float64Array(n);
+  const pd = new Float64Array(n);
+  const shown = new Uint8Array(n);
   const order = [];
-  for (let i = 0; i < tv.n; i++) {
-    projected[i] = proj(pts, i);
-    if (projected[i]) order.push(i);
+  const u3 = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    if (!place(pts, i, u3)) continue;
+    px[i] = u3[0];
+    py[i] = u3[1];
+    pd[i] = u3[2];
+    shown[i] = 1;
+    order.push(i);
   }
-  order.sort((i, j) => projected[i][2] - projected[j][2]);
-  tv.drawn = order.map((i) => [projected[i][0], projected[i][1]]);
+  order.sort((i, j) => pd[i] - pd[j]);
+  tv.drawn = order.map((i) => [px[i], py[i]]);
   const r = radius(tv);
   // Depth shading (the overlay `depth`): farther tokens fainter and smaller.
   const shade = depthShading(tv);
+  const fill = pen(ctx);
+  ctx.globalAlpha = 1;
   for (const i of order) {
-    const [X, Y, D] = projected[i];
-    const u = (Math.max(-1, Math.min(1, D)) + 1) / 2; // 0 farthest, 1 nearest
-    ctx.globalAlpha = shade ? 0.25 + 0.75 * u : 1;
-    dot(ctx, X, Y, shade ? r * (0.6 + 0.6 * u) : r, colours[i], th, tv.shapes ? tv.shapes[i] : 0);
+    const u = (Math.max(-1, Math.min(1, pd[i])) + 1) / 2; // 0 farthest, 1 nearest
+    if (shade) ctx.globalAlpha = 0.25 + 0.75 * u;
+    dot(ctx, px[i], py[i], shade ? r * (0.6 + 0.6 * u) : r, colours[i], th, tv.shapes ? tv.shapes[i] : 0, fill);
   }
   ctx.globalAlpha = 1;
   drawCentres(tv, ctx, at3);
-  rings(tv, ctx, (i) => (i < tv.n && projected[i] ? projected[i] : null), r, th);
+  rings(tv, ctx, (i) => (i < n && shown[i] ? [px[i], py[i]] : null), r, th);
   ctx.fillStyle = th.muted;
   ctx.font = '11px system-ui, sans-serif';
   ctx.textAlign = 'left';
@@ -437,9 +487,10 @@ export function drawTime(tv, ctx, w, h, th, colours) {
   const r = radius(tv);
   const pts = tv.pts;
   const pos = (i) => (i < n && Number.isFinite(pts[i]) ? [X(tv.t), Y(pts[i])] : null);
+  const fill = pen(ctx);
   for (let i = 0; i < n; i++) {
     const p = pos(i);
-    if (p) dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0);
+    if (p) dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0, fill);
   }
   rings(tv, ctx, pos, r, th);
   ctx.restore();

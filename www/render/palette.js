@@ -151,7 +151,10 @@ export function clearCanvas(canvas, ctx) {
  * the token view's ticks), so tests can check that no two overlap. Nothing when there are none.
  */
 export function setLabels(canvas, drawn) {
-  if (drawn && Array.isArray(drawn.labels)) canvas.dataset.labels = JSON.stringify(drawn.labels);
+  if (!drawn || !Array.isArray(drawn.labels)) return;
+  // Written only when changed: an attribute write is a DOM mutation (style invalidation) per frame.
+  const text = JSON.stringify(drawn.labels);
+  if (canvas.dataset.labels !== text) canvas.dataset.labels = text;
 }
 
 /** "Nice" tick values covering [lo, hi] (about `count` of them). */
