@@ -19,6 +19,8 @@
 //!
 //! Nothing here imports a lab.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+mod avx512;
 pub mod scores;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
@@ -97,6 +99,19 @@ impl Float for f64 {
     ) {
         simd128::sums_tile_f64::<REL>(e, w, sh, q0, q1, acc)
     }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[f64]; shape::WR],
+        w: [&[f64]; shape::WC],
+        sh: [[f64; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[f64; LANES]; shape::WC]; shape::WR],
+    ) {
+        avx512::sums_tile_f64::<REL>(e, w, sh, q0, q1, acc)
+    }
 }
 
 /// Combines the lane sums in the fixed order `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`.
@@ -109,7 +124,9 @@ pub fn combine<T: Float>(acc: &[T; LANES]) -> T {
 ///
 /// `SR x SK`: queries × keys of a score tile (accumulators in registers); `WR x WC`: rows ×
 /// coordinates of a weighted-sum tile, each with [`LANES`] partial sums, of which `G` are
-/// advanced together (4 f64, a 256-bit register, with AVX-512; 2 with SSE2 and wasm simd128);
+/// advanced together by the generic tile (4 with AVX-512; 2 with SSE2 and wasm simd128; the f64
+/// tile of AVX-512 builds, `avx512.rs`, advances all 8 in one 512-bit register, and wasm's f64
+/// tile, `simd128.rs`, is written out for its 2);
 /// `TJ`: tokens `j` per cache tile of a weighted sum; `RB`: rows per block of scores.
 ///
 /// Picked by timing the kernels alone on the development machine (AMD EPYC, AVX-512; wasm under
