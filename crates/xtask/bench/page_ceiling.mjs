@@ -1,7 +1,8 @@
 // The browser's own pool rate, for the page's target (issue 13 part 2): the playground opened in
-// Debian's Chromium at `hash` and paused (nothing drawn), then the page's own modules
-// (particles/pool.js, workers/rows.js, 2 workers) step its configuration inside that page for
-// `measure` seconds after 3 s of warm-up; then the Node pool (bench/pool.mjs) the same. What the
+// Debian's Chromium at `hash` and paused (nothing drawn), then the page's own pool
+// (particles/pool_run.js: one worker per core, as the page runs it) steps its configuration inside
+// that page for `measure` seconds after 3 s of warm-up; then the Node pool (bench/pool.mjs, 2
+// workers) the same. What the
 // page would reach if drawing and the rest of the page cost nothing. Prints one JSON line:
 //   { config, browser_sps, node_sps } or { error }.
 // Usage: node page_ceiling.mjs <served URL with trailing slash> <hash> [measure seconds = 15]
@@ -29,26 +30,18 @@ async function browserRate() {
     if (await page.evaluate(() => window.__attn.playing())) await page.click('#play');
     await page.waitForFunction(() => !window.__attn.playing() && !window.__attn.stepping());
     const sps = await page.evaluate(async ([warm, measure]) => {
-      const base = new URL('.', location.href);
-      const { Pool } = await import(new URL('particles/pool.js', base).href);
-      const module = await WebAssembly.compileStreaming(fetch(new URL('pkg/attn_web_bg.wasm', base)));
-      const spawn = () => {
-        const w = new Worker(new URL('workers/rows.js', base), { type: 'module' });
-        return { post: (m, t = []) => w.postMessage(m, t), listen: (f) => { w.onmessage = (e) => f(e.data); }, terminate: () => w.terminate() };
-      };
+      // The page's own pool (particles/pool_run.js: one worker per core, the page's module), idle
+      // while the playground is paused, stepping a run of the same configuration.
+      const { poolAdvance } = await import(new URL('particles/pool_run.js', location.href).href);
       const stepper = new window.__attn.wasm.ParticleLab(window.__attn.configString());
-      const pool = new Pool(2, spawn, module);
-      const config = stepper.config_string();
-      await pool.configure(config);
       const stepFor = async (s) => {
         const t0 = performance.now();
         let k = 0;
-        while (performance.now() - t0 < s * 1000) k += await pool.advance(stepper, config, 1, { pastEnd: true });
+        while (performance.now() - t0 < s * 1000) k += await poolAdvance(stepper, 1, { pastEnd: true });
         return k / ((performance.now() - t0) / 1000);
       };
       await stepFor(warm);
       const rate = await stepFor(measure);
-      pool.terminate();
       stepper.free();
       return rate;
     }, [WARM, measure]);
