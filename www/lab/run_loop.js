@@ -92,6 +92,8 @@ export class RunLoop {
    *   framesToEnd: number, frames in which the suggested speed plays a run to its end
    *   renderOnPause?: boolean, renderOnStep?: boolean, render at once (forced) then
    *   frame?: (now: number) => void, a playing frame's stepping when not `runFrame` (the pool)
+   *   asleep?: () => boolean, after a frame: nothing is left to draw and the lab calls `wake()`
+   *     when there is (steps stepped elsewhere landing), so no frame is asked for meanwhile
    *   stepElsewhere?: (run: object, done: (got: number) => void) => boolean, one step taken off
    *     this thread (true: handled, `done` called when it lands)
    *   sampleEvery?: () => number, steps between samples taken inside a frame (0: none)
@@ -133,6 +135,7 @@ export class RunLoop {
 
   setPlaying(on) {
     this.playing = on;
+    this.wake();
     this.h.playing(on);
     if (!on) this.rate.clear();
   }
@@ -247,13 +250,25 @@ export class RunLoop {
   }
 
   frame(now) {
-    this.raf = requestAnimationFrame((t) => this.frame(t));
-    if (!this.h.run() || !this.visible) return;
-    if (this.playing) {
-      if (this.h.frame) this.h.frame(now);
-      else if (this.runFrame(now) > 0) this.h.changed();
+    this.raf = 0;
+    if (!this.visible) return;
+    if (this.h.run()) {
+      if (this.playing) {
+        if (this.h.frame) this.h.frame(now);
+        else if (this.runFrame(now) > 0) this.h.changed();
+      }
+      this.h.render(now, false);
+      // A frame asked for at every display refresh costs the page a main-frame pass and a
+      // commit even when nothing changed (~1 ms each, 60 a second), time the worker pool's
+      // steps need: while the lab's steps land elsewhere, it sleeps until they do.
+      if (this.playing && this.h.asleep?.()) return;
     }
-    this.h.render(now, false);
+    this.wake();
+  }
+
+  /** Asks for the next animation frame (the lab shown, none asked yet). */
+  wake() {
+    if (this.visible && !this.raf) this.raf = requestAnimationFrame((t) => this.frame(t));
   }
 
   /** Steps while playing, within the frame budget; returns the steps taken. */

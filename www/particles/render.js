@@ -21,6 +21,13 @@ const CHART_INTERVAL_MS = 200; // chart redraws while playing
 // page a style, layout and paint pass (at n = 4096 the steps come 20-25 times a second), time the
 // two workers need on a 2-core machine.
 const STATUS_INTERVAL_MS = 250;
+// A pooled run's new tokens while it plays: drawn at most every STEP_DRAW_FACTOR times the token
+// view's drawing time (its script time, `app.drawCost`; rasterising and compositing the canvas
+// cost the page's other threads about as much again: at n = 4096 a draw is ~3.5 ms of script and
+// ~8 ms in all, a Chromium trace), and at least every STEP_DRAW_MAX_MS. The steps come 25-100
+// times a second there, and each draw takes CPU the two workers need on a 2-core machine.
+const STEP_DRAW_FACTOR = 20;
+const STEP_DRAW_MAX_MS = 100;
 
 /** Renders everything now (first frame, reset, single steps, pauses). */
 export function renderNow() {
@@ -102,6 +109,7 @@ function showAnalysed(s, partials, workerMs = 0) {
   ui.tokens.setStyle(s.colour_slots(), s.leaders());
   overlayMetrics();
   Object.assign(app.needs, { data: false, draw: true, metrics: false });
+  app.lastStepDrawAt = now; // the next frame draws this state with its analyses
   if (supplied && s.pool_heatmap()) updateHeatmap(now, true);
   // The analyses' cost counts the time they added to the workers' stage (they delay every step
   // they ride on) besides this thread's share, so their cadence (metricsInterval) keeps them at
@@ -165,10 +173,11 @@ export function render(now, force, tokensOnly = false) {
     updateStatus(now, settled);
     return;
   }
-  if (app.needs.data) {
+  if (app.needs.data && !stepDrawPaced(now, settled)) {
     ui.tokens.push(s.step_count(), s.t(), viewTokens());
     app.needs.data = false;
     app.needs.draw = true;
+    app.lastStepDrawAt = now;
   }
   if (analysedByPool(settled)) {
     // The workers analyse the state a step starts from, at the metrics' cadence; a heatmap they
@@ -197,10 +206,22 @@ export function render(now, force, tokensOnly = false) {
     if (app.chartHover) showChartTip(app.chartHover);
   }
   if (app.needs.draw) {
+    const t0 = performance.now();
     ui.tokens.draw();
+    app.drawCost = 0.7 * app.drawCost + 0.3 * (performance.now() - t0);
     app.needs.draw = false;
   }
   updateStatus(now, settled);
+}
+
+/**
+ * Whether a new step's tokens wait for a later frame: a pooled run playing, drawn less than
+ * min(STEP_DRAW_FACTOR x its drawing time, STEP_DRAW_MAX_MS) ago. Only the steps are paced: a
+ * drag, hover or view change (needs.draw alone) redraws the state drawn at once.
+ */
+function stepDrawPaced(now, settled) {
+  if (settled || !usesPool(app.stepper)) return false;
+  return now - app.lastStepDrawAt < Math.min(STEP_DRAW_MAX_MS, STEP_DRAW_FACTOR * app.drawCost);
 }
 
 let statusAt = -Infinity;

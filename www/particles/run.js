@@ -153,6 +153,7 @@ function poolSteps() {
       // The next batch starts at once, not at the next frame: the workers never wait for a
       // frame (or an analysis on this thread) to be handed the state they just computed.
       if (alive() && loop.playing && loop.visible && loop.perFrame >= 1) poolSteps();
+      loop.wake(); // the frames sleep while a batch is in flight (asleep below)
     });
 }
 
@@ -204,6 +205,9 @@ export function createLoop(controls) {
       if (usesPool(app.stepper)) poolSteps();
       else if (!heavyAnalysesDue(now) && ui.loop.runFrame(now) > 0) markAll();
     },
+    // While a pooled run plays, frames are asked for when a batch lands, not at every display
+    // refresh (a frame with nothing new still costs the page a main-frame pass and a commit).
+    asleep: () => usesPool(app.stepper) && app.poolPending,
     stepElsewhere: poolStep,
     sampleEvery,
     sample: recordSample,

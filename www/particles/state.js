@@ -20,6 +20,9 @@ export const app = {
   heatCost: 0,
   lastHeatAt: -Infinity,
   lastChartAt: -Infinity,
+  /** When a step's tokens were last taken for drawing, and the token view's drawing time (ms, average). */
+  lastStepDrawAt: -Infinity,
+  drawCost: 0,
   heatHover: null,
   chartHover: null,
   /** The next pool step's workers analyse the state it starts from (render.js, poolAnalyses). */
@@ -46,12 +49,12 @@ export function setText(id, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
-/** Every view needs redrawing. */
+/** Every view needs redrawing (the tokens: `data`, drawn once taken, render.js). */
 export function markAll() {
-  Object.assign(app.needs, { data: true, metrics: true, heat: true, chart: true, draw: true });
+  Object.assign(app.needs, { data: true, metrics: true, heat: true, chart: true });
 }
 
 /** The tokens need redrawing at the current step (not the analyses). */
 export function markTokens() {
-  Object.assign(app.needs, { data: true, draw: true });
+  app.needs.data = true;
 }

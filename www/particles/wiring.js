@@ -24,6 +24,7 @@ export function wire(defaultLink) {
   ui.tokens = new TokenView($('tokens'));
   ui.tokens.onChange = () => {
     app.needs.draw = true;
+    ui.loop?.wake(); // a drag while the frames sleep (run.js, asleep)
   };
   ui.tokens.onCameraEnd = () => changed('replace');
   ui.heatmap = new HeatmapView($('heatmap'), onHeatHover);
