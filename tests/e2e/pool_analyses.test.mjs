@@ -43,7 +43,7 @@ describe('analyses in the workers', () => {
           const one = new ParticleLab(config);
           one.set_heatmap_order(order);
           one.advance_past_until(5);
-          const expected = { metrics: bitsOf(one.metrics()), rgba: hash(one.heatmap_rgba_scaled(512, 0)), perm: hash(one.heatmap_perm()) };
+          const expected = { metrics: bitsOf(one.metrics()), rgba: hash(one.heatmap_rgba_scaled(512, 0)), perm: hash(one.heatmap_perm()), pMax: one.p_max() };
           one.free();
           for (const workers of [1, 2, 3]) {
             const s = new ParticleLab(config);
@@ -62,6 +62,9 @@ describe('analyses in the workers', () => {
                 got.rgba = hash(st.heatmap_rgba_scaled(512, 0));
                 got.perm = hash(st.heatmap_perm());
                 return () => {
+                  // After step 6 went on: the heatmap of the state analysed, as the page draws it.
+                  got.rgbaLater = hash(st.analysed_heatmap_rgba(512, 0));
+                  got.pMaxLater = st.analysed_p_max();
                   got.metrics = bitsOf(st.finish_analyses());
                   got.finishedAt = st.step_count();
                 };
@@ -86,6 +89,8 @@ describe('analyses in the workers', () => {
         assert.equal(r.got.metrics, r.expected.metrics, `${what}: metrics`);
         assert.equal(r.got.perm, r.expected.perm, `${what}: heatmap order`);
         assert.equal(r.got.rgba, r.expected.rgba, `${what}: heatmap pixels`);
+        assert.equal(r.got.rgbaLater, r.expected.rgba, `${what}: heatmap pixels drawn once the next stage is sent`);
+        assert.equal(r.got.pMaxLater, r.expected.pMax, `${what}: max P drawn once the next stage is sent`);
       }
       assertNoErrors(page);
     } finally {

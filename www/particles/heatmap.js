@@ -35,10 +35,14 @@ export class HeatmapView {
     canvas.addEventListener('pointerleave', () => onHover(null));
   }
 
-  /** Takes the current P from the stepper (pixels computed in Rust) and redraws. */
-  update(stepper) {
+  /**
+   * Takes the current P from the stepper (pixels computed in Rust) and redraws; with `analysed`,
+   * the view of the state the workers last analysed (ParticleLab.analysed_heatmap_rgba).
+   */
+  update(stepper, analysed = false) {
     const side = stepper.heatmap_side(HEATMAP_MAX_SIDE);
-    const rgba = stepper.heatmap_rgba_scaled(HEATMAP_MAX_SIDE, this.scale === 'one' ? 1 : 0);
+    const top = this.scale === 'one' ? 1 : 0;
+    const rgba = analysed ? stepper.analysed_heatmap_rgba(HEATMAP_MAX_SIDE, top) : stepper.heatmap_rgba_scaled(HEATMAP_MAX_SIDE, top);
     this.n = stepper.n();
     this.block = stepper.heatmap_block(HEATMAP_MAX_SIDE);
     this.perm = stepper.heatmap_perm();

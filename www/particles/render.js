@@ -110,7 +110,9 @@ function showAnalysed(s, partials, workerMs = 0) {
   overlayMetrics();
   Object.assign(app.needs, { data: false, draw: true, metrics: false });
   app.lastStepDrawAt = now; // the next frame draws this state with its analyses
-  if (supplied && s.pool_heatmap()) updateHeatmap(now, true);
+  // The heatmap's pixels are computed from the view the workers made, once they have the next
+  // stage (below): not while they wait for it.
+  const heatPooled = supplied && s.pool_heatmap();
   // The analyses' cost counts the time they added to the workers' stage (they delay every step
   // they ride on) besides this thread's share, so their cadence (metricsInterval) keeps them at
   // about an eighth of the pool's time too.
@@ -118,6 +120,7 @@ function showAnalysed(s, partials, workerMs = 0) {
   return () => {
     if (s !== app.stepper) return;
     const t0 = performance.now();
+    if (heatPooled) updateHeatmap(now, true, true);
     let m = null;
     try {
       if (supplied) m = s.finish_analyses();
@@ -146,12 +149,14 @@ export function heavyAnalysesDue(now) {
     || (app.needs.heat && now - app.lastHeatAt >= heatInterval());
 }
 
-function updateHeatmap(now, force) {
+/** Draws the heatmap when due (`analysed`: the workers' view of the state they last analysed). */
+function updateHeatmap(now, force, analysed = false) {
   if (!force && now - app.lastHeatAt < heatInterval()) return;
   const t0 = performance.now();
   try {
-    ui.heatmap.update(app.stepper);
-    $('heatmap-max').textContent = `(max P = ${fmtValue(app.stepper.p_max())})`;
+    const s = app.stepper;
+    ui.heatmap.update(s, analysed);
+    $('heatmap-max').textContent = `(max P = ${fmtValue(analysed ? s.analysed_p_max() : s.p_max())})`;
   } catch {
     // keep the last picture
   }

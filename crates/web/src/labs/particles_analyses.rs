@@ -149,3 +149,10 @@ impl ParticleLab {
         self.metrics_at(done.step, done.t, &done.metrics)
     }
 }
+
+impl ParticleLab {
+    /// The step of the analyses supplied and not finished yet, if any.
+    pub(crate) fn analysed_step(&self) -> Option<u64> {
+        self.supplied.as_ref().map(|s| s.step)
+    }
+}

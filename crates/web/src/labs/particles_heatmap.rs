@@ -82,10 +82,24 @@ impl ParticleLab {
     /// `P_ij / top` (`top = 1`: the fixed 0..1 scale); `top <= 0` or not finite uses `max P`.
     pub fn heatmap_rgba_scaled(&mut self, max_side: u32, top: f64) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
-        let scale = if top > 0.0 && top.is_finite() { top } else { heatmap::finite_max(self.p_view().0) };
-        let (p, side) = self.p_view();
-        let px = heatmap::rgba(p, side, max_side as usize, scale);
-        Ok(Uint8ClampedArray::from(&px[..]))
+        Ok(self.view_rgba(max_side, top))
+    }
+
+    /// [`ParticleLab::heatmap_rgba_scaled`] of the state the workers last analysed, from the view
+    /// [`ParticleLab::supply_analyses`] kept, callable after that state's step completed and
+    /// before [`ParticleLab::finish_analyses`]: the page draws it once the workers have the next
+    /// stage, not while they wait. Errors when there is no such view (not made by the workers,
+    /// or overwritten since).
+    pub fn analysed_heatmap_rgba(&self, max_side: u32, top: f64) -> Result<Uint8ClampedArray, JsError> {
+        self.analysed_view()?;
+        Ok(self.view_rgba(max_side, top))
+    }
+
+    /// [`ParticleLab::p_max`] of the state the workers last analysed (as
+    /// [`ParticleLab::analysed_heatmap_rgba`]).
+    pub fn analysed_p_max(&self) -> Result<f64, JsError> {
+        self.analysed_view()?;
+        Ok(heatmap::finite_max(self.p_view().0))
     }
 
     /// Largest entry of the current `P` (the top of the heatmap's colour scale).
@@ -143,6 +157,23 @@ impl ParticleLab {
 
     /// The matrix the heatmap draws and its side: `P` (`n x n`) or its block maxima, in the
     /// view's order.
+    /// The view's pixels, viridis of `P_ij / top` (`top <= 0` or not finite: its largest entry).
+    fn view_rgba(&self, max_side: u32, top: f64) -> Uint8ClampedArray {
+        let (p, side) = self.p_view();
+        let scale = if top > 0.0 && top.is_finite() { top } else { heatmap::finite_max(p) };
+        Uint8ClampedArray::from(&heatmap::rgba(p, side, max_side as usize, scale)[..])
+    }
+
+    /// Whether the heatmap's view is the one the workers made of the state last analysed.
+    fn analysed_view(&self) -> Result<(), JsError> {
+        match (self.analysed_step(), self.heat.of) {
+            (Some(step), Some((of, order))) if of == step && order == self.heat.order() && self.pool_heatmap() => {
+                Ok(())
+            }
+            _ => Err(JsError::new("no heatmap of the workers' analyses is kept")),
+        }
+    }
+
     fn p_view(&self) -> (&[f64], usize) {
         match self.scratch.pool {
             Some((side, _)) if !self.scratch.keep_p => (&self.scratch.pooled, side),
