@@ -155,8 +155,6 @@ impl ParticleLab {
         Ok(())
     }
 
-    /// The matrix the heatmap draws and its side: `P` (`n x n`) or its block maxima, in the
-    /// view's order.
     /// The view's pixels, viridis of `P_ij / top` (`top <= 0` or not finite: its largest entry).
     fn view_rgba(&self, max_side: u32, top: f64) -> Uint8ClampedArray {
         let (p, side) = self.p_view();
@@ -174,6 +172,8 @@ impl ParticleLab {
         }
     }
 
+    /// The matrix the heatmap draws and its side: `P` (`n x n`) or its block maxima, in the
+    /// view's order.
     fn p_view(&self) -> (&[f64], usize) {
         match self.scratch.pool {
             Some((side, _)) if !self.scratch.keep_p => (&self.scratch.pooled, side),
