@@ -46,7 +46,8 @@ pub trait Float:
     /// increasing order, the first product not added to a zero (`a`: `d` rows of [`shape::SR`]
     /// query coordinates; `b`: `d` rows of [`shape::SK`] key coordinates; `d >= 1`). The generic
     /// loop, or the target's vector instructions where the compiler does not vectorise it (wasm
-    /// simd128, [`simd128`]): the same bits.
+    /// simd128, [`simd128`]) or vectorises it narrower than the target's registers (f64 with
+    /// AVX-512, `avx512.rs`): the same bits.
     #[inline(always)]
     fn score_tile(a: &[[Self; shape::SR]], b: &[[Self; shape::SK]]) -> [[Self; shape::SK]; shape::SR] {
         scores::tile(a, b)
@@ -98,6 +99,12 @@ impl Float for f64 {
         acc: &mut [[[f64; LANES]; shape::WC]; shape::WR],
     ) {
         simd128::sums_tile_f64::<REL>(e, w, sh, q0, q1, acc)
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    #[inline(always)]
+    fn score_tile(a: &[[f64; shape::SR]], b: &[[f64; shape::SK]]) -> [[f64; shape::SK]; shape::SR] {
+        avx512::score_tile_f64(a, b)
     }
 
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
