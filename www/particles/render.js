@@ -1,6 +1,7 @@
 // Drawing the particle lab's panels at a cadence that fits their cost: the tokens every frame;
 // the metrics (O(n² d): the chart's samples, cluster colours, leaders) and the heatmap every
-// frame when cheap, else at most every ~8 times their cost and never both in one frame; the
+// frame when cheap, else at most every ~8 times their cost (~16 times while the worker pool
+// computes them) and never both in one frame; the
 // metrics chart a few times a second while playing; and the status line. A run stepped by the
 // worker pool while playing has its analyses computed by the workers during the first stage of a
 // step (it sees the state drawn; issue 13 part 2): a frame only asks for them (`wantAnalyses`)
@@ -34,9 +35,20 @@ export function renderNow() {
   render(performance.now(), true);
 }
 
-/** Cheap metrics are taken every frame; costly ones (O(n^2 d)) at most every ~8 times their cost. */
+// Costly analyses come at most every METRICS_FACTOR times their cost: on this thread, about an
+// eighth of the page's time. A pooled run's analyses delay every worker's stage (their cost counts
+// the time they added to it, `showAnalysed`) and share the two cores with the workers, so they
+// come half as often: at the bench link (n = 4096) each costs ~100 ms (workers ~40, this thread
+// ~60: the effective rank's Gram matrix and eigenvalues ~45, the heatmap ~10), and every ~1.6 s
+// instead of ~0.9 s the page ran 29.0-29.5 steps/s instead of 27.2-27.7 (3 interleaved runs each).
+const METRICS_FACTOR = 8;
+const POOL_METRICS_FACTOR = 16;
+
+/** Cheap metrics are taken every frame; costly ones (O(n^2 d)) at most every METRICS_FACTOR
+ * (POOL_METRICS_FACTOR while the workers analyse) times their cost. */
 function metricsInterval() {
-  return app.metricsCost < 3 ? 0 : Math.max(150, 8 * app.metricsCost);
+  const factor = analysedByPool(false) ? POOL_METRICS_FACTOR : METRICS_FACTOR;
+  return app.metricsCost < 3 ? 0 : Math.max(150, factor * app.metricsCost);
 }
 
 /** Computes the metrics when due; returns whether they were computed. */
@@ -115,7 +127,7 @@ function showAnalysed(s, partials, workerMs = 0) {
   const heatPooled = supplied && s.pool_heatmap();
   // The analyses' cost counts the time they added to the workers' stage (they delay every step
   // they ride on) besides this thread's share, so their cadence (metricsInterval) keeps them at
-  // about an eighth of the pool's time too.
+  // about a sixteenth of the pool's time.
   let cost = app.specCost + (performance.now() - now) + (Number.isFinite(workerMs) ? workerMs : 0);
   return () => {
     if (s !== app.stepper) return;
