@@ -39,7 +39,7 @@ export function renderNow() {
 // eighth of the page's time. A pooled run's analyses delay every worker's stage (their cost counts
 // the time they added to it, `showAnalysed`) and share the two cores with the workers, so they
 // come half as often: at the bench link (n = 4096) each costs ~100 ms (workers ~40, this thread
-// ~60: the effective rank's Gram matrix and eigenvalues ~45, the heatmap ~10), and every ~1.6 s
+// ~64: the effective rank's Gram matrix and eigenvalues ~48, the heatmap ~9), and every ~1.6 s
 // instead of ~0.9 s the page ran 29.0-29.5 steps/s instead of 27.2-27.7 (3 interleaved runs each).
 const METRICS_FACTOR = 8;
 const POOL_METRICS_FACTOR = 16;
