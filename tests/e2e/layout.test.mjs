@@ -53,10 +53,20 @@ describe('layout', () => {
   test('390 x 844 (phone): the token canvas comes right after the status line', async () => {
     const page = await openPage(browser, 'version=4&preset=polytope', { viewport: { width: 390, height: 844 } });
     try {
-      const status = await page.locator('#status').boundingBox();
-      const canvas = await page.locator('#tokens').boundingBox();
+      // Both boxes from one layout: the status line and the canvas are measured together.
+      const boxes = () => page.evaluate(() => {
+        const box = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+        return { status: box('status'), canvas: box('tokens'), sps: document.getElementById('status-sps').textContent };
+      });
+      const first = await boxes();
+      const { status, canvas } = first;
       const gap = canvas.y - (status.y + status.height);
       assert.ok(gap >= 0 && gap < 70, `the canvas starts ${gap} px under the status line (only the panel's title between)`);
+      // The status line keeps its height while the numbers grow (steps/s appears, the step
+      // count gains digits): the canvas under it does not move while the run plays.
+      await page.waitForFunction(() => Number(document.getElementById('status-sps').textContent) >= 10 && window.__attn.step() >= 20);
+      const later = await boxes();
+      assert.deepEqual([later.status.height, later.canvas.y], [status.height, canvas.y], `the canvas stays put as the status line changes (${first.sps} -> ${later.sps} steps/s)`);
       assert.ok(canvas.y + canvas.height <= 844, `the whole canvas is on the first screen: ${JSON.stringify(canvas)}`);
       // Nothing else sits between them: the description and share bar come after the canvas.
       for (const sel of ['#description', '#share-bar', '.run-panel']) {
