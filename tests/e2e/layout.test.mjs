@@ -1,6 +1,6 @@
 // Browser tests of the page's layout and maths typography (issue 15 part 1): the three particle
 // views inside a 1440 x 900 screen, the token canvas right after the status line on a phone, the
-// model form folding away, no metrics row the model does not define, and no raw LaTeX in any
+// lab tabs whole on a 320 px phone, the model form folding away, no metrics row the model does not define, and no raw LaTeX in any
 // lab's captions or chart texts (maths in Unicode or <sub>/<sup>).
 
 import { after, before, describe, test } from 'node:test';
@@ -78,6 +78,28 @@ describe('layout', () => {
       await page.close();
     }
   });
+
+  for (const [width, height] of [[320, 640], [390, 844]]) {
+    test(`${width} x ${height}: every lab tab is whole and inside the screen`, async () => {
+      const page = await openPage(browser, 'version=4&preset=polytope', { viewport: { width, height } });
+      try {
+        const tabs = await page.evaluate(() => [...document.querySelectorAll('.lab-tabs [role="tab"]')].map((t) => {
+          const r = t.getBoundingClientRect();
+          const list = t.parentElement.getBoundingClientRect();
+          return { text: t.textContent, left: r.left, right: r.right, listRight: list.right, scroll: t.scrollWidth, client: t.clientWidth };
+        }));
+        assert.deepEqual(tabs.map((t) => t.text), ['Particles', 'Training', 'Depth', 'Model']);
+        for (const t of tabs) {
+          assert.ok(t.left >= 0 && t.right <= t.listRight + 0.5 && t.listRight <= width, `the ${t.text} tab lies inside the tab list and the screen: ${JSON.stringify(t)}`);
+          assert.ok(t.scroll <= t.client, `the ${t.text} tab's name is not cut: ${JSON.stringify(t)}`);
+        }
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, 'no sideways scroll');
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 
   test('the model form folds away and opens again', async () => {
     const page = await openPage(browser, 'version=4&preset=polytope');
