@@ -30,6 +30,7 @@ export class PageView {
     this.wasm = wasm;
     this.theme = 'auto';
     this.panels = null; // panel names shown (null: all)
+    this.shownPanels = null; // the panels the last link named, in every lab (null: all)
     this.embed = false;
     this.controls = null; // controls of the embedded view (null: the lab's default)
     this.moment = null; // [key, value]: the link's t= or step=, until the next committed change
@@ -69,11 +70,17 @@ export class PageView {
     else if (how === 'push') this.moment = null;
   }
 
-  /** After `lab`'s link was written: the embed's "full playground" link follows it. */
+  /** After `lab`'s link was written: the embed's "full playground" link follows it (a lab whose
+   * link does not carry the page's view keys gets the theme and panels the embed shows). */
   written(lab) {
     if (!this.embedded) return;
-    const link = this.linkOf(lab, { drop: EMBED_KEYS });
-    if (lab.pageViewInLink) this.embedded.setHref(`${pageUrl()}#${link}`);
+    const extra = [];
+    if (!lab.pageViewInLink) {
+      if (this.theme !== 'auto') extra.push(['theme', this.theme]);
+      if (this.shownPanels) extra.push(['panels', this.shownPanels.join(',')]);
+    }
+    const link = this.linkOf(lab, { extra, drop: EMBED_KEYS });
+    this.embedded.setHref(`${pageUrl()}#${link}`);
     const res = this.wasm.check_link(link);
     if (res.ok) this.embedded.setCaption(res.caption);
   }
@@ -106,6 +113,7 @@ export class PageView {
     if (!keep || has('panels')) {
       const panels = has('panels') ? v.panels : null;
       if (lab.pageViewInLink) this.panels = panels;
+      this.shownPanels = panels;
       showPanels(lab, panels);
     }
     this.onChange();
