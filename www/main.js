@@ -55,8 +55,9 @@ async function route(text) {
   if (mine !== routing) return;
   labs.show(id);
   tabs.show(id);
-  page.route(text, lab); // page-level view keys: theme, panels, embed mode
-  lab.show(text);
+  const link = lab.linkFor ? lab.linkFor(text) : text;
+  page.route(link, lab); // page-level view keys: theme, panels, embed mode
+  lab.show(link);
   menu?.labShown();
   tour?.labShown(id);
 }

@@ -1,7 +1,8 @@
 // Browser tests of the embedded view's "Open in the full playground" link in the labs whose
 // address bar carries only the configuration (training, depth, model): a pick inside the embed
 // (a preset, an example) moves the link to the new configuration, with the theme and panels the
-// embed shows, and without `embed` and `controls`. The particle lab's is in share.test.mjs.
+// embed shows, and without `embed` and `controls`; and a bare `lab=model&embed=1` embeds the
+// served model. The particle lab's embed is in share.test.mjs.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +64,24 @@ describe('the embed follows a pick in its "full playground" link', () => {
       const link = await fullLink(page);
       assert.equal(link, await expected(page, 'panels=heatmap'));
       assert.doesNotMatch(link, /embed|controls|preset=scan-snap(&|$)/);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('model: a bare lab=model&embed=1 embeds the served model on the first text', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, 'lab=model&embed=1&panels=grid&theme=dark', EMBED);
+    try {
+      await analysed(page);
+      const config = await page.evaluate(() => window.__attnModel.configString());
+      assert.match(config, /^version=\d+&lab=model&model=all-MiniLM-L6-v2@[0-9a-f]{16}&text=The%20quick/);
+      const shown = await page.evaluate(() => {
+        const visible = (sel) => { const el = document.querySelector(sel); return Boolean(el) && el.getClientRects().length > 0; };
+        return { bar: visible('.embed-bar'), header: visible('header.top'), grid: visible('#md-grid-heading'), residual: visible('#md-res-heading'), theme: document.documentElement.dataset.theme };
+      });
+      assert.deepEqual(shown, { bar: true, header: false, grid: true, residual: false, theme: 'dark' }, 'embedded, with its panels and theme');
+      assert.equal(await fullLink(page), `${config}&panels=grid&theme=dark`);
       assertNoErrors(page);
     } finally {
       await page.close();

@@ -16,6 +16,8 @@
 //   root                     its <main> (set by mount)
 //   mount(root)              builds and wires its markup in `root` (once, before the first show)
 //   subtitle(), citation()   its header line and footer citation (nodes, or null)
+//   linkFor(text)            (optional) the link shown for `text`, e.g. a bare link's default
+//                            with `text`'s page view keys (main.js routes that link)
 //   show(link)               shows a link of this lab (valid or refused: the lab says which)
 //   hide()                   another lab is shown: no frames, the run is kept
 //   canonical()              its configuration string ('' before the first)

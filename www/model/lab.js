@@ -39,6 +39,20 @@ function valueOf(text, key) {
   return null;
 }
 
+/** The page's view keys (share/page_view.js) a bare model link keeps. */
+const PAGE_KEYS = ['theme', 'panels', 'embed', 'controls'];
+
+/**
+ * The link shown for `text`: itself when it names the weights or a text; else (a bare
+ * `lab=model`, as the depth lab's bare link means bert-init) the default link, the served model
+ * on the first built-in text, with `text`'s page view keys (so `lab=model&embed=1` embeds it).
+ */
+function linkFor(text, defaultLink) {
+  if (text && /(^|&)(model|text)=/.test(text)) return text;
+  const view = (text || '').split('&').filter((p) => PAGE_KEYS.includes(p.split('=')[0]));
+  return [defaultLink, ...view].join('&');
+}
+
 /** The model lab (lab/labs.js says what each member does). It does not step. */
 export function createLab(ctx) {
   let page = null;
@@ -63,7 +77,8 @@ export function createLab(ctx) {
       setupModelShare(root, ctx.page, lab);
       applyModelHints(ctx.wasm, root);
     },
-    show: (text) => page.show(text),
+    linkFor: (text) => linkFor(text, ctx.defaultLink),
+    show: (text) => page.show(linkFor(text, ctx.defaultLink)),
     hide: () => page.hide(),
     canonical: () => page.canonical,
     viewPairs: () => [],
@@ -159,12 +174,9 @@ class ModelLabPage {
     return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`, c.scale ?? r?.scale ?? 'head');
   }
 
-  show(text) {
+  /** Shows `link` (a bare one is the default already: linkFor). */
+  show(link) {
     this.visible = true;
-    // A bare `lab=model` (a link naming neither the weights nor a text, as the depth lab's bare
-    // link means bert-init) opens the default: the served model on the first built-in text.
-    const named = Boolean(text) && /(^|&)(model|text)=/.test(text);
-    const link = named ? text : this.ctx.defaultLink;
     if (link !== this.canonical) this.analyse(link, 'replace');
     else this.ctx.linkChanged('replace');
     this.drawAll();
