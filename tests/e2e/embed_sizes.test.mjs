@@ -2,11 +2,13 @@
 // presets, each with the panels that fit it, and a responsive snippet; the embed bar shows the
 // preset's one-line caption from the core; and every chart's drawn texts (data-labels) stay
 // apart and inside their canvas at 320, 360, 640 and 900 px wide, in the particle, training and
-// depth labs' embeds. At 640 x 420 with all three particle panels the heatmap keeps a real size.
+// depth labs' embeds. At 640 x 420 with all three particle panels the heatmap keeps a real size;
+// the model lab's five panels embedded at 640 x 420 stack without overlapping.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { analysed } from './model_helpers.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -142,6 +144,36 @@ describe('embedded charts at blog widths', () => {
         const ticks = chart.labels.filter((l) => l.x + l.w <= layout.x0 + 1 && l.y >= p.y0 - 8 && l.y + l.h <= p.y1 + 8);
         assert.ok(ticks.length >= 2, `${p.name}: at least two y tick labels (${ticks.map((t) => t.text)})`);
         assert.ok(ticks.every((t) => t.h >= 7), `${p.name}: tick labels at a readable size`);
+      }
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('640 x 420 with all five model panels: the panels stack, none overlaps, each holds its canvases', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, 'lab=model&embed=1', { viewport: { width: 640, height: 420 } });
+    try {
+      await analysed(page);
+      const boxes = await page.evaluate(() => [...document.querySelectorAll('#lab-model section.panel')]
+        .filter((s) => s.getClientRects().length > 0)
+        .map((s) => {
+          const r = (el) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+          return { id: s.getAttribute('aria-labelledby'), ...r(s), canvases: [...s.querySelectorAll('canvas')].map((c) => ({ id: c.id, ...r(c) })) };
+        }));
+      assert.deepEqual(boxes.map((b) => b.id), ['md-tokens-heading', 'md-grid-heading', 'md-res-heading', 'md-hist-heading', 'md-same-heading']);
+      for (let i = 0; i < boxes.length; i++) {
+        const a = boxes[i];
+        assert.ok(a.x >= 0 && a.x + a.w <= 640.5, `${a.id} inside the frame's width: ${JSON.stringify(a)}`);
+        for (const c of a.canvases) {
+          assert.ok(c.w >= 100 && c.h >= 100, `${c.id} at a useful size: ${JSON.stringify(c)}`);
+          assert.ok(c.x >= a.x - 0.5 && c.y >= a.y - 0.5 && c.x + c.w <= a.x + a.w + 0.5 && c.y + c.h <= a.y + a.h + 0.5, `${c.id} inside its panel ${a.id}: ${JSON.stringify(c)} in ${JSON.stringify(a)}`);
+        }
+        for (let j = i + 1; j < boxes.length; j++) {
+          const b = boxes[j];
+          const apart = a.x + a.w <= b.x + 0.5 || b.x + b.w <= a.x + 0.5 || a.y + a.h <= b.y + 0.5 || b.y + b.h <= a.y + 0.5;
+          assert.ok(apart, `${a.id} and ${b.id} overlap: ${JSON.stringify([a, b].map(({ canvases, ...r }) => r))}`);
+        }
       }
       assertNoErrors(page);
     } finally {
