@@ -187,6 +187,35 @@ describe('log sliders', () => {
   });
 });
 
+describe('tour links', () => {
+  test('every card of every lab opens a link of the current version, valid as written', async () => {
+    const page = await openPage(browser, '');
+    try {
+      const found = await page.evaluate(async () => {
+        const w = window.__attn.wasm;
+        const current = window.__attn.configString().split('&')[0];
+        const out = [];
+        for (const lab of ['particles', 'training', 'depth']) {
+          const { TOUR } = await import(new URL(`${lab}/tour.js`, location.href).href);
+          for (const c of TOUR.cards) {
+            const res = w.check_link(c.link);
+            out.push({ lab, link: c.link, ok: res.ok, canonical: res.ok ? res.link : res.message, current });
+          }
+        }
+        return out;
+      });
+      assert.ok(found.length >= 12, `${found.length} cards`);
+      for (const c of found) {
+        assert.ok(c.ok, `${c.lab}: ${c.link} is refused: ${c.canonical}`);
+        assert.equal(c.canonical.split('&')[0], c.current, `${c.lab}: ${c.link} opens ${c.canonical}, not the current ${c.current}`);
+      }
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('alerts', () => {
   for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
     test(`a refused value's alert does not move the canvases (${viewport.width}x${viewport.height})`, async () => {
