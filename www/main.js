@@ -27,6 +27,7 @@ const TOURS = {
   particles: () => import('./particles/tour.js'),
   training: () => import('./training/tour.js'),
   depth: () => import('./depth/tour.js'),
+  model: () => import('./model/tour.js'),
 };
 
 const $ = (id) => document.getElementById(id);

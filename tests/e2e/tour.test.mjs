@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { analysed } from './model_helpers.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -112,6 +113,28 @@ describe('tour', () => {
     }
   });
 
+  test('model: its own tour; Do it opens the head it names, highlighted panels', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, 'lab=model');
+    try {
+      await analysed(page);
+      await page.click('#tour-open');
+      await page.waitForSelector('#tour', { state: 'visible' });
+      assert.match(await page.textContent('#tour-title'), /trained encoder/);
+      assert.equal(await cardCount(page), '1 / 4');
+      await page.keyboard.press('ArrowRight');
+      assert.ok((await highlighted(page)).some((c) => c.includes('panel')), 'the grid panel is highlighted');
+      await page.click('#tour-do');
+      await page.waitForFunction(() => /[#&]layer=2&head=3(&|$)/.test(location.hash));
+      await analysed(page);
+      assert.match(await page.evaluate(() => window.__attnModel.configString()), /&layer=2&head=3$/);
+      await page.keyboard.press('Escape');
+      assert.equal(await page.isVisible('#tour'), false);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('reduced motion: the card does not animate', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     try {
@@ -195,7 +218,7 @@ describe('tour links', () => {
         const w = window.__attn.wasm;
         const current = window.__attn.configString().split('&')[0];
         const out = [];
-        for (const lab of ['particles', 'training', 'depth']) {
+        for (const lab of ['particles', 'training', 'depth', 'model']) {
           const { TOUR } = await import(new URL(`${lab}/tour.js`, location.href).href);
           for (const c of TOUR.cards) {
             const res = w.check_link(c.link);
@@ -204,7 +227,7 @@ describe('tour links', () => {
         }
         return out;
       });
-      assert.ok(found.length >= 12, `${found.length} cards`);
+      assert.ok(found.length >= 16, `${found.length} cards`);
       for (const c of found) {
         assert.ok(c.ok, `${c.lab}: ${c.link} is refused: ${c.canonical}`);
         assert.equal(c.canonical.split('&')[0], c.current, `${c.lab}: ${c.link} opens ${c.canonical}, not the current ${c.current}`);
