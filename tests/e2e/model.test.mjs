@@ -191,14 +191,39 @@ describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is 
     }
   });
 
-  test('a link naming other weights is refused naming model, with both hashes', { timeout: 300_000 }, async () => {
+  test('a refused first link (layer out of range) shows the default instead; a bare link keeps its view keys', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, `${LINK.replace('&layer=2', '&layer=7')}`);
+    try {
+      await analysed(page);
+      const msg = await page.evaluate(() => document.getElementById('md-error').textContent);
+      assert.match(msg, /^`layer`: .*1\.\.=6.*\. Showing the served model on “The fox” instead\.$/);
+      assert.ok((await page.evaluate(() => window.__attnModel.result().tokens.length)) > 2, 'the default is analysed and drawn');
+      assert.match(page.url(), /layer=7/, 'the address bar keeps the refused link');
+      // A bare link with the lab's view keys: the default at that head.
+      await page.evaluate(() => { location.hash = 'lab=model&layer=3&head=4'; });
+      await page.waitForFunction(() => /&layer=3&head=4$/.test(window.__attnModel.configString()));
+      await analysed(page);
+      assert.equal(await page.evaluate(() => document.getElementById('md-error').textContent), '');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a link naming other weights is refused naming model, with both hashes; the default shows instead', { timeout: 300_000 }, async () => {
     const other = LINK.replace('53aa51172d142c89', '0123456789abcdef');
     const page = await openPage(browser, other);
     await page.waitForFunction(() => document.getElementById('md-error')?.textContent.includes('model'), null, { timeout: 240_000 });
     const msg = await page.evaluate(() => document.getElementById('md-error').textContent);
     assert.match(msg, /0123456789abcdef/);
     assert.match(msg, /53aa51172d142c89/);
-    assert.equal(await page.evaluate(() => window.__attnModel.result()), null, 'nothing analysed');
+    // Nothing was shown yet: the served model on the first text runs instead, the refusal stays
+    // over it, and the address bar keeps the refused link.
+    assert.match(msg, /^`model`: .*\. Showing the served model on “The fox” instead\.$/);
+    await analysed(page);
+    assert.match(await page.evaluate(() => window.__attnModel.configString()), /model=all-MiniLM-L6-v2@53aa51172d142c89&text=The%20quick/);
+    assert.equal(await page.evaluate(() => document.getElementById('md-error').textContent), msg, 'the refusal stays over the default');
+    assert.match(page.url(), /0123456789abcdef/, 'the address bar keeps the refused link');
     // The link check without a model, and the memory check before the weights download.
     const checks = await page.evaluate(async () => {
       const m = await import(new URL('pkg/attn_web.js', location.href).href);

@@ -111,7 +111,7 @@ export function mountFiles(page) {
         const wanted = modelOf(page.sentLink);
         page.refused = page.sentLink;
         if (wanted && page.model && wanted !== page.model.info.id) {
-          m.error += ` To open it, load ${wanted.split('@')[0]}'s files (model.safetensors, config.json, vocab.txt) with "Load your own BERT" in "Your own model"; the link opens once the weights' sha256 matches.`;
+          m.error = `${m.error.replace(/[.\s]*$/, '')}. To open it, load ${wanted.split('@')[0]}'s files (model.safetensors, config.json, vocab.txt) with "Load your own BERT" in "Your own model"; the link opens once the weights' sha256 matches.`;
         }
       }
       return false;

@@ -39,18 +39,24 @@ function valueOf(text, key) {
   return null;
 }
 
-/** The page's view keys (share/page_view.js) a bare model link keeps. */
-const PAGE_KEYS = ['theme', 'panels', 'embed', 'controls'];
+/** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
+const VIEW_KEYS = ['theme', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
 
 /**
  * The link shown for `text`: itself when it names the weights or a text; else (a bare
  * `lab=model`, as the depth lab's bare link means bert-init) the default link, the served model
- * on the first built-in text, with `text`'s page view keys (so `lab=model&embed=1` embeds it).
+ * on the first built-in text, with `text`'s view keys (so `lab=model&embed=1` embeds it).
  */
 function linkFor(text, defaultLink) {
   if (text && /(^|&)(model|text)=/.test(text)) return text;
-  const view = (text || '').split('&').filter((p) => PAGE_KEYS.includes(p.split('=')[0]));
+  const view = (text || '').split('&').filter((p) => VIEW_KEYS.includes(p.split('=')[0]));
   return [defaultLink, ...view].join('&');
+}
+
+/** `s` ending as a sentence (a full stop added unless it ends in . ! or ?). */
+function sentence(s) {
+  const t = String(s).trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
 /** The model lab (lab/labs.js says what each member does). It does not step. */
@@ -89,7 +95,7 @@ export function createLab(ctx) {
     reset: () => page.analyse(page.canonical || ctx.defaultLink, null),
     seekTo: async () => 0,
     check: (text) => ctx.wasm.check_link(text, 'model'),
-    refuse: (res, tail) => page.error(`${res.message ?? 'refused'} ${tail ?? ''}`),
+    refuse: (res, tail) => page.error(`${sentence(res.message ?? 'refused')} ${tail ?? ''}`),
     state: () => null,
     exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => matrixExports(page, menu) }),
   };
@@ -186,6 +192,7 @@ class ModelLabPage {
     this.visible = false;
   }
 
+  /** Shows `message` in the lab's alert ('' clears it). */
   error(message) {
     $('md-error').textContent = message;
   }
@@ -251,8 +258,16 @@ class ModelLabPage {
         return;
       }
       this.inflight = false;
+      if (!this.result && !this.pending && this.sentLink !== this.ctx.defaultLink) {
+        // Nothing shown yet: the default runs instead, with the refusal kept above it (as the
+        // other labs show their preset). The address bar keeps the refused link.
+        this.refusal = `${sentence(m.error)} Showing the served model on “${TEXTS[0][1]}” instead.`;
+        this.error(this.refusal);
+        this.analyse(this.ctx.defaultLink, null);
+        return;
+      }
       $('md-state').textContent = this.result ? 'ready' : 'refused';
-      this.error(`${m.error}${this.result ? ' The last valid result is kept.' : ''}`);
+      this.error(`${sentence(m.error)}${this.result ? ' The last valid result is kept.' : ''}`);
       this.send();
     }
   }
@@ -271,7 +286,8 @@ class ModelLabPage {
     this.attGrid.set(t(m.tiles.attention, 'attention P'), r.tokens);
     this.simGrid.set(t(m.tiles.similarity, 'similarity S'), r.tokens);
     this.canonical = r.config;
-    this.error('');
+    this.error(this.refusal ?? ''); // a refused first link's message stays over its fallback
+    this.refusal = null;
     $('md-state').textContent = `ready (${Math.round(m.ms)} ms)`;
     const text = valueOf(r.config, 'text') ?? '';
     if (document.activeElement !== $('md-text')) $('md-text').value = text;
