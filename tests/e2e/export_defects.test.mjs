@@ -7,6 +7,8 @@
 //          and a step the lab shown did not reach is not claimed;
 //   row 4  a WebM recording has a Duration and Cues (the EBML is parsed here, independently of
 //          www/export/webm_fix.js), and a <video> of it has a finite duration and seeks.
+// And the Export menu's PNG buttons: in every lab no two read the same, and a title's
+// superscript or subscript keeps its meaning (S = O Oᵀ, cₙ, η_Z).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -267,6 +269,30 @@ describe('issue 16, row 4: a WebM recording has a Duration and Cues, and seeks',
       assertNoErrors(page);
     } finally {
       await page.close();
+    }
+  });
+
+  test('every lab: the PNG buttons are told apart, maths kept', { timeout: 300_000 }, async () => {
+    const want = { model: /S = O Oᵀ|Grid of attention maps/, depth: /Grid of context similarity/, training: /cₙ/, particles: /Attention P\(t\)/ };
+    for (const [lab, link] of [['particles', 'version=4&preset=polytope'], ['training', 'lab=training'], ['depth', 'lab=depth&preset=context-text'], ['model', 'lab=model']]) {
+      const page = await openPage(browser, link);
+      try {
+        // Every panel drawn: the menu lists only canvases with a picture.
+        await page.waitForFunction((id) => {
+          const main = document.getElementById(`lab-${id}`);
+          const shown = [...main.querySelectorAll('canvas')].filter((c) => c.getClientRects().length > 0);
+          return shown.length > 0 && shown.every((c) => c.width > 0 && c.height > 0) && (id !== 'model' || window.__attnModel?.result());
+        }, lab, { timeout: 240_000 });
+        await page.click('#export-menu summary');
+        const texts = await page.locator('#export-body .export-group').first().locator('button').allTextContents();
+        assert.ok(texts.length >= 3, `${lab}: ${texts}`);
+        assert.equal(new Set(texts).size, texts.length, `${lab}: two PNG buttons read the same: ${JSON.stringify(texts)}`);
+        assert.ok(texts.some((t) => want[lab].test(t)), `${lab}: ${JSON.stringify(texts)}`);
+        assert.ok(!texts.some((t) => /O OT|\bcn\b|ηZ/.test(t)), `${lab}: a lost superscript or subscript: ${JSON.stringify(texts)}`);
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
     }
   });
 });

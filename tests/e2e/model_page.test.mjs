@@ -139,7 +139,7 @@ describe('model lab page: registry, scale, exports, embed (issue 14 part 3)', { 
       assert.equal(json.keys.head, '3');
 
       // A PNG of the attention grid carries the link; loaded on another lab, it opens lab=model.
-      const png = await exported(page, 'Attention P and context similarity', 0);
+      const png = await exported(page, 'Grid of attention maps', 0);
       assert.match(png.name, /^attn-model-md-att-grid\.png$/);
       await page.evaluate(() => { location.hash = 'lab=depth&preset=collapse-small'; });
       await page.waitForFunction(() => !document.getElementById('lab-depth').hidden);

@@ -22,11 +22,38 @@ function configJson(res) {
   return `${JSON.stringify({ lab: res.lab, config: res.canonical, keys }, null, 2)}\n`;
 }
 
-/** The canvases of `lab` that have a picture: `[{ canvas, label }]`. */
+/** Superscripts a heading writes as <sup> (S = O O<sup>T</sup>), as Unicode in a plain label. */
+const SUPERSCRIPTS = { T: 'ᵀ', L: 'ᴸ', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '-': '⁻' };
+
+/** Subscripts a heading writes as <sub> (c<sub>n</sub>), as Unicode where it has them all. */
+const SUBSCRIPTS = { n: 'ₙ', l: 'ₗ', i: 'ᵢ', j: 'ⱼ', t: 'ₜ', 0: '₀', 1: '₁', 2: '₂', 3: '₃' };
+
+/** An element's text, its <sup> and <sub> parts as Unicode where Unicode has them (else ^x, _x). */
+function plainText(el) {
+  const script = (text, table, mark) => ([...text].every((c) => c in table) ? [...text].map((c) => table[c]).join('') : `${mark}${text}`);
+  return [...el.childNodes].map((n) => {
+    if (n.nodeName === 'SUP') return script(n.textContent, SUPERSCRIPTS, '^');
+    if (n.nodeName === 'SUB') return script(n.textContent, SUBSCRIPTS, '_');
+    return n.nodeType === Node.ELEMENT_NODE ? plainText(n) : n.textContent;
+  }).join('').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The canvases of `lab` that have a picture: `[{ canvas, label }]`. A canvas alone in its panel
+ * is named by the panel's title; several in one panel (a grid and its enlarged head) each by the
+ * first clause of its own aria-label, so no two buttons read the same.
+ */
 function canvasesOf(lab) {
-  return [...lab.root.querySelectorAll('canvas')]
-    .filter((c) => c.width > 0 && c.height > 0 && c.getClientRects().length > 0)
-    .map((canvas) => ({ canvas, label: canvas.closest('section')?.querySelector('h2')?.textContent.trim() || canvas.id }));
+  const shown = [...lab.root.querySelectorAll('canvas')]
+    .filter((c) => c.width > 0 && c.height > 0 && c.getClientRects().length > 0);
+  return shown.map((canvas) => {
+    const section = canvas.closest('section');
+    const heading = section?.querySelector('h2');
+    const title = heading ? plainText(heading) : canvas.id;
+    const own = canvas.getAttribute('aria-label')?.split(/[;,]/)[0].trim();
+    const shared = shown.filter((c) => c.closest('section') === section).length > 1;
+    return { canvas, label: (shared && own) || title || canvas.id };
+  });
 }
 
 function button(text, onClick, title = '') {
