@@ -1,17 +1,8 @@
 //! `attn bench --config`: the report, the dumped inputs and final tokens (the same bits as
 //! `attn run`), the peak heap (grows like n d, not n^2), and refused flags.
 
+use crate::attn;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
 
 fn read_f64(path: &Path) -> Vec<f64> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e));

@@ -1,16 +1,7 @@
 //! `attn depth`: output schema, similarity and path options, and errors that name the key with
 //! exit code 2.
 
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::attn;
 
 const SMALL: &str = "lab=depth&preset=collapse-small&layers=4&tokens=16";
 

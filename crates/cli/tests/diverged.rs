@@ -2,16 +2,7 @@
 //! names, the state the page shows and exports) is printed whatever `--every`, with
 //! `"metrics": null` when its attention scores overflow (issue 16, row 9).
 
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::attn;
 
 /// The step the divergence message names: "Paused at t = ... (step N): ...".
 fn paused_step(stderr: &str) -> u64 {

@@ -3,21 +3,10 @@
 //! (crates/core/tests/tiny_bert); and one run on the real all-MiniLM-L6-v2 (the anchors),
 //! which fails saying to run `cargo xtask fetch-model` when the model is not in the cache.
 
-#[path = "../../core/tests/tiny_bert/mod.rs"]
-mod tiny_bert;
+use crate::attn;
 
 use attn_core::model::{Encoder, Serial, Variant};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
 
 /// A fresh folder for this test, named `name` (the model's default name).
 fn folder(test: &str, name: &str) -> PathBuf {
@@ -29,7 +18,7 @@ fn folder(test: &str, name: &str) -> PathBuf {
 
 fn tiny_dir(test: &str) -> PathBuf {
     let dir = folder(test, "tiny-bert");
-    tiny_bert::write_dir(&dir, 21);
+    crate::tiny_bert::write_dir(&dir, 21);
     dir
 }
 
@@ -92,7 +81,7 @@ fn the_output_follows_the_contract() {
         format!("version=4&lab=model&model=tiny-bert@{}&text=The%20quick%20brown%20fox%20jumps%2C%20the%20lazy%20dogs.%20A%20fox.", &sha[..16])
     );
     // The core's own numbers, bit for bit.
-    let enc = Encoder::load(&bytes, &tiny_bert::config_json(""), &tiny_bert::vocab_txt(), None).unwrap();
+    let enc = Encoder::load(&bytes, &crate::tiny_bert::config_json(""), &crate::tiny_bert::vocab_txt(), None).unwrap();
     let e = enc.encode(TEXT).unwrap();
     let n = e.ids.len();
     assert_eq!(v["ids"], serde_json::json!(e.ids));
@@ -231,17 +220,17 @@ fn bad_input_exits_2_with_one_line_naming_what_is_wrong() {
     refused(&["encode", "--model", s(&missing), "--text", "a", "--model-name", "x"], &["model.safetensors"]);
     // Broken files.
     let bad = folder("errors-files", "broken");
-    tiny_bert::write_dir(&bad, 3);
+    crate::tiny_bert::write_dir(&bad, 3);
     let bytes = std::fs::read(bad.join("model.safetensors")).unwrap();
     std::fs::write(bad.join("model.safetensors"), &bytes[..bytes.len() - 10]).unwrap();
     refused(&["encode", "--model", s(&bad), "--text", "a"], &["model.safetensors", "truncated"]);
     std::fs::write(bad.join("model.safetensors"), &bytes).unwrap();
-    std::fs::write(bad.join("config.json"), tiny_bert::config_json("\"model_type\": \"gpt2\"")).unwrap();
+    std::fs::write(bad.join("config.json"), crate::tiny_bert::config_json("\"model_type\": \"gpt2\"")).unwrap();
     refused(&["encode", "--model", s(&bad), "--text", "a"], &["config.json", "`model_type`"]);
-    std::fs::write(bad.join("config.json"), tiny_bert::config_json("\"num_attention_heads\": 0")).unwrap();
+    std::fs::write(bad.join("config.json"), crate::tiny_bert::config_json("\"num_attention_heads\": 0")).unwrap();
     refused(&["encode", "--model", s(&bad), "--text", "a"], &["`num_attention_heads`"]);
-    std::fs::write(bad.join("config.json"), tiny_bert::config_json("")).unwrap();
-    std::fs::write(bad.join("vocab.txt"), tiny_bert::vocab_txt().replace("lazy", "dog")).unwrap();
+    std::fs::write(bad.join("config.json"), crate::tiny_bert::config_json("")).unwrap();
+    std::fs::write(bad.join("vocab.txt"), crate::tiny_bert::vocab_txt().replace("lazy", "dog")).unwrap();
     refused(&["encode", "--model", s(&bad), "--text", "a"], &["vocab.txt", "\"dog\""]);
 }
 

@@ -1,16 +1,7 @@
 //! `attn run` takes a page's link: view keys are validated and ignored, the numbers are those of
 //! the configuration without them, and links from before versions still run.
 
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::attn;
 
 fn run_json(config: &str) -> serde_json::Value {
     let (code, out, err) = attn(&["run", "--config", config, "--until", "2", "--every", "0.5", "--attention"]);

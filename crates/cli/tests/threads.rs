@@ -2,16 +2,7 @@
 //! tokens, bit for bit, as one thread (the JSON prints shortest round-trip numbers, so equal text
 //! is equal bits), for each model and integrator, and a diverging run stops the same way.
 
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::attn;
 
 fn run(config: &str, until: &str, threads: &str) -> (i32, String, String) {
     attn(&["run", "--config", config, "--until", until, "--every", until, "--threads", threads])

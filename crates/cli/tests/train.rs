@@ -1,15 +1,6 @@
 //! `attn train` and `attn sweep`: output schema, and errors that name the key with exit code 2.
 
-use std::process::Command;
-
-fn attn(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_attn")).args(args).output().expect("run attn");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::attn;
 
 #[test]
 fn train_prints_iterations_and_final_c() {

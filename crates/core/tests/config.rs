@@ -1,7 +1,5 @@
 //! The configuration string: presets, canonical round trip, and malformed input.
 
-mod common;
-
 use attn_core::particles::config::{parse, Config, MatrixSpec, Preset, PRESETS};
 
 #[test]
@@ -110,7 +108,7 @@ const MALFORMED: &[(&str, &str)] = &[
 
 #[test]
 fn malformed_strings_name_the_key() {
-    common::malformed::each_names_its_key(MALFORMED, parse);
+    crate::common::malformed::each_names_its_key(MALFORMED, parse);
 }
 
 #[test]
@@ -122,9 +120,9 @@ fn random_strings_and_mutations_never_panic() {
         .chain(PRESETS.iter().map(|p| format!("{}&d=5{}", p.config().to_canonical_string(), view)))
         .chain(std::iter::once("preset=polytope&d=6&step=3&embed=1&projection=2,5".to_string()))
         .collect();
-    common::fuzz::random_strings_and_mutations(11, &seeds, "", parse, Config::to_canonical_string);
+    crate::common::fuzz::random_strings_and_mutations(11, &seeds, "", parse, Config::to_canonical_string);
     // The same strings as links: the view keys survive the round trip too.
-    common::fuzz::random_strings_and_mutations(
+    crate::common::fuzz::random_strings_and_mutations(
         13,
         &seeds,
         "",

@@ -1,8 +1,6 @@
 //! The depth lab's configuration string: presets, canonical round trip, malformed input, and the
 //! `lab` dispatcher.
 
-mod common;
-
 use attn_core::depth::{
     parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select,
     SimilarityNorm, Variant, WeightsSource, DEPTH_PRESETS,
@@ -169,7 +167,7 @@ const MALFORMED: &[(&str, &str)] = &[
 
 #[test]
 fn malformed_strings_name_the_key() {
-    common::malformed::each_names_its_key(MALFORMED, parse_lab);
+    crate::common::malformed::each_names_its_key(MALFORMED, parse_lab);
     // A depth preset without lab=depth says what to add.
     let e = parse_lab("preset=bert-init").unwrap_err();
     assert!(e.message.contains("lab=depth"), "{}", e);
@@ -216,9 +214,15 @@ fn random_strings_and_mutations_never_panic() {
         .chain(std::iter::once("lab=depth&preset=particle-euler&particle=preset%3Dpolytope%26n%3D5&tokens=5&layers=2".to_string()))
         .chain(std::iter::once("lab=depth&preset=collapse-small&layers=2&embed=1&panels=residual,paths&controls=&theme=dark&residual_axis=linear".to_string()))
         .collect();
-    common::fuzz::random_strings_and_mutations(21, &seeds, "lab=depth&", parse_lab, LabConfig::to_canonical_string);
+    crate::common::fuzz::random_strings_and_mutations(
+        21,
+        &seeds,
+        "lab=depth&",
+        parse_lab,
+        LabConfig::to_canonical_string,
+    );
     // As links: the view keys survive the round trip too.
-    common::fuzz::random_strings_and_mutations(
+    crate::common::fuzz::random_strings_and_mutations(
         22,
         &seeds,
         "lab=depth&",

@@ -1,12 +1,10 @@
 //! Science checks 1-6 of science.md §1 (Geshkovski et al. 2023) for the Euclidean model.
 
-mod common;
-
+use crate::common::{attention, max_diff, run, sim};
 use attn_core::particles::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
 use attn_core::particles::analysis::{boolean_distance, cluster_labels, spread};
 use attn_core::particles::config::{Space, PAPER_V_2D};
 use attn_core::Stepping;
-use common::{attention, max_diff, run, sim};
 
 /// Check 1: rows of P sum to 1 and entries lie in [0, 1], for every preset, at start and later.
 #[test]

@@ -1,8 +1,6 @@
 //! The `hyperplanes` metric (analysis::hyperplanes, science.md §1.3): groups of `<psi1, z_i>` by
 //! single linkage at `cluster_tol` times their range.
 
-mod common;
-
 use attn_core::particles::analysis::hyperplanes::{hyperplanes, projections, value_groups};
 use attn_core::particles::analysis::{Metrics, MetricsScratch};
 use attn_core::particles::config::Space;
@@ -51,8 +49,8 @@ fn reference_psi(v: &[f64]) -> Vec<f64> {
 fn hyperplanes_of_a_custom_value_matrix() {
     for (v_text, v) in [("1,0.5;0.2,0.3", [1.0, 0.5, 0.2, 0.3]), ("0.9,-0.4;0.3,0.2", [0.9, -0.4, 0.3, 0.2])] {
         let config = format!("version=4&preset=hyperplanes&v={v_text}&seed=3&until=20");
-        let mut s = common::sim(&config);
-        common::run(&mut s, 200);
+        let mut s = crate::common::sim(&config);
+        crate::common::run(&mut s, 200);
         let mut scratch = MetricsScratch::default();
         let m = Metrics::compute(&mut s, &mut scratch).unwrap();
         let h = m.hyperplanes.expect("psi1 is defined for this V");
@@ -65,13 +63,13 @@ fn hyperplanes_of_a_custom_value_matrix() {
         s.tokens_in(Space::X, &mut x);
         assert_eq!(hyperplanes(&x, 40, 2, &psi, 1e-3), Some(h), "{config}: x and z");
         // At t = 0 the tokens are spread: many more groups than 3.
-        let mut s0 = common::sim(&config);
+        let mut s0 = crate::common::sim(&config);
         assert!(Metrics::compute(&mut s0, &mut MetricsScratch::default()).unwrap().hyperplanes.unwrap() > 10);
     }
     for config in
         ["version=4&preset=polytope", "version=4&preset=collapse", "version=4&preset=sphere-sa&v=1,0,0;0,0.5,0;0,0,0.2"]
     {
-        let mut s = common::sim(config);
+        let mut s = crate::common::sim(config);
         assert_eq!(Metrics::compute(&mut s, &mut MetricsScratch::default()).unwrap().hyperplanes, None, "{config}");
     }
 }

@@ -4,12 +4,10 @@
 //! attention maps and head outputs, the heads' contributions through `W_O`, the similarity
 //! matrices and statistics; and the same bits for any split of the work across threads.
 
-mod tiny_bert;
-
+use crate::tiny_bert::*;
 use attn_core::model::analysis::{residual_curve, similarity, statistics, QUANTILE};
 use attn_core::model::{Encoder, Pool, Serial, Variant, VARIANTS};
 use std::collections::HashMap;
-use tiny_bert::*;
 
 /// The tiny model's tensors by name, as f64.
 fn weights(seed: u64) -> HashMap<String, Vec<f64>> {

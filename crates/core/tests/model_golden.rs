@@ -7,9 +7,7 @@
 //! The model is read from `$ATTN_MODEL_DIR` or `~/.cache/attn/models/all-MiniLM-L6-v2`; without it
 //! these tests fail, saying to run `cargo xtask fetch-model` (as `cargo xtask test` does first).
 
-mod common;
-
-use common::model::model_dir;
+use crate::common::model::model_dir;
 use std::sync::OnceLock;
 
 use attn_core::model::analysis::{residual_curve, similarity, statistics, QUANTILE};

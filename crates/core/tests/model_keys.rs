@@ -1,8 +1,6 @@
 //! The model lab's link (crates/core/src/model/keys.rs): parsing, the canonical form, the `model`
 //! key's weights check, and hostile values refused naming the key.
 
-mod common;
-
 use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig, LABS};
 use attn_core::model::keys::{model_id, parse, parse_with_view, ModelLink, TileScale};
 
@@ -82,7 +80,7 @@ fn random_strings_and_mutations_never_panic() {
         ModelLink::example().to_canonical_string(),
         "lab=model&model=m.x_1-2@0123456789abcdef&text=%E6%9D%B1%E4%BA%AC%2C%20caf%C3%A9&layer=6&head=11".to_string(),
     ];
-    common::fuzz::random_strings_and_mutations(14, &seeds, "lab=model&", parse, ModelLink::to_canonical_string);
+    crate::common::fuzz::random_strings_and_mutations(14, &seeds, "lab=model&", parse, ModelLink::to_canonical_string);
 }
 
 #[test]

@@ -2,10 +2,8 @@
 //! BERT written by the test: with and without the `bert.` prefix, extra tensors ignored, and every
 //! hostile file refused naming the file and the tensor or field at fault.
 
-mod tiny_bert;
-
+use crate::tiny_bert::*;
 use attn_core::model::{BertConfig, Encoder, ModelError, Serial, Variant};
-use tiny_bert::*;
 
 fn load(bytes: &[u8], config: &str, vocab: &str) -> Result<Encoder, ModelError> {
     Encoder::load(bytes, config, vocab, None)

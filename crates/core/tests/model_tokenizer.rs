@@ -5,9 +5,7 @@
 //! The vocabulary is all-MiniLM-L6-v2's, read from `$ATTN_MODEL_DIR` (set by `cargo xtask test`)
 //! or `~/.cache/attn/models/all-MiniLM-L6-v2`; `cargo xtask fetch-model` puts it there.
 
-mod common;
-
-use common::model::model_dir;
+use crate::common::model::model_dir;
 
 use attn_core::model::tokenizer::{sentences, wordpiece, MAX_WORD_CHARS};
 use attn_core::model::vocab::lower_case;

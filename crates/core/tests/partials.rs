@@ -1,8 +1,7 @@
 //! The analyses of `P` over blocks of rows (the page's workers, issue 13 part 2), combined, equal
 //! the whole-`P` analyzers bit for bit, whatever the split.
 
-mod common;
-
+use crate::common::{attention, run, sim};
 use attn_core::particles::analysis::attention::{block_maxima, block_side};
 use attn_core::particles::analysis::metrics::{Metrics, MetricsScratch};
 use attn_core::particles::analysis::order::{heat_cells, pool_row_cells, row_argmax};
@@ -12,7 +11,6 @@ use attn_core::particles::analysis::{boolean_distance, effective_rank, leaders, 
 use attn_core::particles::field::{row_block, Field};
 use attn_core::particles::init;
 use attn_core::rng::Rng;
-use common::{attention, run, sim};
 
 fn bits(x: &[f64]) -> Vec<u64> {
     x.iter().map(|v| v.to_bits()).collect()

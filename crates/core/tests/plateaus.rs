@@ -1,8 +1,6 @@
 //! analysis::plateaus: intervals of at least 10 time units over which the cluster count stays the
 //! same, from the chart's samples (metastability, science.md §2.4).
 
-mod common;
-
 use attn_core::particles::analysis::history::History;
 use attn_core::particles::analysis::plateaus::{plateaus, Plateau, MIN_PLATEAU};
 use attn_core::particles::analysis::{Metrics, MetricsScratch};
@@ -31,7 +29,7 @@ fn plateaus_of_a_constructed_series() {
 
 /// The chart's samples of `config`: the metrics every `every` steps up to `steps`.
 fn history(config: &str, steps: u64, every: u64) -> History {
-    let mut s = common::sim(config);
+    let mut s = crate::common::sim(config);
     let mut scratch = MetricsScratch::default();
     let mut h = History::default();
     loop {
@@ -40,7 +38,7 @@ fn history(config: &str, steps: u64, every: u64) -> History {
         if s.step_count() >= steps {
             return h;
         }
-        common::run(&mut s, every);
+        crate::common::run(&mut s, every);
     }
 }
 

@@ -1,14 +1,9 @@
 //! The simulation: clock, allocation-free stepping, determinism pin, until and divergence.
 
-mod common;
-
+use crate::common::alloc::allocations;
+use crate::common::sim;
 use attn_core::Status;
 use attn_core::Stepping;
-use common::alloc::{allocations, Counting};
-use common::sim;
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// step() allocates nothing, for every model and integrator (including exp(tV) in z).
 #[test]

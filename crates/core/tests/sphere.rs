@@ -1,10 +1,8 @@
 //! Science checks of science.md §2: SA and USA on the sphere.
 
-mod common;
-
+use crate::common::{run, sim};
 use attn_core::particles::analysis::{cluster_labels, interaction_energy};
 use attn_core::Status;
-use common::{run, sim};
 
 /// The retraction scheme never decreases the interaction energy per step (relative 1e-12), SA
 /// and USA, dt = 0.1, n = 64, d = 3, beta in {1, 4}.

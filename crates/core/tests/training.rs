@@ -1,6 +1,7 @@
 //! The training lab's science checks (science.md §5, scan and snap): first loss, Z = 0 entropy,
 //! exact gradients, the paper's scan and snap, the snap criterion, text data, determinism.
 
+use crate::common::alloc::allocations;
 use attn_core::rng::Rng;
 use attn_core::text::{classes, tokenize, Corpus};
 use attn_core::training::analysis::{distinct_entropy, snap_iteration, snap_iteration_live};
@@ -9,11 +10,6 @@ use attn_core::training::model::{batch_loss, Sequence};
 use attn_core::training::trainer::STREAM_DATA;
 use attn_core::training::{grid, parse, run_cell, Trainer, TrainingConfig};
 use attn_core::Stepping;
-mod common;
-use common::alloc::{allocations, Counting};
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 fn config(text: &str) -> TrainingConfig {
     parse(text).unwrap_or_else(|e| panic!("{}: {}", text, e))

@@ -1,8 +1,6 @@
 //! The training lab's configuration string: presets, canonical round trip, malformed input, and
 //! the `lab` dispatcher.
 
-mod common;
-
 use attn_core::lab::{parse_lab, requested_lab, LabConfig};
 use attn_core::rng::Rng;
 use attn_core::training::{parse, TrainingConfig, TrainingPreset, WeightsInit, TRAINING_PRESETS};
@@ -110,7 +108,7 @@ const MALFORMED: &[(&str, &str)] = &[
 
 #[test]
 fn malformed_strings_name_the_key() {
-    common::malformed::each_names_its_key(MALFORMED, parse_lab);
+    crate::common::malformed::each_names_its_key(MALFORMED, parse_lab);
     // A training preset without lab=training says what to add.
     let e = parse_lab("preset=scan-snap").unwrap_err();
     assert!(e.message.contains("lab=training"), "{}", e);
@@ -166,9 +164,15 @@ fn random_strings_and_mutations_never_panic() {
                 + "&iterations=9&step=4&embed=1&panels=chart&controls=play,eta_z&theme=light&speed=7"
         }))
         .collect();
-    common::fuzz::random_strings_and_mutations(12, &seeds, "lab=training&", parse_lab, LabConfig::to_canonical_string);
+    crate::common::fuzz::random_strings_and_mutations(
+        12,
+        &seeds,
+        "lab=training&",
+        parse_lab,
+        LabConfig::to_canonical_string,
+    );
     // As links: the view keys survive the round trip too.
-    common::fuzz::random_strings_and_mutations(
+    crate::common::fuzz::random_strings_and_mutations(
         14,
         &seeds,
         "lab=training&",

@@ -1,8 +1,6 @@
 //! The view keys of each lab: validated, in a fixed order after the model keys, written in
 //! their canonical form, and never changing a number (the link's round trip is in `link.rs`).
 
-mod common;
-
 use attn_core::lab::{parse_lab, parse_link, LabConfig};
 use attn_core::training::Trainer;
 use attn_core::view::{Moment, ProjectionMode, Theme, View, PARTICLES_VIEW};
@@ -127,9 +125,9 @@ const MALFORMED: &[(&str, &str)] = &[
 
 #[test]
 fn malformed_view_keys_name_the_key() {
-    common::malformed::each_names_its_key(MALFORMED, parse_link);
+    crate::common::malformed::each_names_its_key(MALFORMED, parse_link);
     // The CLI's parsers refuse the same links with the same key.
-    common::malformed::each_names_its_key(MALFORMED, parse_lab);
+    crate::common::malformed::each_names_its_key(MALFORMED, parse_lab);
 }
 
 /// A configuration with and without view keys: identical runs, bit for bit.

@@ -2,7 +2,8 @@
 //!
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
-//! - `test [--no-browser] [--no-install]`: install, build, `cargo test`, then the browser tests.
+//! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e FILE…] [--skip-lint]`: install,
+//!   lint, build, `cargo test`, then the browser tests; the flags pick a part for the inner loop.
 //! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
 //!   depth labs' timings.
@@ -13,7 +14,7 @@
 //!   cache unless it is there, check its sha256, print the folder.
 //!
 //! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build),
-//! [`server`] (static file server), [`test`] (test pipeline), [`dist`] (static bundle),
+//! [`server`] (static file server), [`test`] (test pipeline), [`e2e`] (the browser tests), [`dist`] (static bundle),
 //! [`fetch_model`] (the pretrained model),
 //! and [`util`] (paths and running commands).
 
@@ -21,6 +22,7 @@ mod bench;
 mod checks;
 mod dist;
 mod docs;
+mod e2e;
 mod fetch_model;
 mod server;
 mod test;
@@ -62,6 +64,17 @@ enum Command {
         /// Skip installing anything (wasm target, wasm-bindgen CLI, the model, npm packages, Chromium).
         #[arg(long)]
         no_install: bool,
+        /// Only the Rust tests, or only those whose name contains FILTER (a module path such as
+        /// `link::` or `cli::encode::`). Combines with --e2e.
+        #[arg(long, value_name = "FILTER", num_args = 0..=1)]
+        rust: Option<Option<String>>,
+        /// Only these browser test files (`tour`, `tour.test.mjs` or `tests/e2e/tour.test.mjs`),
+        /// after building the wasm and the CLI. Combines with --rust.
+        #[arg(long, value_name = "FILE", num_args = 1..)]
+        e2e: Vec<String>,
+        /// Skip `cargo fmt --check` and clippy.
+        #[arg(long)]
+        skip_lint: bool,
     },
     /// Measure each instruction set's peak, time the particle stepper natively and in wasm under
     /// Node (one thread and all cores) against a NumPy and a JAX reference on the same inputs
@@ -111,7 +124,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve { port } => server::serve_command(port),
-        Command::Test { no_browser, no_install } => test::run(test::Options { no_browser, no_install }),
+        Command::Test { no_browser, no_install, rust, e2e, skip_lint } => {
+            test::run(test::Options { no_browser, no_install, rust, e2e, skip_lint })
+        }
         Command::Dist { out, with_model } => dist::run(out, with_model),
         Command::Docs => docs::run(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
