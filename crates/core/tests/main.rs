@@ -41,6 +41,7 @@ mod readme_keys;
 mod restore;
 mod row_folds;
 mod science_doc;
+mod sentences;
 mod sim;
 mod spectrum;
 mod sphere;
