@@ -75,6 +75,7 @@ export function setupView() {
     sphere: s.model() !== 'euclidean',
     tMax: until > 0 ? until : 10 * s.dt(),
     names,
+    floor: s.initial_spread() / 2,
   });
   ui.controls.setDimension(d);
   showScale(app.axesChosen ? ui.tokens.axes : s.suggested_axes());

@@ -250,6 +250,12 @@ impl ParticleLab {
         self.sim.config().preset.suggested_axes().to_string()
     }
 
+    /// The spread of the initial tokens (core `Simulation::initial_spread`: their largest
+    /// coordinate range, the same in `x` and `z`): the token view never zooms in past it.
+    pub fn initial_spread(&self) -> f64 {
+        self.sim.initial_spread()
+    }
+
     /// The step at which the run stops, `round(until / dt)`.
     pub fn until_steps(&self) -> f64 {
         self.sim.until_steps() as f64
