@@ -17,6 +17,7 @@ import { onThemeChange } from '../render/palette.js';
 import { SPEEDS, TrainingControls } from './controls.js';
 import { CnHeatmap } from './heatmap.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
+import { writeSweepCaption } from './captions.js';
 import { panelMethods } from './panels.js';
 import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
@@ -58,6 +59,7 @@ class TrainingLabPage {
     this.heatHover = null;
     this.chartHover = null;
     this.moment = null; // ['step', k]: the timeline's committed position (or the link's step=)
+    writeSweepCaption();
 
     this.controls = new TrainingControls({
       presets: wasm.training_presets(),
