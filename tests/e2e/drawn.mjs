@@ -71,3 +71,56 @@ export function tokenRadius(tokens, n, d) {
   for (let i = 0; i < n; i++) r = Math.max(r, Math.hypot(...c.map((ck, k) => tokens[i * d + k] - ck)));
   return r;
 }
+
+/** Viridis at 0, 1/8, ..., 1 (crates/web/src/charts/heatmap.rs), for reading heatmap pixels. */
+const VIRIDIS = [[0x44, 0x01, 0x54], [0x47, 0x2c, 0x7a], [0x3b, 0x51, 0x8b], [0x2c, 0x71, 0x8e], [0x21, 0x90, 0x8d], [0x27, 0xad, 0x81], [0x5c, 0xc8, 0x63], [0xaa, 0xdc, 0x32], [0xfd, 0xe7, 0x25]];
+
+/** The value in [0, 1] whose viridis colour is nearest to `rgb` (to 1/1000). */
+export function unviridis(rgb) {
+  let best = 0;
+  let err = Infinity;
+  for (let k = 0; k <= 1000; k += 1) {
+    const x = (k / 1000) * 8;
+    const i = Math.min(7, Math.floor(x));
+    const f = x - i;
+    const e = [0, 1, 2].reduce((s, c) => s + (VIRIDIS[i][c] + (VIRIDIS[i + 1][c] - VIRIDIS[i][c]) * f - rgb[c]) ** 2, 0);
+    if (e < err) [best, err] = [k / 1000, e];
+  }
+  return best;
+}
+
+/**
+ * The particle heatmap as drawn: the value of each cell read back from its centre pixel (scale
+ * 0 to 1), the groups its order draws (separated by lines: `starts`, when it draws them), and the
+ * share of the total inside the diagonal blocks of those groups.
+ */
+export async function heatmapBlocks(page) {
+  const drawn = await page.evaluate(() => {
+    const c = document.getElementById('heatmap');
+    const ctx = c.getContext('2d', { willReadFrequently: true });
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const n = window.__attn.n();
+    const { starts } = window.__attn.heatmapOrder();
+    const cells = [];
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < n; b++) {
+        const x = Math.floor(((b + 0.5) / n) * c.width);
+        const y = Math.floor(((a + 0.5) / n) * c.height);
+        const k = (y * c.width + x) * 4;
+        cells.push([data[k], data[k + 1], data[k + 2]]);
+      }
+    }
+    return { n, starts, lines: starts.length > 0 && starts.length < n / 2, cells };
+  });
+  const { n, cells } = drawn;
+  const starts = drawn.lines ? drawn.starts : [];
+  const group = (a) => starts.filter((s) => s <= a).length;
+  let inside = 0;
+  let total = 0;
+  cells.forEach((rgb, k) => {
+    const v = unviridis(rgb);
+    total += v;
+    if (group(Math.floor(k / n)) === group(k % n)) inside += v;
+  });
+  return { share: inside / total, groups: starts.length + 1, total, n };
+}

@@ -137,6 +137,12 @@ class TrainingLabPage {
       snap: () => this.lab?.snap() ?? -1,
       loss: () => this.lab?.last_loss() ?? null,
       entropy: () => this.lab?.entropy() ?? null,
+      // What the panels draw: the entropy of every state so far, the loss of every iteration,
+      // the heatmap's columns ({ columns, blocks: [{ kind, start, end }], ... }) and c at a state.
+      entropies: () => Array.from(this.lab?.entropies() ?? []),
+      losses: () => Array.from(this.lab?.loss() ?? []),
+      heatmapLayout: () => this.lab?.heatmap_layout() ?? null,
+      cAt: (state, column) => this.lab?.c_at(state, column) ?? NaN,
       chartLayout: () => this.chart.layout, // { x0, x1, start, end, plot, ... } (CSS px)
       sweep: () => this.sweep.status(),
       wasm,

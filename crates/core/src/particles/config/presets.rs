@@ -85,7 +85,7 @@ impl crate::link::LabPreset for Preset {
             Preset::RandomPsd => "With a random positive semi-definite V the tokens end on parallel lines.",
             Preset::Collapse => "With V = −I every token shrinks to the origin.",
             Preset::SphereSa => "On the sphere, attention gathers all tokens into one cluster.",
-            Preset::SphereSaClusters => "At larger β clusters on the sphere last long before merging.",
+            Preset::SphereSaClusters => "At larger β the tokens on the sphere form several clusters that last.",
             Preset::SphereUsa => "Unnormalised attention on the sphere clusters the tokens too.",
             Preset::Metastability => "Two clusters that last for hundreds of time units: metastability.",
         }
@@ -149,7 +149,7 @@ impl Preset {
             Preset::RandomPsd => "A random positive semi-definite Qᵀ K = V = M Mᵀ drawn from the seed has (generically) a simple top eigenvalue: the rescaled tokens end on parallel lines normal to ψ₁, as in hyperplanes, rather than in clusters (Geshkovski et al. 2023).",
             Preset::Collapse => "With V = -I all tokens shrink to the origin, slowly, about like t⁻¹ᐟ² (Geshkovski et al. 2023).",
             Preset::SphereSa => "Self-attention on the sphere at small beta gathers all tokens into one cluster quickly (Geshkovski et al. 2023, arXiv 2312.10794).",
-            Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that persist for a long time before merging (arXiv 2312.10794).",
+            Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that last: three here, none merging by t = 30 (arXiv 2312.10794).",
             Preset::SphereUsa => "Unnormalised self-attention (USA) on the sphere also increases the interaction energy and clusters the tokens (arXiv 2312.10794).",
             Preset::Metastability => "Five tokens form two clusters within a few time units that persist for hundreds: dynamic metastability (arXiv 2410.06833).",
         }
