@@ -30,8 +30,10 @@ export const CAPTIONS = {
   heatBlock: ' Each pixel shows the largest entry of a $block × $block block.',
   energyDefined: 'Energy E_{β} = 1/(2βn²) Σᵢⱼ e^{β⟨xᵢ, xⱼ⟩}, which the flow increases.',
   energyUndefined: 'Energy: defined for sphere models with Q = K = V = I.',
+  referenceDrawn: 'the larger of the initial and the current spread, the extent the view spans: 4 CSS px on the default plot at the default cluster_tol',
+  referenceInitial: 'the spread of the initial tokens',
   hyperplanes: 'Hyperplanes (drawn instead of clusters): groups of ⟨ψ₁, zᵢ⟩ by single linkage at cluster_tol × their range, ψ₁ the left eigenvector of V for its top eigenvalue; the theorem allows 1 to 3. ',
-  chart: 'Clusters: single-linkage groups (distance < cluster_tol × the spread of the initial tokens) in $coords. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 10⁻¹⁶). Effective rank of P: exp of the entropy of its normalised singular values. $energy Hover for values.',
+  chart: 'Clusters: single-linkage groups (distance < cluster_tol × $reference) in $coords. Boolean distance: max |Pᵢⱼ − round Pᵢⱼ| (log scale; 0 drawn at 10⁻¹⁶). Effective rank of P: exp of the entropy of its normalised singular values. $energy Hover for values.',
 };
 
 /** Panel captions with the equations the panels show. */
@@ -63,5 +65,6 @@ export function refreshText() {
 
   // Where psi1 is defined the first panel counts hyperplanes (the theorem's count), not clusters.
   const hyper = s.psi1() !== null ? C.hyperplanes : '';
-  setMath($('chart-caption'), hyper + fill(C.chart, { coords, energy: s.energy_defined() ? C.energyDefined : C.energyUndefined }));
+  const reference = s.clusters_as_drawn() ? C.referenceDrawn : C.referenceInitial;
+  setMath($('chart-caption'), hyper + fill(C.chart, { reference, coords, energy: s.energy_defined() ? C.energyDefined : C.energyUndefined }));
 }

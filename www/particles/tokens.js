@@ -98,7 +98,9 @@ export class TokenView {
   /**
    * Follows the data: centre moves smoothly, the half-extent grows at once and shrinks slowly,
    * never below `floor` (half the initial tokens' spread): tokens that shrink are drawn on the
-   * scale they started on.
+   * scale they started on, and the clusters metric, whose tolerance is relative to the larger of
+   * the initial and the current spread (core `Config::cluster_reference`), counts as one the
+   * dots drawn within a few pixels (0.016 of the spread: 4 CSS px on the default 2-D plot).
    * `view.hs` holds each axis's half-extent: all equal to `view.h` on equal axes; with
    * `axes = 'per-axis'` (2-D and 3-D, not the sphere) each axis follows its own extent.
    */

@@ -12,6 +12,7 @@ static GLOBAL: common::alloc::Counting = common::alloc::Counting;
 mod analysis;
 mod captions;
 mod clusters;
+mod clusters_as_drawn;
 mod config;
 mod depth;
 mod depth_bert_init;

@@ -125,7 +125,7 @@ impl ParticleLab {
             leaders: Vec::new(),
             history: Default::default(),
             buf: vec![0.0; len],
-            heat: Default::default(),
+            heat: super::particles_heatmap::HeatmapView::new(c.preset.suggested_order(c.version)),
             overlays: c.preset.suggested_overlays().to_vec(),
             pending: None,
             supplied: None,

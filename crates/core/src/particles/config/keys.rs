@@ -91,7 +91,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
             Ok(())
         },
     },
-    Key { effect: "larger: nearby tokens count as one cluster sooner", ..key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the spread") },
+    Key { effect: "larger: nearby tokens count as one cluster sooner", ..key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the larger of the initial and the current spread, the extent the token view spans (0.016: 4 CSS px on the page's default token plot; links of version 4 or older: the initial spread, default 1e-3)") },
     Key {
         effect: "`z` removes the e^(tV) growth, so the clusters show",
         allowed: "`x`, `z` (z: euclidean only)",
