@@ -2,7 +2,7 @@
 //!
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
-//! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e FILE…] [--skip-lint]`: install,
+//! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e [FILE…]] [--skip-lint]`: install,
 //!   lint, build, `cargo test`, then the browser tests; the flags pick a part for the inner loop.
 //! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
@@ -68,10 +68,10 @@ enum Command {
         /// `link::` or `cli::encode::`). Combines with --e2e.
         #[arg(long, value_name = "FILTER", num_args = 0..=1)]
         rust: Option<Option<String>>,
-        /// Only these browser test files (`tour`, `tour.test.mjs` or `tests/e2e/tour.test.mjs`),
-        /// after building the wasm and the CLI. Combines with --rust.
-        #[arg(long, value_name = "FILE", num_args = 1..)]
-        e2e: Vec<String>,
+        /// Only the browser tests, or only these files (`tour`, `tour.test.mjs` or
+        /// `tests/e2e/tour.test.mjs`), after building the wasm and the CLI. Combines with --rust.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
+        e2e: Option<Vec<String>>,
         /// Skip `cargo fmt --check` and clippy.
         #[arg(long)]
         skip_lint: bool,
