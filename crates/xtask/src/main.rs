@@ -6,7 +6,7 @@
 //! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
 //!   depth labs' timings.
-//! - `docs`: rewrite the README's key tables from the core's key tables.
+//! - `docs`: rewrite the key tables of `docs/links.md` from the core's key tables.
 //! - `screenshots`: build, serve and save the README's pictures of the four labs (`docs/img/`).
 //! - `dist [--out DIR] [--with-model]`: build and copy `www/` (with `pkg/`) into a folder any static
 //!   host can serve; `--with-model` adds the model lab's default model under `models/`.
@@ -90,8 +90,8 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10))]
         rounds: u32,
     },
-    /// Rewrite the README's key tables from the core's key tables (between `<!-- keys:NAME -->`
-    /// and `<!-- /keys -->`).
+    /// Rewrite the key tables of docs/links.md from the core's key tables (between
+    /// `<!-- keys:NAME -->` and `<!-- /keys -->`).
     Docs,
     /// Build the wasm, serve www/ and save the README's pictures of the four labs (each lab's
     /// default link in Debian's Chromium) as docs/img/<lab>.png.
