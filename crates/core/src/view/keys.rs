@@ -36,7 +36,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         default: "absent",
         labs: &["particles", "training"],
     },
-    ViewKey { name: "embed", meaning: "embed mode (below)", allowed: "`0`, `1`", default: "`0`", labs: ALL },
+    ViewKey { name: "embed", meaning: "embed mode: the panels alone, for an iframe (docs/embedding.md)", allowed: "`0`, `1`", default: "`0`", labs: ALL },
     ViewKey {
         name: "panels",
         meaning: "panels shown, comma-separated",
