@@ -1,5 +1,6 @@
 // The address bar's text, pinned: every preset link (as a link, picked from each lab's preset
-// menu, and each lab's tab from a fresh page), every link in the README and every link of the
+// menu, and each lab's tab from a fresh page), every link quoted in README.md and docs/*.md, and
+// every link of the
 // hostile corpus (hostile_links.mjs) is opened in Chromium from a fresh load, and the hash the
 // page leaves in the address bar is compared with address_bar.json: what the page wrote before
 // the labs shared one interface (www/lab/). Long values are pinned by length and SHA-256.
@@ -10,20 +11,30 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { ATTN_URL, launch, watchCsp } from './helpers.mjs';
 import { HOSTILE_LINKS } from './hostile_links.mjs';
 
 const FIXTURE = new URL('./address_bar.json', import.meta.url);
 const README = new URL('../../README.md', import.meta.url);
+const DOCS = new URL('../../docs/', import.meta.url);
 const WRITE = process.env.ATTN_WRITE_FIXTURE === '1';
 /** Values longer than this are pinned by length and SHA-256 (the corpus has 100 kB links). */
 const LONG = 600;
 
-/** The links the README names (configuration strings, in code spans, URLs and commands). */
-export async function readmeLinks() {
-  const text = await readFile(README, 'utf8');
-  const found = text.match(/(?<![\w=&%-])(?:version|lab|preset)=[A-Za-z0-9_.,;&=%-]*/g) ?? [];
+/** The pages that quote links: README.md and every docs/*.md, in name order. */
+async function docPages() {
+  const names = (await readdir(DOCS)).filter((name) => name.endsWith('.md')).sort();
+  return [README, ...names.map((name) => new URL(name, DOCS))];
+}
+
+/** The links the docs name (configuration strings, in code spans, URLs and commands). */
+export async function docLinks() {
+  const found = [];
+  for (const page of await docPages()) {
+    const text = await readFile(page, 'utf8');
+    found.push(...(text.match(/(?<![\w=&%-])(?:version|lab|preset)=[A-Za-z0-9_.,;&=%-]*/g) ?? []));
+  }
   return [...new Set(found)];
 }
 
@@ -124,12 +135,12 @@ describe('the address bar is what the page wrote before one lab interface', () =
     }
   });
 
-  test('the README\'s links', async () => {
-    const links = await readmeLinks();
-    assert.ok(links.length >= 15, `${links.length} links found in the README`);
+  test('the links quoted in README.md and docs/', async () => {
+    const links = await docLinks();
+    assert.ok(links.length >= 30, `${links.length} links found in README.md and docs/`);
     for (const link of links) {
       await open(link);
-      await check(`readme: ${link}`);
+      await check(`docs: ${link}`);
     }
   });
 

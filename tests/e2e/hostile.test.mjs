@@ -55,7 +55,7 @@ async function particlesStep() {
 }
 
 /**
- * A run that diverged at step `step` (issue 16, row 9): paused there with its message, the Export
+ * A run that diverged at step `step`: paused there with its message, the Export
  * menu's data end at that state; Reset takes the run back to its start (then it computes).
  */
 async function particlesDiverged(step) {

@@ -69,7 +69,7 @@ export const HOSTILE_LINKS = [
   { name: 'n too large', lab: 'particles', hash: 'preset=polytope&n=4097', key: 'n' },
   { name: 'd too large', lab: 'particles', hash: 'preset=polytope&d=257', key: 'd' },
   { name: 'n and d too large for the device', lab: 'particles', hash: 'preset=polytope&n=4096&d=256', key: 'n' },
-  // Issue 16 row 16: one token, a constant series (the token view's axis: charts_labels.test.mjs).
+  // One token, a constant series (the token view's axis: charts_labels.test.mjs).
   { name: 'one token (valid)', lab: 'particles', hash: 'version=2&preset=polytope&n=1', valid: true },
   { name: 'n too large for the device with rk4', lab: 'particles', hash: 'preset=polytope&n=4096&d=3&integrator=rk4', key: 'n' },
 
@@ -110,7 +110,7 @@ export const HOSTILE_LINKS = [
   { name: 't = 1e309', lab: 'particles', hash: 'preset=polytope&t=1e309', key: 't' },
   { name: 't = -1', lab: 'particles', hash: 'preset=polytope&t=-1', key: 't' },
   { name: 'embed = 2', lab: 'particles', hash: 'preset=polytope&embed=2', key: 'embed' },
-  // Issue 16, row 9: the moment asked lies past a divergence (the scores overflow at step 5875).
+  // The moment asked lies past a divergence (the scores overflow at step 5875).
   { name: 't = 1e6 past a divergence at step 5875: the exports hold the state shown', lab: 'particles', hash: 'version=2&preset=hyperplanes&dt=1&until=1e6&t=1e6', valid: true, diverges: 5875 },
   { name: 'script in panels', lab: 'particles', hash: `preset=polytope&embed=1&panels=${enc(SCRIPT)}`, key: 'panels' },
 
@@ -138,7 +138,7 @@ export const HOSTILE_LINKS = [
   // When a text sets n (input=text) a tokens written in a version-4 link must be its count;
   // older links ran with the text's count and still do (their tokens is dropped).
   { name: 'depth: tokens with input=text other than the text\'s count', lab: 'depth', hash: 'version=4&lab=depth&preset=context-text&tokens=5', key: 'tokens', says: 'the text sets n = 73 tokens' },
-  { name: 'depth: the issue\'s version-2 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=2&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=4&lab=depth&preset=context-text' },
+  { name: 'depth: a version-2 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=2&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=4&lab=depth&preset=context-text' },
   { name: 'depth: a version-3 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=3&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=4&lab=depth&preset=context-text' },
   { name: 'depth: heads = 0', lab: 'depth', hash: 'lab=depth&preset=collapse-small&heads=0', key: 'heads' },
   { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
@@ -146,9 +146,9 @@ export const HOSTILE_LINKS = [
   { name: 'depth: sentence lengths that do not sum to n', lab: 'depth', hash: 'lab=depth&preset=collapse-small&sentences=1,2,3', key: 'sentences' },
   { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\u200bers' },
   { name: 'depth: script as the text (valid: text is data)', lab: 'depth', hash: `lab=depth&preset=collapse-small&input=text&tokens=12&text=${enc(`${SCRIPT} ${IMG}. ok.`)}`, valid: true },
-  // Issue 16: a residual of exactly 0 and an f32 overflow run and are drawn (row 10, the charts:
-  // charts_labels.test.mjs); one token more than the page holds at 48 layers of 16 heads (row
-  // 17: the core and the CLI take it, the page's limit, web crate page_limits.rs, does not).
+  // A residual of exactly 0 and an f32 overflow run and are drawn (the charts:
+  // charts_labels.test.mjs); one token more than the page holds at 48 layers of 16 heads (the
+  // core and the CLI take it, the page's limit, web crate page_limits.rs, does not).
   { name: 'depth: a residual of exactly 0 (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=collapse-small&tokens=2&heads=1&d_model=1&d_head=1&layers=1', valid: true },
   { name: 'depth: an f32 overflow (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=bert-init&qk_scale=10&weight_scale=10&layernorm=none&layers=4&heads=2&tokens=16', valid: true },
   { name: 'depth: more similarity maps than the page holds', lab: 'depth', hash: 'version=4&lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072', key: 'tokens', says: 'the page allows n <= 208' },

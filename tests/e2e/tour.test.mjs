@@ -1,4 +1,4 @@
-// Browser tests of issue 15 part 4: the guided tour (opens with the focus on its card, ←/→,
+// Browser tests of the guided tour (opens with the focus on its card, ←/→,
 // "Do it" opens the card's link as a history entry, Escape closes, a reload resumes the card,
 // no animation under reduced motion), the log sliders (a release is one history entry with a
 // value of 2 significant digits; arrows step them), and alerts that do not move the canvases.

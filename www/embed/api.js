@@ -1,6 +1,6 @@
 // The postMessage API: a host page (the parent of an embedded playground, or the window that
 // opened it) drives the particle lab (the page's default lab) with commands and hears its state (embed/protocol.js has
-// the schema, the README the whole protocol, www/host.html an example host).
+// the schema, docs/embedding.md the whole protocol, www/host.html an example host).
 //
 // Every command is checked against the schema; an invalid one is answered with an `error` event
 // naming the field. Every reply carries the origin the command came from, and a small status line

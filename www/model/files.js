@@ -1,4 +1,4 @@
-// The model lab's own-files panel (issue 14 part 4): "Load your own BERT" — a file picker
+// The model lab's own-files panel: "Load your own BERT" — a file picker
 // (<input type=file multiple>) and drag and drop onto the lab, for model.safetensors, config.json,
 // vocab.txt (and optionally tokenizer_config.json), so a model the page does not serve (e.g.
 // bert-base) runs too. The File objects go to the worker (workers/model_files.js), which checks

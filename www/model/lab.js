@@ -1,4 +1,4 @@
-// The model lab (issue 14, science.md §6): a pretrained BERT encoder on a text. Its interface to
+// The model lab (docs/model-lab.md, science.md §6): a pretrained BERT encoder on a text. Its interface to
 // the page (lab/labs.js) and its page object: the worker (workers/model.js) downloads the model
 // once and analyses each link; the page draws the token strip, the attention and context-
 // similarity grids (render/tile_grid.js's SimilarityGrid, shared with the depth lab) and the residual

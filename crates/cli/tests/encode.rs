@@ -1,6 +1,6 @@
 //! `attn encode`: the output contract, the exit codes and their one-line messages, and the same
 //! bits for any `--threads`, on a tiny random BERT written to a temporary folder by the test
-//! (crates/core/tests/tiny_bert); and one run on the real all-MiniLM-L6-v2 (the anchors),
+//! (crates/core/tests/tiny_bert); and one run on the real all-MiniLM-L6-v2 (science.md §6.5's reference values),
 //! which fails saying to run `cargo xtask fetch-model` when the model is not in the cache.
 
 use crate::attn;

@@ -251,9 +251,9 @@ pub fn key_infos(lab: &str) -> Result<Vec<crate::link::KeyInfo>, ConfigError> {
     })
 }
 
-/// The README's key table of each lab, as `(marker, markdown)`: `cargo xtask docs` writes each
-/// between `<!-- keys:MARKER -->` and `<!-- /keys -->` in README.md, and a test fails when the
-/// README differs.
+/// The key table of each lab, as `(marker, markdown)`: `cargo xtask docs` writes each between
+/// `<!-- keys:MARKER -->` and `<!-- /keys -->` in docs/links.md, and a test fails when the page
+/// differs.
 pub fn readme_key_tables() -> Vec<(&'static str, String)> {
     use crate::link::keys::markdown_table;
     let training = TrainingPreset::DEFAULT;

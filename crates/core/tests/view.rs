@@ -244,7 +244,7 @@ fn the_overlays_view_key_is_checked_and_its_default_dropped() {
     assert_eq!(parse("version=4&preset=leaders&overlays=depth").unwrap(), parse("version=4&preset=leaders").unwrap());
 }
 
-/// `speed` below 1 (issue 15 part 2: short presets play slowly enough to be watched): a plain
+/// `speed` below 1 (short presets play slowly enough to be watched): a plain
 /// decimal fraction in [0.1, 1), written in shortest form; whole numbers as before; the numbers
 /// never change.
 #[test]

@@ -50,7 +50,7 @@ pub struct ModelLink {
 
 impl ModelLink {
     /// The link of the default model, all-MiniLM-L6-v2 (sha256 `53aa5117…`), on the sentence of
-    /// the anchors: the defaults of the README's key table.
+    /// science.md §6.5's reference values: the defaults of the model lab's key table (docs/links.md).
     pub fn example() -> ModelLink {
         ModelLink {
             model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),

@@ -1,4 +1,4 @@
-//! The model lab (issue 14): a pretrained BERT encoder (default all-MiniLM-L6-v2), its attention
+//! The model lab (docs/model-lab.md): a pretrained BERT encoder (default all-MiniLM-L6-v2), its attention
 //! maps, its heads' context-similarity matrices and Dong et al.'s surgery on its trained weights
 //! (science.md §6, with §3's residual and §4's statistics from [`crate::collapse`]).
 //!

@@ -8,8 +8,8 @@
 //! validates them (so `attn run --config LINK` takes a page's link and ignores its view); a
 //! [`crate::lab::Link`] keeps them.
 //!
-//! Every view key, its values, default and labs: [`keys::VIEW_TABLE`] (the README's view-key
-//! table is written from it by `cargo xtask docs`).
+//! Every view key, its values, default and labs: [`keys::VIEW_TABLE`] (the view-key table of
+//! docs/links.md is written from it by `cargo xtask docs`).
 
 pub mod keys;
 mod parse;

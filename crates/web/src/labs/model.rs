@@ -1,4 +1,4 @@
-//! The model lab in the page (issue 14, science.md §6): a thin wasm-bindgen wrapper of the core's
+//! The model lab in the page (docs/model-lab.md, science.md §6): a thin wasm-bindgen wrapper of the core's
 //! [`Encoder`] for the page's module Web Worker (`www/workers/model.js`). The worker hands over
 //! the model folder's files (bytes and texts) and the weights' id `NAME@SHA16` (the bytes and
 //! their sha256 come from [`super::model_upload::ModelUpload`]), then analyses links: the unmodified forward with every head kept and Dong et al.'s
