@@ -36,6 +36,7 @@ pub mod keys;
 pub mod ops;
 pub mod tokenizer;
 pub mod unicode;
+mod unicode_changed;
 mod unicode_tables;
 pub mod vocab;
 pub mod weights;

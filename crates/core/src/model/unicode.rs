@@ -14,6 +14,7 @@
 //! the combining classes, come from the tables. `crates/core/tests/tokenizer_unicode.rs` checks
 //! every code point against the reference.
 
+use super::unicode_changed::CHANGED;
 use super::unicode_tables::{COMBINING, DECOMPOSED, LOWERCASE, LOWERCASE_LONGER};
 use std::cmp::Ordering;
 use unicode_normalization::char::decompose_canonical;
@@ -105,4 +106,25 @@ pub fn nfd(text: &str) -> String {
         i += run.max(1);
     }
     out.into_iter().map(|e| e.0).collect()
+}
+
+/// Whether the tokenizer's treatment of `c` changed when it took the reference's tables (in a
+/// link of version [`super::keys::TOKENIZER_TABLES_SINCE`] or later): its words alone or
+/// lower-cased, its decomposition or its combining class differ from those of the former tables
+/// (general categories and decompositions of Unicode 18). Such a code point was added to Unicode,
+/// or recategorised, after the reference's tables.
+pub fn changed(c: char) -> bool {
+    find(&CHANGED, c as u32, |e| (e.0, e.1)).is_some()
+}
+
+/// The code points of `text` whose treatment changed ([`changed`]), each once, in the order they
+/// first appear.
+pub fn changed_in(text: &str) -> Vec<char> {
+    let mut out: Vec<char> = Vec::new();
+    for c in text.chars().filter(|&c| changed(c)) {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
 }
