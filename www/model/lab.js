@@ -299,6 +299,10 @@ class ModelLabPage {
       s.title = `token ${i}, id ${r.ids[i]}, sentence ${r.sentence[i]}`;
       return s;
     }));
+    // A link older than the tokenizer's Unicode tables, whose text has code points they treat
+    // otherwise, names them (the core's note, as `attn encode` prints it).
+    $('md-tokens-note').textContent = r.tokenizer_note ?? '';
+    $('md-tokens-note').hidden = !r.tokenizer_note;
     this.scale.show(r.scale, m.tiles);
     const span = r.scale === 'shared'
       ? 'Attention tiles span 0 to the largest weight of any head; similarity tiles the off-diagonal range of all heads (shared scale).'

@@ -5,14 +5,17 @@
 //! (the last layer, `n x d`), `variants` (SAN, SAN+MLP, SAN+skip, transformer, each with its
 //! `layers + 1` residuals), and with `--attention L,H` / `--similarity L,H` the heads' `p`
 //! (`P_h`, `n x n`) and `s` (`S = O_h O_h^T`, diagonal 0) in flag order. `f32` values print as the
-//! shortest decimal that reads back to the same `f32`, non-finite values as null.
+//! shortest decimal that reads back to the same `f32`, non-finite values as null. A `--config` link
+//! of a version before the tokenizer took Hugging Face `tokenizers`' Unicode tables whose text has
+//! a code point they treat otherwise gets `tokenizer_note` (last) naming them, also on stderr as
+//! `note: …` (core `model::keys::tokenizer_note`); the exit status stays 0.
 //!
 //! Bad input (a file, tensor or `config.json` field, a flag, the text) is one line on stderr and
 //! exit code 2. `--threads` splits rows and heads across threads; it never changes a bit
 //! (every output element is computed by one task in a fixed order).
 
 use attn_core::model::analysis::similarity;
-use attn_core::model::keys::{model_id, parse, valid_name, ModelLink};
+use attn_core::model::keys::{model_id, parse_versioned, tokenizer_note, valid_name, ModelLink};
 use attn_core::model::{Encoder, Pool, VARIANTS};
 use clap::ValueEnum;
 use serde::Serialize;
@@ -111,6 +114,10 @@ struct Output<'a> {
     attention: Option<Vec<HeadP<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     similarity: Option<Vec<HeadS>>,
+    /// For a `--config` link older than the tokenizer's Unicode tables whose text has code points
+    /// they treat otherwise: the note naming them (also printed on stderr).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokenizer_note: Option<String>,
 }
 
 /// The rows of a row-major matrix of width `w`.
@@ -147,9 +154,12 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     if args.text.is_some() == args.config.is_some() {
         return Err("give exactly one of --text TEXT and --config LINK".into());
     }
-    let link = match &args.config {
-        Some(c) => Some(parse(c).map_err(|e| format!("invalid --config: {}", e))?),
-        None => None,
+    let (link, version) = match &args.config {
+        Some(c) => {
+            let (link, version) = parse_versioned(c).map_err(|e| format!("invalid --config: {}", e))?;
+            (Some(link), Some(version))
+        }
+        None => (None, None),
     };
     let threads = args.threads.unwrap_or_else(crate::default_threads);
     if threads == 0 {
@@ -211,6 +221,11 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     let analysis = encoder.analyse(&link.text, &Rayon(pool)).map_err(|e| format!("invalid {}: {}", source, e))?;
     let f = &analysis.forward;
     let (n, d) = (f.n, f.d);
+    // A --text is today's text: only a link can be older than the tokenizer's tables.
+    let note = version.and_then(|v| tokenizer_note(v, &link.text));
+    if let Some(note) = &note {
+        eprintln!("note: {}", note);
+    }
     let output = Output {
         config: link.to_canonical_string(),
         model: ModelOut {
@@ -246,6 +261,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
                 })
                 .collect()
         }),
+        tokenizer_note: note,
     };
     let text = serde_json::to_string(&output).map_err(|e| format!("cannot write JSON: {}", e))?;
     writeln!(out, "{}", text).map_err(|e| format!("cannot write the output: {}", e))

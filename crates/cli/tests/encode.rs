@@ -277,3 +277,32 @@ fn the_real_model_gives_the_anchors() {
     assert!(san[6].as_f64().unwrap() < 1e-3);
     assert_eq!(v["similarity"][0]["s"][5][5].as_f64(), Some(0.0));
 }
+
+#[test]
+fn a_version_4_link_whose_text_has_a_code_point_the_tokenizer_now_treats_otherwise_gets_a_note() {
+    let dir = tiny_dir("note");
+    let m = s(&dir);
+    // U+1DF6, a mark of Unicode 10: an accent for the tables of version 4, a letter for tokenizers'.
+    let text = "The fox\u{1DF6} jumps.";
+    let (code, out, err) = attn(&["encode", "--model", m, "--text", text]);
+    assert_eq!(code, 0, "{}", err);
+    assert!(err.is_empty(), "a --text is today's text: {}", err);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("tokenizer_note").is_none());
+    let model = v["config"].as_str().unwrap().split('&').find(|p| p.starts_with("model=")).unwrap().to_string();
+    let link = format!("version=4&lab=model&{}&text=The%20fox%E1%B7%B6%20jumps.", model);
+    let (code, out, err) = attn(&["encode", "--model", m, "--config", &link]);
+    assert_eq!(code, 0, "{}", err);
+    let note = "The text has U+1DF6, which the tokenizer treats otherwise since version 5 (Hugging Face tokenizers \
+                0.23.3's Unicode tables): the tokens of this version 4 link, and so its numbers, may differ from those \
+                it was made with.";
+    assert_eq!(err, format!("note: {}\n", note));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tokenizer_note"], note);
+    assert_eq!(out.rfind("\"tokenizer_note\":"), out.find("\"tokenizer_note\":"), "once");
+    // A version 4 link without such a code point has no note.
+    let plain = format!("version=4&lab=model&{}&text=The%20fox%20jumps.", model);
+    let (code, out, err) = attn(&["encode", "--model", m, "--config", &plain]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(!out.contains("tokenizer_note"));
+}

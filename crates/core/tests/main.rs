@@ -44,6 +44,8 @@ mod science_doc;
 mod sim;
 mod spectrum;
 mod sphere;
+mod tokenizer_changes;
+mod tokenizer_unicode;
 mod training;
 mod training_config;
 mod view;

@@ -11,7 +11,7 @@
 //! `panels`, `controls`, `theme`) follow. [`parse_with_view`] reads a link; the lab registry
 //! ([`crate::lab`]) calls it for `lab=model`.
 
-use crate::link::{keys, quote, split_pairs, ConfigError, Key, Kind};
+use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
 use crate::text::MAX_TEXT_BYTES;
 use crate::view::View;
 use crate::{key_count, key_text};
@@ -169,11 +169,22 @@ pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
     parse_with_view(text).map(|(c, _)| c)
 }
 
+/// [`parse`], also returning the version the link was written in (0 without `version`), which
+/// [`tokenizer_note`] reads.
+pub fn parse_versioned(text: &str) -> Result<(ModelLink, u32), ConfigError> {
+    parse_with_view_versioned(text).map(|(c, _, version)| (c, version))
+}
+
 /// [`parse`], also returning the page's view keys ([`crate::view::MODEL_VIEW`]) as a [`View`].
 pub fn parse_with_view(text: &str) -> Result<(ModelLink, View), ConfigError> {
+    parse_with_view_versioned(text).map(|(c, view, _)| (c, view))
+}
+
+fn parse_with_view_versioned(text: &str) -> Result<(ModelLink, View, u32), ConfigError> {
     let spec = &crate::view::MODEL_VIEW;
     let names = crate::view::with_view_keys(&keys::key_names(MODEL_TABLE), spec);
-    let (view_pairs, pairs) = crate::view::split_off_view(split_pairs(text, &names, "model")?, spec);
+    let (version, pairs) = split_pairs_versioned(text, &names, "model")?;
+    let (view_pairs, pairs) = crate::view::split_off_view(pairs, spec);
     let mut c = ModelLink::new(String::new(), String::new());
     for key in ["model", "text"] {
         if !pairs.iter().any(|(k, _)| *k == key) {
@@ -191,7 +202,46 @@ pub fn parse_with_view(text: &str) -> Result<(ModelLink, View), ConfigError> {
         return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
     }
     let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
-    Ok((c, view))
+    Ok((c, view, version))
+}
+
+/// The first link version whose text is tokenized with Hugging Face `tokenizers` 0.23.3's
+/// Unicode tables ([`super::unicode`]). Older links are tokenized with them too (keeping the
+/// former tables as well is not worth it): where their text has a code point whose treatment
+/// changed, [`tokenizer_note`] says so.
+pub const TOKENIZER_TABLES_SINCE: u32 = 5;
+
+/// Most code points a [`tokenizer_note`] names (then "and N more").
+pub const NOTE_CODE_POINTS: usize = 8;
+
+/// For a link written in `version` (0 without `version`), older than [`TOKENIZER_TABLES_SINCE`],
+/// whose `text` has code points whose treatment by the tokenizer changed
+/// ([`super::unicode::changed_in`]): a note naming them (`U+1DF6`, at most
+/// [`NOTE_CODE_POINTS`]) and saying that the link's tokens, hence its numbers, may differ from
+/// those it was made with. `None` for a newer link or a text without such code points.
+pub fn tokenizer_note(version: u32, text: &str) -> Option<String> {
+    if version >= TOKENIZER_TABLES_SINCE {
+        return None;
+    }
+    let changed = super::unicode::changed_in(text);
+    if changed.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> =
+        changed.iter().take(NOTE_CODE_POINTS).map(|&c| format!("U+{:04X}", c as u32)).collect();
+    if changed.len() > NOTE_CODE_POINTS {
+        named.push(format!("{} more", changed.len() - NOTE_CODE_POINTS));
+    }
+    let list = match named.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {}", rest.join(", "), last),
+        _ => named.join(""),
+    };
+    Some(format!(
+        "The text has {}, which the tokenizer treats otherwise since version {} (Hugging Face tokenizers \
+         0.23.3's Unicode tables): the tokens of this version {} link, and so its numbers, may differ from those it \
+         was made with.",
+        list, TOKENIZER_TABLES_SINCE, version
+    ))
 }
 
 impl ModelLink {

@@ -17,10 +17,12 @@
 //! the core's `exp`, `libm`'s `erff`): the same bits natively and in wasm, for any number of threads.
 //!
 //! Modules: [`vocab`] (the vocabulary and casing), [`basic`] (BERT's basic tokenizer: cleaning,
-//! CJK, lower case and accents, punctuation), [`tokenizer`] (special tokens, WordPiece, the
-//! segment, sentences), [`config`], [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`].
-//! The tokenizer's reference is Hugging Face's `tokenizers` (`BertWordPieceTokenizer`
-//! over the same `vocab.txt`; `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
+//! CJK, lower case and accents, punctuation), [`unicode`] (the Unicode properties it reads, the
+//! reference's, from the generated `unicode_tables`), [`tokenizer`] (special tokens, WordPiece,
+//! the segment, sentences), [`config`], [`weights`], [`ops`], [`forward`], [`analysis`],
+//! [`encoder`], [`keys`]. The tokenizer's reference is Hugging Face's `tokenizers` 0.23.3 with the
+//! model's `tokenizer.json` (`crates/core/tests/fixtures/tokenizer_unicode/make_unicode_tables.py`
+//! and `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
 //! forward's is a NumPy forward from the same safetensors
 //! (`crates/core/tests/fixtures/make_model_golden.py`).
 
@@ -33,6 +35,9 @@ pub mod keys;
 
 pub mod ops;
 pub mod tokenizer;
+pub mod unicode;
+mod unicode_changed;
+mod unicode_tables;
 pub mod vocab;
 pub mod weights;
 
