@@ -267,7 +267,7 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.ok(m, snippet);
       const src = m[1].replace(/&amp;/g, '&');
       const hash = src.slice(src.indexOf('#') + 1);
-      assert.equal(hash, `${config}&embed=1&panels=grid`);
+      assert.equal(hash, `${config}&embed=1&panels=grid&bg=transparent`);
       await page.click('#md-copy-link');
       await page.waitForFunction(() => document.getElementById('md-share-text').value.includes('#version='));
       assert.ok((await page.inputValue('#md-share-text')).endsWith(`#${config}`));

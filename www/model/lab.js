@@ -9,6 +9,7 @@
 // (result.config) goes to the address bar. Picking a head is a new link (layer=, head=).
 
 import { encodeValue } from '../lab/pairs.js';
+import { h } from '../ui/dom.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
@@ -18,7 +19,7 @@ import { mountFiles, servedMissing } from './files.js';
 import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
-import { setupModelShare } from './share.js';
+import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,7 +41,7 @@ function valueOf(text, key) {
 }
 
 /** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
-const VIEW_KEYS = ['theme', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
+const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
 
 /**
  * The link shown for `text`: itself when it names the weights or a text; else (a bare
@@ -80,7 +81,7 @@ export function createLab(ctx) {
       lab.root = root;
       buildMarkup(root);
       page = new ModelLabPage(ctx);
-      setupModelShare(root, ctx.page, lab);
+      mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, 'md-', 'analysis');
       applyModelHints(ctx.wasm, root);
     },
     linkFor: (text) => linkFor(text, ctx.defaultLink),
@@ -288,7 +289,8 @@ class ModelLabPage {
     this.canonical = r.config;
     this.error(this.refusal ?? ''); // a refused first link's message stays over its fallback
     this.refusal = null;
-    $('md-state').textContent = `ready (${Math.round(m.ms)} ms)`;
+    // The time taken: the full page's (an embed's reader sees "ready").
+    $('md-state').replaceChildren('ready', h('span.md-ms', {}, ` (${Math.round(m.ms)} ms)`));
     const text = valueOf(r.config, 'text') ?? '';
     if (document.activeElement !== $('md-text')) $('md-text').value = text;
     $('md-example').value = TEXTS.find(([, , x]) => x === text)?.[0] ?? '';

@@ -32,6 +32,7 @@ const valuesOf = (pairs) => decodedValues(pairs, ['text']);
 export function createLab(ctx) {
   return pageLab(ctx, {
     lab: 'training',
+    share: { prefix: 'tr-', what: 'training run' },
     panels: { heatmap: '.cn-panel', chart: '.tchart-panel', sweep: '.sweep-panel' },
     controls: {
       play: '#tr-play', step: '#tr-step', reset: '#tr-reset', seed: '#tr-new-seed',
@@ -136,6 +137,7 @@ class TrainingLabPage {
       loss: () => this.lab?.last_loss() ?? null,
       entropy: () => this.lab?.entropy() ?? null,
       chartLayout: () => this.chart.layout, // { x0, x1, start, end, plot, ... } (CSS px)
+      heatmapColumn: () => this.heatmap.view?.colW ?? null, // CSS px of a token's column in c_n
       sweep: () => this.sweep.status(),
       wasm,
     });

@@ -59,6 +59,13 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         labs: ALL,
     },
     ViewKey {
+        name: "bg",
+        meaning: "background of the page around the panels; `transparent` lets an embedding page show through (Copy embed code writes it)",
+        allowed: "`theme` (the theme's page colour), `transparent`",
+        default: "`theme`",
+        labs: ALL,
+    },
+    ViewKey {
         name: "speed",
         meaning: "steps (iterations) per frame; below 1, a step every few frames",
         allowed: "`1..=1000`, or a fraction `0.1 <= speed < 1` (`0.2`: a step every 5 frames); training `1..=100`",
