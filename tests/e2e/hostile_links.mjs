@@ -76,12 +76,15 @@ export const HOSTILE_LINKS = [
   // ---- unicode and control characters ----------------------------------------------------
   { name: 'right-to-left override in a number', lab: 'particles', hash: 'preset=polytope&seed=%E2%80%AE123', key: 'seed' },
   { name: 'zero-width space in the preset name', lab: 'particles', hash: 'preset=poly%E2%80%8Btope', key: 'preset' },
-  { name: 'zero-width space in a key', lab: 'particles', hash: 'preset=polytope&n%E2%80%8B=3', key: 'n\u200b' },
+  // A key holding an invisible character is named escaped, as values are quoted.
+  { name: 'zero-width space in a key', lab: 'particles', hash: 'preset=polytope&n%E2%80%8B=3', key: 'n\\u{200b}' },
+  { name: 'zero-width space before a known key', lab: 'particles', hash: 'version=4&preset=polytope&%E2%80%8Bn=5', key: '\\u{200b}n', says: 'unknown key for lab=particles' },
+  { name: 'soft hyphen inside a known key', lab: 'particles', hash: 'version=4&pre%C2%ADset=polytope', key: 'pre\\u{ad}set' },
   { name: 'full-width digits', lab: 'particles', hash: `preset=polytope&n=${enc('２０')}`, key: 'n' },
   { name: 'emoji as the model', lab: 'particles', hash: 'preset=polytope&model=%F0%9F%92%A3', key: 'model' },
   { name: 'NUL in a number', lab: 'particles', hash: 'preset=polytope&seed=1%00', key: 'seed' },
-  // The message leaves control characters out of the key it names.
-  { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n[31m' },
+  // The message shows control characters in a key escaped.
+  { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n\\u{a}\\u{1b}[31m' },
   { name: 'DEL and tab in a value', lab: 'particles', hash: 'preset=polytope&beta=1%7F%09', key: 'beta' },
   { name: 'invalid UTF-8 bytes', lab: 'particles', hash: 'preset=polytope&v=%C3%28', key: 'v' },
   // A valid name followed by a control character: the message shows the character escaped.
@@ -144,7 +147,7 @@ export const HOSTILE_LINKS = [
   { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
   { name: 'depth: script in the particle configuration', lab: 'depth', hash: `lab=depth&preset=collapse-small&particle=${enc(`preset=${SCRIPT}`)}`, key: 'particle' },
   { name: 'depth: sentence lengths that do not sum to n', lab: 'depth', hash: 'lab=depth&preset=collapse-small&sentences=1,2,3', key: 'sentences' },
-  { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\u200bers' },
+  { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\\u{200b}ers' },
   { name: 'depth: script as the text (valid: text is data)', lab: 'depth', hash: `lab=depth&preset=collapse-small&input=text&tokens=12&text=${enc(`${SCRIPT} ${IMG}. ok.`)}`, valid: true },
   // Issue 16: a residual of exactly 0 and an f32 overflow run and are drawn (row 10, the charts:
   // charts_labels.test.mjs); one token more than the page holds at 48 layers of 16 heads (row
