@@ -10,7 +10,10 @@
 //   canonical: 'c' (with valid) the configuration the lab shows is exactly `c`;
 //   defaults: true nothing to read in it: the lab's default state, with no message;
 //   diverges: N    (particles, with valid) the run shown has diverged at step N: its divergence
-//                  message is shown and the Export menu's data end at that state.
+//                  message is shown and the Export menu's data end at that state;
+//   unsaid: 's'    (with key) the message does not contain `s`.
+// A refused model-lab link shows the served model on the first text instead, the refusal over it,
+// and the address bar keeps the refused link.
 // Payloads try to set `window.__pwned` or open a dialog; none may succeed.
 
 const X = 'window.__pwned=1';
@@ -20,7 +23,7 @@ const SVG = `<svg onload=${X}>`;
 const enc = encodeURIComponent;
 const big = (n, c = '9') => c.repeat(n);
 
-/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, canonical?: string, defaults?: boolean, diverges?: number }>} */
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth'|'model', key?: string, keyPrefix?: string, says?: string, unsaid?: string, valid?: boolean, canonical?: string, defaults?: boolean, diverges?: number }>} */
 export const HOSTILE_LINKS = [
   // ---- script injection, in every position ------------------------------------------------
   { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
@@ -155,4 +158,20 @@ export const HOSTILE_LINKS = [
   { name: 'depth: a residual of exactly 0 (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=collapse-small&tokens=2&heads=1&d_model=1&d_head=1&layers=1', valid: true },
   { name: 'depth: an f32 overflow (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=bert-init&qk_scale=10&weight_scale=10&layernorm=none&layers=4&heads=2&tokens=16', valid: true },
   { name: 'depth: more similarity maps than the page holds', lab: 'depth', hash: 'version=4&lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072', key: 'tokens', says: 'the page allows n <= 208' },
+
+  // ---- the model lab -----------------------------------------------------------------------
+  // A key the lab does not have is refused naming it, as `attn encode --config` refuses it, also
+  // in a link without `model` and `text` (which otherwise opens the default).
+  { name: 'model: an unknown key in a bare link', lab: 'model', hash: 'lab=model&bogus=1', key: 'bogus', says: 'unknown key for lab=model' },
+  { name: 'model: a particle preset in a bare link', lab: 'model', hash: 'lab=model&preset=polytope', key: 'preset' },
+  { name: 'model: a particle key in a bare link', lab: 'model', hash: 'lab=model&n=20', key: 'n' },
+  { name: 'model: a depth view key in a bare link', lab: 'model', hash: 'lab=model&residual_axis=linear', key: 'residual_axis' },
+  { name: 'model: an unknown key beside view keys', lab: 'model', hash: 'version=4&lab=model&layer=2&bogus=1', key: 'bogus' },
+  { name: 'model: a zero-width space before a known key', lab: 'model', hash: 'lab=model&%E2%80%8Btext=hi', key: '\\u{200b}text' },
+  // `model` has the key table's default, the served weights.
+  { name: 'model: a text without model (valid: the served weights)', lab: 'model', hash: 'lab=model&text=hello', valid: true, canonical: 'version=4&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello' },
+  // A malformed `model` says what is malformed, not which files to load.
+  { name: 'model: an empty model name', lab: 'model', hash: 'lab=model&model=@53aa51172d142c89&text=hi', key: 'model', says: "the name before '@' is empty", unsaid: 'load ' },
+  { name: 'model: upper-case hex digits in the model', lab: 'model', hash: 'lab=model&model=all-MiniLM-L6-v2@53AA51172D142C89&text=hi', key: 'model', says: 'has upper-case hex digits; the form is NAME@SHA16', unsaid: 'load ' },
+  { name: 'model: script as the model', lab: 'model', hash: `lab=model&model=${enc(SCRIPT)}&text=hi`, key: 'model', unsaid: 'load ' },
 ];
