@@ -193,14 +193,32 @@ pub fn parse_with_view(text: &str) -> Result<(ModelLink, View), ConfigError> {
     for (key, value) in &pairs {
         keys::apply(MODEL_TABLE, &mut c, key, value)?;
     }
-    if c.text.trim().is_empty() {
-        return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
-    }
+    check_text(&c.text)?;
     let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
     Ok((c, view))
 }
 
+/// The check of a link's `text` besides the key table's (at most [`MAX_TEXT_BYTES`] bytes): not
+/// empty, nor only whitespace.
+fn check_text(text: &str) -> Result<(), ConfigError> {
+    if text.trim().is_empty() {
+        return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
+    }
+    Ok(())
+}
+
 impl ModelLink {
+    /// The link of model `model` (`NAME@SHA16`) on `text` given outside a link (`attn encode
+    /// --text`), refused as [`parse`] refuses a link's `text` (over [`MAX_TEXT_BYTES`] bytes, or
+    /// empty), naming `text`: every path to an analysis has the same limit, so every link made
+    /// opens again.
+    pub fn with_text(model: String, text: &str) -> Result<ModelLink, ConfigError> {
+        let mut c = ModelLink::new(model, String::new());
+        keys::apply(MODEL_TABLE, &mut c, "text", text)?;
+        check_text(&c.text)?;
+        Ok(c)
+    }
+
     /// Every key with its value, in canonical order.
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         keys::pairs(MODEL_TABLE, self)
