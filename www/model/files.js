@@ -110,7 +110,10 @@ export function mountFiles(page) {
       if (m.kind === 'error' && m.stage === 'analyse' && m.error.startsWith('`model`')) {
         const wanted = modelOf(page.sentLink);
         page.refused = page.sentLink;
-        if (wanted && page.model && wanted !== page.model.info.id) {
+        // Other weights than the loaded ones (the link itself is valid): say how to load them. A
+        // malformed `model` value names no weights; its message says what is malformed.
+        const wellFormed = page.wasm.check_link(page.sentLink, 'model').ok;
+        if (wanted && wellFormed && page.model && wanted !== page.model.info.id) {
           m.error = `${m.error.replace(/[.\s]*$/, '')}. To open it, load ${wanted.split('@')[0]}'s files (model.safetensors, config.json, vocab.txt) with "Load your own BERT" in "Your own model"; the link opens once the weights' sha256 matches.`;
         }
       }

@@ -43,15 +43,19 @@ function valueOf(text, key) {
 /** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
 const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
 
+/** The keys of a bare model link: `version`, `lab` and the view keys. */
+const BARE_KEYS = ['version', 'lab', ...VIEW_KEYS];
+
 /**
- * The link shown for `text`: itself when it names the weights or a text; else (a bare
- * `lab=model`, as the depth lab's bare link means bert-init) the default link, the served model
- * on the first built-in text, with `text`'s view keys (so `lab=model&embed=1` embeds it).
+ * The link shown for `text`: a bare link (`lab=model` and view keys only, as the depth lab's
+ * bare link means bert-init) is the default link, the served model on the first built-in text,
+ * with `text`'s view keys (so `lab=model&embed=1` embeds it); any other link is itself, so a key
+ * the lab does not have (`lab=model&bogus=1`) is refused naming it, as `attn encode` refuses it.
  */
 function linkFor(text, defaultLink) {
-  if (text && /(^|&)(model|text)=/.test(text)) return text;
-  const view = (text || '').split('&').filter((p) => VIEW_KEYS.includes(p.split('=')[0]));
-  return [defaultLink, ...view].join('&');
+  const pairs = String(text ?? '').replace(/^[#?]/, '').split('&').filter(Boolean);
+  if (pairs.some((p) => !BARE_KEYS.includes(p.split('=')[0]))) return text;
+  return [defaultLink, ...pairs.filter((p) => VIEW_KEYS.includes(p.split('=')[0]))].join('&');
 }
 
 /** `s` ending as a sentence (a full stop added unless it ends in . ! or ?). */

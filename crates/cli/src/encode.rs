@@ -36,8 +36,9 @@ pub struct EncodeArgs {
     /// The model folder: model.safetensors, config.json, vocab.txt (and tokenizer_config.json).
     #[arg(long)]
     pub model: PathBuf,
-    /// The text to analyse (exactly one of --text and --config).
-    #[arg(long)]
+    /// The text to analyse (exactly one of --text and --config); it may start with `-`
+    /// (`--text '-5 degrees'`).
+    #[arg(long, allow_hyphen_values = true)]
     pub text: Option<String>,
     /// A model-lab link (`lab=model&model=NAME@SHA16&text=…`): its text, for the weights it names.
     #[arg(long)]
@@ -149,17 +150,40 @@ fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(u
     Ok((l, h))
 }
 
+/// The model-lab link of `--config` and its version. A link for another lab is refused naming `lab` and the
+/// command that runs it: by its `lab` key ([`crate::check_lab`]), or, without `lab`, by a key of
+/// the particle lab that the model lab does not have (`preset=polytope`: the page opens a link
+/// without `lab` in the particle lab).
+fn config_link(config: &str) -> Result<(ModelLink, u32), String> {
+    crate::check_lab(config, "model", "attn encode")?;
+    parse_versioned(config).map_err(|e| {
+        let keys = |lab| attn_core::lab::link_keys(lab).unwrap_or_default();
+        let particle_key = keys("particles").contains(&e.key.as_str()) && !keys("model").contains(&e.key.as_str());
+        if particle_key && attn_core::lab::named_lab(config) == Ok(None) {
+            format!(
+                "invalid --config: `lab`: attn encode runs the model lab; this link has no lab key and holds `{}`, a key \
+                 of the particle lab: use attn run for it (a model link has lab=model)",
+                e.key
+            )
+        } else {
+            format!("invalid --config: {}", e)
+        }
+    })
+}
+
 /// Runs `attn encode`, writing the JSON object to `out`.
 pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
-    if args.text.is_some() == args.config.is_some() {
-        return Err("give exactly one of --text TEXT and --config LINK".into());
-    }
-    let (link, version) = match &args.config {
-        Some(c) => {
-            let (link, version) = parse_versioned(c).map_err(|e| format!("invalid --config: {}", e))?;
-            (Some(link), Some(version))
+    // The link, checked before the model loads (its model named once the weights are hashed), and
+    // the version it was written in (a --config link's; the tokenizer's note reads it).
+    let (link, version) = match (&args.config, &args.text) {
+        (Some(c), None) => {
+            let (link, version) = config_link(c)?;
+            (link, Some(version))
         }
-        None => (None, None),
+        (None, Some(t)) => {
+            (ModelLink::with_text(String::new(), t).map_err(|e| format!("invalid --text: {}", e))?, None)
+        }
+        _ => return Err("give exactly one of --text TEXT and --config LINK".into()),
     };
     let threads = args.threads.unwrap_or_else(crate::default_threads);
     if threads == 0 {
@@ -193,12 +217,12 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     let encoder = Encoder::load(&bytes, &config_json, &vocab, tok_config.as_deref()).map_err(|e| e.to_string())?;
     drop(bytes);
     let c = &encoder.config;
-    let link = match link {
-        Some(l) => {
-            l.check_model(&id).map_err(|e| format!("invalid --config: {}", e))?;
-            l
+    let link = match args.config {
+        Some(_) => {
+            link.check_model(&id).map_err(|e| format!("invalid --config: {}", e))?;
+            link
         }
-        None => ModelLink::new(id, args.text.clone().unwrap_or_default()),
+        None => ModelLink { model: id, ..link },
     };
     if link.layer > c.layers || link.head >= c.heads {
         let key = if link.layer > c.layers { "layer" } else { "head" };

@@ -201,7 +201,7 @@ fn bad_input_exits_2_with_one_line_naming_what_is_wrong() {
     let m = s(&dir);
     refused(&["encode", "--model", m], &["--text", "--config"]);
     refused(&["encode", "--model", m, "--text", "a", "--config", "lab=model"], &["--text", "--config"]);
-    refused(&["encode", "--model", m, "--text", ""], &["--text", "no word piece"]);
+    refused(&["encode", "--model", m, "--text", ""], &["--text", "`text`: is empty"]);
     refused(&["encode", "--model", m, "--text", " \u{200b} "], &["--text"]);
     refused(&["encode", "--model", m, "--text", &"a ".repeat(60)], &["--text", "62 tokens", "max_position_embeddings"]);
     refused(&["encode", "--model", m, "--text", "a", "--attention", "0,0"], &["--attention", "layer 0", "1..=2"]);
@@ -232,6 +232,92 @@ fn bad_input_exits_2_with_one_line_naming_what_is_wrong() {
     std::fs::write(bad.join("config.json"), crate::tiny_bert::config_json("")).unwrap();
     std::fs::write(bad.join("vocab.txt"), crate::tiny_bert::vocab_txt().replace("lazy", "dog")).unwrap();
     refused(&["encode", "--model", s(&bad), "--text", "a"], &["vocab.txt", "\"dog\""]);
+}
+
+/// One limit on the text for every path: `--text` over a link's limit (20 000 bytes) is refused
+/// naming `text`, as `--config` is; at the limit, the link printed opens again with `--config`.
+#[test]
+fn the_text_has_one_limit_for_text_and_config() {
+    let dir = tiny_dir("limit");
+    let m = s(&dir);
+    let at = format!("a{}", " ".repeat(19_999));
+    let over = format!("{} ", at);
+    refused(
+        &["encode", "--model", m, "--text", &over],
+        &["invalid --text: `text`: 20001 bytes long; at most 20000 are allowed"],
+    );
+    let (code, out, err) = attn(&["encode", "--model", m, "--text", &at]);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let link = v["config"].as_str().unwrap();
+    let (code, again, err) = attn(&["encode", "--model", m, "--config", link]);
+    assert_eq!(code, 0, "{}", err);
+    assert_eq!(again, out);
+    let longer = link.replace("&text=a", "&text=a%20");
+    refused(
+        &["encode", "--model", m, "--config", &longer],
+        &["invalid --config: `text`: 20001 bytes long; at most 20000"],
+    );
+}
+
+/// A link for another lab names `lab` and the command that runs it (a particle link without
+/// `lab` too, which the page opens in the particle lab); a malformed `model` says what is wrong.
+#[test]
+fn another_labs_link_names_lab_and_a_malformed_model_says_what_is_wrong() {
+    let dir = tiny_dir("labs");
+    let m = s(&dir);
+    let no_lab = "`lab`: attn encode runs the model lab; this link has no lab key and holds";
+    for (config, said) in [
+        ("version=4&preset=polytope", format!("{} `preset`, a key of the particle lab: use attn run for it", no_lab)),
+        ("preset=polytope&n=20&seed=3", format!("{} `preset`", no_lab)),
+        ("version=4&n=20", format!("{} `n`, a key of the particle lab", no_lab)),
+        (
+            "lab=particles&preset=polytope",
+            "`lab`: attn encode runs the model lab; use attn run for lab=particles".into(),
+        ),
+        (
+            "lab=depth&preset=collapse-small",
+            "`lab`: attn encode runs the model lab; use attn depth for lab=depth".into(),
+        ),
+        ("lab=training", "`lab`: attn encode runs the model lab; use attn train for lab=training".into()),
+        (
+            "lab=model&model=@53aa51172d142c89&text=a",
+            r#"`model`: "@53aa51172d142c89" is malformed: the name before '@' is empty; the form is NAME@SHA16"#.into(),
+        ),
+        (
+            "lab=model&model=all-MiniLM-L6-v2@53AA51172D142C89&text=a",
+            r#"is malformed: "53AA51172D142C89" after '@' has upper-case hex digits; the form is NAME@SHA16"#.into(),
+        ),
+    ] {
+        refused(&["encode", "--model", m, "--config", config], &["invalid --config: ", &said]);
+    }
+    // A key neither lab has stays the model lab's unknown key.
+    refused(&["encode", "--model", m, "--config", "lab=model&bogus=1"], &["`bogus`: unknown key for lab=model"]);
+}
+
+/// A text may start with `-`; a text of only combining marks or private-use characters is not
+/// empty, and its refusal says what the tokenizer removed.
+#[test]
+fn a_text_may_start_with_a_hyphen_and_a_text_of_marks_is_not_called_empty() {
+    let dir = tiny_dir("texts");
+    let m = s(&dir);
+    for (text, tokens) in [("-5 degrees", 5), ("--not-a-flag", 9)] {
+        let (code, out, err) = attn(&["encode", "--model", m, "--text", text]);
+        assert_eq!(code, 0, "{}: {}", text, err);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["tokens"].as_array().unwrap().len(), tokens, "{}", out);
+        assert!(
+            v["config"].as_str().unwrap().ends_with(&format!("&text={}", text.replace(' ', "%20"))),
+            "{}",
+            v["config"]
+        );
+    }
+    for (text, held) in [("\u{301}\u{308}", "2 combining marks"), ("\u{e000}\u{f8ff}", "2 private-use characters")] {
+        refused(
+            &["encode", "--model", m, "--text", text],
+            &[&format!("invalid --text: no word piece remains after cleaning: the text holds only {} (", held)],
+        );
+    }
 }
 
 #[test]

@@ -81,23 +81,33 @@ pub fn valid_name(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
+/// The form of a `model` value, said in every refusal of one.
+const MODEL_FORM: &str = "the form is NAME@SHA16: a name of letters, digits, '.', '_', '-' (1 to 64 bytes), '@', \
+                          and the first 16 hex digits, lower case, of model.safetensors' sha256";
+
+/// A `model` value, checked: `NAME@SHA16` ([`model_id`]); a refusal says which part is malformed
+/// and the form.
 fn model_value(v: &str) -> Result<String, ConfigError> {
-    let bad = || {
-        ConfigError::new(
-            "model",
-            format!(
-                "{} is not NAME@SHA16: a name of letters, digits, '.', '_', '-' (at most {} bytes), '@', and the first 16 \
-                 lower-case hex digits of model.safetensors' sha256",
-                quote(v),
-                MAX_NAME_BYTES
-            ),
-        )
+    let bad = |what: String| ConfigError::new("model", format!("{} is malformed: {}; {}", quote(v), what, MODEL_FORM));
+    let Some((name, sha)) = v.rsplit_once('@') else {
+        return Err(bad("it has no '@' between the name and the hash".into()));
     };
-    let (name, sha) = v.split_once('@').ok_or_else(bad)?;
-    let hex = sha.len() == SHA_DIGITS && sha.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    if !valid_name(name) || !hex {
-        return Err(bad());
+    if name.is_empty() {
+        return Err(bad("the name before '@' is empty".into()));
     }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(bad(format!("the name is {} bytes long; at most {}", name.len(), MAX_NAME_BYTES)));
+    }
+    if let Some(c) = name.chars().find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
+        return Err(bad(format!("the name holds {}, which a name cannot", quote(&c.to_string()))));
+    }
+    if sha.len() != SHA_DIGITS || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad(format!("{} after '@' is not 16 hex digits", quote(sha))));
+    }
+    if sha.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err(bad(format!("{} after '@' has upper-case hex digits", quote(sha))));
+    }
+    debug_assert!(valid_name(name));
     Ok(v.to_string())
 }
 
@@ -161,8 +171,9 @@ pub const MODEL_KEYS: usize = 3;
 
 /// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
 /// percent-encoded). `lab` must be `model` when present (a link without it is read as the model
-/// lab's, as each lab's own parser does); `model` and a non-empty `text` are required; `layer`,
-/// `head` and `grid_scale` default to 1, 0 and `head`. The page's view keys are validated and dropped
+/// lab's, as each lab's own parser does); a non-empty `text` is required; `model` defaults to the
+/// served model's weights ([`ModelLink::example`]'s, the key table's default); `layer`, `head`
+/// and `grid_scale` default to 1, 0 and `head`. The page's view keys are validated and dropped
 /// ([`parse_with_view`] keeps them). Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or
 /// not valid percent-encoded UTF-8 is refused naming `text`. Never panics.
 pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
@@ -185,22 +196,15 @@ fn parse_with_view_versioned(text: &str) -> Result<(ModelLink, View, u32), Confi
     let names = crate::view::with_view_keys(&keys::key_names(MODEL_TABLE), spec);
     let (version, pairs) = split_pairs_versioned(text, &names, "model")?;
     let (view_pairs, pairs) = crate::view::split_off_view(pairs, spec);
-    let mut c = ModelLink::new(String::new(), String::new());
-    for key in ["model", "text"] {
-        if !pairs.iter().any(|(k, _)| *k == key) {
-            let why = match key {
-                "model" => "is missing; a model link names its weights, model=NAME@SHA16",
-                _ => "is missing; a model link has the text analysed",
-            };
-            return Err(ConfigError::new(key, why));
-        }
+    // Without `model`, the key table's default: the served model's weights.
+    let mut c = ModelLink::new(ModelLink::example().model, String::new());
+    if !pairs.iter().any(|(k, _)| *k == "text") {
+        return Err(ConfigError::new("text", "is missing; a model link has the text analysed"));
     }
     for (key, value) in &pairs {
         keys::apply(MODEL_TABLE, &mut c, key, value)?;
     }
-    if c.text.trim().is_empty() {
-        return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
-    }
+    check_text(&c.text)?;
     let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
     Ok((c, view, version))
 }
@@ -244,7 +248,27 @@ pub fn tokenizer_note(version: u32, text: &str) -> Option<String> {
     ))
 }
 
+/// The check of a link's `text` besides the key table's (at most [`MAX_TEXT_BYTES`] bytes): not
+/// empty, nor only whitespace.
+fn check_text(text: &str) -> Result<(), ConfigError> {
+    if text.trim().is_empty() {
+        return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
+    }
+    Ok(())
+}
+
 impl ModelLink {
+    /// The link of model `model` (`NAME@SHA16`) on `text` given outside a link (`attn encode
+    /// --text`), refused as [`parse`] refuses a link's `text` (over [`MAX_TEXT_BYTES`] bytes, or
+    /// empty), naming `text`: every path to an analysis has the same limit, so every link made
+    /// opens again.
+    pub fn with_text(model: String, text: &str) -> Result<ModelLink, ConfigError> {
+        let mut c = ModelLink::new(model, String::new());
+        keys::apply(MODEL_TABLE, &mut c, "text", text)?;
+        check_text(&c.text)?;
+        Ok(c)
+    }
+
     /// Every key with its value, in canonical order.
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         keys::pairs(MODEL_TABLE, self)
