@@ -1,5 +1,5 @@
 // The example host page (host.html): embeds the playground and drives it through the postMessage
-// API (www/embed/api.js; the README's "postMessage API" section). Messages from the frame are
+// API (www/embed/api.js; the "postMessage API" section of docs/embedding.md). Messages from the frame are
 // data, shown as text only, and read only when they come from the frame and say
 // `source: 'attn-playground'`.
 

@@ -111,7 +111,7 @@ async function main() {
   });
   onNavigate(route);
   menu = setupExport({ wasm, labs, openLink });
-  setupApi({ wasm, labs, openLink });
+  setupApi({ wasm, labs, openLink, embedded: () => page.embed });
   tour = new Tour({
     button: $('tour-open'),
     activeLab: () => (labs.active ? { id: labs.activeId, root: labs.root(labs.activeId) } : null),

@@ -1,4 +1,4 @@
-// Browser tests of what the charts' texts look like (issue 16, rows 10 and 16). Every chart sets
+// Browser tests of what the charts' texts look like. Every chart sets
 // `data-labels` on its canvas: the ink boxes of the texts it drew ({ text, x, y, w, h }, CSS px);
 // these tests read them and check that no two texts overlap, that the depth lab's rank-collapse
 // chart labels its log axis below 1 and says where it drew a zero or an overflow, that its
@@ -74,9 +74,9 @@ function tickValue(text) {
   return Number(text);
 }
 
-describe('chart texts (issue 16)', () => {
+describe('chart texts', () => {
   for (const width of [1280, 320]) {
-    test(`row 10: a residual of exactly 0 is drawn at the floor with a note; ticks below 1; legend off the curves (${width} px)`, async () => {
+    test(`depth: a residual of exactly 0 is drawn at the floor with a note; ticks below 1; legend off the curves (${width} px)`, async () => {
       const page = await openPage(browser, `version=2&${ZERO}`, { viewport: { width, height: 900 } });
       try {
         await settled(page, ZERO);
@@ -112,7 +112,7 @@ describe('chart texts (issue 16)', () => {
       }
     });
 
-    test(`row 10: an f32 overflow is drawn at the floor with a note; legend off the curves (${width} px)`, async () => {
+    test(`depth: an f32 overflow is drawn at the floor with a note; legend off the curves (${width} px)`, async () => {
       const page = await openPage(browser, `version=2&${OVERFLOW}`, { viewport: { width, height: 900 } });
       try {
         await settled(page, OVERFLOW);
@@ -135,7 +135,7 @@ describe('chart texts (issue 16)', () => {
     });
   }
 
-  test('row 10: the other depth charts keep their texts apart and their legends out of the plot (320 px)', async () => {
+  test('depth: the other charts keep their texts apart and their legends out of the plot (320 px)', async () => {
     const page = await openPage(browser, 'lab=depth&preset=collapse-small', { viewport: { width: 320, height: 900 } });
     try {
       await settled(page, 'lab=depth&preset=collapse-small');
@@ -150,7 +150,7 @@ describe('chart texts (issue 16)', () => {
   });
 
   for (const width of [1280, 375]) {
-    test(`row 16: a single token (n = 1) gets a padded axis with readable ticks (${width} px)`, async () => {
+    test(`particles: a single token (n = 1) gets a padded axis with readable ticks (${width} px)`, async () => {
       const page = await openPage(browser, 'version=2&preset=polytope&n=1', { viewport: { width, height: 900 } });
       try {
         await page.waitForFunction(() => window.__attn.step() >= 20, null, { timeout: 20_000 });
@@ -172,7 +172,7 @@ describe('chart texts (issue 16)', () => {
     });
   }
 
-  test('row 16: a constant energy gets a padded axis whose tick labels read apart', async () => {
+  test('particles: a constant energy gets a padded axis whose tick labels read apart', async () => {
     const page = await openPage(browser, 'version=4&preset=sphere-sa&n=1');
     try {
       await page.waitForFunction(() => window.__attn.step() >= 20, null, { timeout: 20_000 });

@@ -1,4 +1,4 @@
-// Browser tests of the stable cluster colours (issue 15 part 1): a token's colour at step k
+// Browser tests of the stable cluster colours (view key `colour=clusters`): a token's colour at step k
 // depends only on the configuration and k (core analysis::identity, committed at the fixed
 // sample steps), so a played run and a `step=` link at the same step draw the same pixels; the
 // legend names grey.

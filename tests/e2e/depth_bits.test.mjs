@@ -1,4 +1,4 @@
-// Same bits in the page and the CLI for the depth lab (issue 14 part 2): the page's wasm
+// Same bits in the page and the CLI for the depth lab (docs/depth-lab.md): the page's wasm
 // `DepthLab` (what the depth worker runs) and `attn depth --similarity --paths` give equal
 // numbers — every residual, composite norm, singular value, similarity statistic and path
 // length — for the four depth presets and one `weights=particle` configuration. Both sides run
@@ -47,7 +47,7 @@ function differences(a, b, path = '', out = []) {
   return out;
 }
 
-describe('depth lab: the page and `attn depth` give the same bits (issue 14 part 2)', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, () => {
+describe('depth lab: the page and `attn depth` give the same bits', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, () => {
   for (const config of CONFIGS) {
     test(config, { timeout: 300_000 }, async () => {
       const cli = JSON.parse(await runCli(['depth', '--config', config, '--similarity', '--paths']));

@@ -1,9 +1,9 @@
-// Browser tests of the depth lab's similarity grid and memory (issue 16, rows 12 and 17): while
+// Browser tests of the depth lab's similarity grid and memory: while
 // the variants compute, the grid shows the variant its selector shows (or says it is waiting for
 // it), never another one; the page keeps one variant's similarity maps (f32, L·H·n²·4 bytes) at
 // most, measured as the page's ArrayBuffer memory after a garbage collection (Chrome DevTools
 // Protocol, Runtime.getHeapUsage); switching the selector drops the old maps and brings the new
-// variant's. A lighter run than the issue's (48 layers, 16 heads, 208 tokens: minutes here)
+// variant's. A lighter run than the largest the page takes (48 layers, 16 heads, 208 tokens: minutes here)
 // shows the same: 12 layers, 8 heads, 256 tokens, 25 MB of maps per variant.
 
 import { after, before, describe, test } from 'node:test';
@@ -34,8 +34,8 @@ async function buffers(page) {
   return u.backingStorageSize;
 }
 
-describe('depth lab: one variant\'s maps (issue 16)', () => {
-  test('row 12: while the variants compute, the grid shows the variant the selector shows', async () => {
+describe('depth lab: one variant\'s maps', () => {
+  test('while the variants compute, the grid shows the variant the selector shows', async () => {
     const page = await openPage(browser, LINK);
     try {
       // Samples every 50 ms until every variant is done: the selector, the grid's variant, the
@@ -85,7 +85,7 @@ describe('depth lab: one variant\'s maps (issue 16)', () => {
     }
   });
 
-  test('row 17: the page keeps one variant\'s similarity maps; switching variant drops them and brings the new ones', async () => {
+  test('the page keeps one variant\'s similarity maps; switching variant drops them and brings the new ones', async () => {
     const page = await openPage(browser, LINK);
     try {
       await page.waitForFunction(() => {

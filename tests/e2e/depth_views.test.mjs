@@ -1,4 +1,4 @@
-// Browser tests of the depth lab's views (issue 15 part 6): the similarity grid's colour scale
+// Browser tests of the depth lab's views: the similarity grid's colour scale
 // (view key grid_scale: per head or one scale for the grid) and the panels with nothing to say,
 // which say so in one sentence instead of drawing a flat line.
 

@@ -202,6 +202,45 @@ describe('postMessage API through www/host.html', () => {
     }
   });
 
+  test('an embed of another lab refuses a particle setConfig naming lab, and keeps its view', async () => {
+    const embeds = [
+      { lab: 'depth', link: 'version=4&lab=depth&preset=collapse-small&embed=1&panels=residual&controls=preset,recompute', box: '#dp-config-error' },
+      { lab: 'model', link: 'lab=model&embed=1&panels=grid&controls=text,run', box: '#md-error' },
+    ];
+    for (const { lab, link, box } of embeds) {
+      const { page, frame, send, errors } = await openHost(link);
+      try {
+        await frame.waitForFunction((id) => !document.getElementById(`lab-${id}`).hidden, lab);
+        const hash = await frame.evaluate(() => location.hash);
+        const reply = await send('setConfig', { config: 'version=4&preset=polytope&n=12' });
+        assert.equal(reply.type, 'error', `${lab}: ${JSON.stringify(reply)}`);
+        assert.equal(reply.field, 'config');
+        assert.equal(reply.key, 'lab');
+        assert.match(reply.message, new RegExp(`^\`lab\`: this embed shows the ${lab} lab .*embed a particle link to drive it$`));
+        // The embed keeps its lab, its link (embed=1, panels, controls) and its layout.
+        assert.equal(await frame.evaluate(() => location.hash), hash);
+        assert.equal(await frame.evaluate((id) => document.getElementById(`lab-${id}`).hidden, lab), false);
+        assert.equal(await frame.evaluate(() => document.getElementById('lab-particles').hidden), true);
+        assert.equal(await frame.evaluate(() => document.documentElement.classList.contains('embed')), true);
+        assert.match(await frame.locator(box).textContent(), new RegExp(`this embed shows the ${lab} lab`), 'the embed shows the refusal');
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    }
+    // The full page (no embed=1) opens a particle link sent to it in the particle lab, as a link.
+    const { page, frame, send, errors } = await openHost('version=4&lab=depth&preset=collapse-small');
+    try {
+      const reply = await send('setConfig', { config: 'version=4&preset=polytope&n=12' });
+      assert.equal(reply.type, 'state');
+      assert.equal(reply.n, 12);
+      assert.equal(await frame.evaluate(() => document.getElementById('lab-particles').hidden), false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('height events resize the iframe to the document', async () => {
     // Embedded (embed=1) the playground fills the frame: its height is the frame's.
     const embedded = await openHost('preset=polytope&embed=1');

@@ -1,4 +1,4 @@
-// Browser tests of embeds that fit a blog (issue 15 part 5): Copy embed code offers size
+// Browser tests of embeds that fit a blog: Copy embed code offers size
 // presets, each with the panels that fit it, and a responsive snippet; the embed bar shows the
 // preset's one-line caption from the core; and every chart's drawn texts (data-labels) stay
 // apart and inside their canvas at 320, 360, 640 and 900 px wide, in the particle, training and

@@ -1,12 +1,12 @@
-// Rows 4, 9 and 13 of issue 16 ("Defects found by a demanding user"), in real Chromium:
-//   row 9  the trajectories CSV and frames JSON of a run that diverged hold the state shown (the
-//          last finite one), as `attn run` prints it: a link seeking past the divergence, and a
-//          played run;
-//   row 13 the Export menu's status line follows the PNG being loaded (an earlier refusal is not
-//          left shown during a long seek; an older load finishing late does not overwrite it),
-//          and a step the lab shown did not reach is not claimed;
-//   row 4  a WebM recording has a Duration and Cues (the EBML is parsed here, independently of
-//          www/export/webm_fix.js), and a <video> of it has a finite duration and seeks.
+// Export defects a demanding user found, in real Chromium:
+//   - the trajectories CSV and frames JSON of a run that diverged hold the state shown (the
+//     last finite one), as `attn run` prints it: a link seeking past the divergence, and a
+//     played run;
+//   - the Export menu's status line follows the PNG being loaded (an earlier refusal is not
+//     left shown during a long seek; an older load finishing late does not overwrite it),
+//     and a step the lab shown did not reach is not claimed;
+//   - a WebM recording has a Duration and Cues (the EBML is parsed here, independently of
+//     www/export/webm_fix.js), and a <video> of it has a finite duration and seeks.
 // And the Export menu's PNG buttons: in every lab no two read the same, and a title's
 // superscript or subscript keeps its meaning (S = O Oᵀ, cₙ, η_Z).
 
@@ -110,7 +110,7 @@ async function exportsMatchCli(page) {
   return steps;
 }
 
-describe('issue 16, row 9: the exports of a diverged run hold the state shown', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, () => {
+describe('the exports of a diverged run hold the state shown', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, () => {
   test('a link seeking past the divergence (step 5875): the exports hold steps 0, 3333 (the chart sample on the way) and 5875, as attn run --every 1', async () => {
     const page = await openPage(browser, 'version=2&preset=hyperplanes&dt=1&until=1e6&t=1e6');
     try {
@@ -149,7 +149,7 @@ async function loadPng(page, bytes, name) {
   await page.setInputFiles('#png-input', { name, mimeType: 'image/png', buffer: Buffer.from(bytes) });
 }
 
-describe('issue 16, row 13: the status line follows the PNG being loaded', () => {
+describe('the status line follows the PNG being loaded', () => {
   test('a refused file, then a long seek, then a training PNG with a step: each file\'s own message, the step claimed only when reached', async () => {
     const page = await openPage(browser, 'version=4&preset=polytope&seed=2');
     try {
@@ -195,7 +195,7 @@ describe('issue 16, row 13: the status line follows the PNG being loaded', () =>
   });
 });
 
-describe('issue 16, row 4: a WebM recording has a Duration and Cues, and seeks', () => {
+describe('a WebM recording has a Duration and Cues, and seeks', () => {
   test('Record WebM for 10 s, Stop: Duration within 0.5 s of the time recorded, Cues pointing at Clusters; a <video> of it has that duration and seeks to its middle', async () => {
     // A run that keeps moving for the whole recording (until = 10000: it plays for minutes), so
     // the recording has several key frames and Clusters.

@@ -10,7 +10,32 @@ import { ATTN_URL, canvasSnapshot, launch, watchCsp } from './helpers.mjs';
 import { HOSTILE_LINKS } from './hostile_links.mjs';
 
 /** Each lab's panel and error box. */
-const BOXES = { particles: 'config-error', training: 'tr-config-error', depth: 'dp-config-error' };
+const BOXES = { particles: 'config-error', training: 'tr-config-error', depth: 'dp-config-error', model: 'md-error' };
+
+/** The model lab's default link (main.js, model/texts.js), canonical. */
+const MODEL_DEFAULT = 'version=5&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=The%20quick%20brown%20fox%20jumps%20over%20the%20lazy%20dog.%20The%20dog%20does%20not%20move.%20Later%2C%20the%20fox%20runs%20back%20into%20the%20forest.';
+
+/**
+ * The model lab's refusal: its message (plain text, `\`key\`: …`) names the key, and the served
+ * model on the first text is analysed instead while the address bar keeps the refused link.
+ */
+async function modelRefused(link) {
+  await page.waitForFunction(() => window.__attnModel?.result() && !window.__attnModel.busy(), null, { timeout: 240_000 });
+  const said = await page.locator('#md-error').textContent();
+  if (link.key !== undefined) assert.ok(said.startsWith(`\`${link.key}\`: `), `the message names the key ${JSON.stringify(link.key)}: ${JSON.stringify(said)}`);
+  assert.match(said, /Showing the served model on “The fox” instead\.$/);
+  assert.equal(await page.evaluate(() => window.__attnModel.configString()), MODEL_DEFAULT, 'the default is shown');
+  assert.equal(await page.evaluate(() => location.hash), `#${link.hash}`, 'the address bar keeps the refused link');
+  return said;
+}
+
+/** The model lab analyses `link` (valid) without a message. */
+async function modelRuns(link) {
+  const expected = await page.evaluate((hash) => window.__attn.wasm.check_link(hash).canonical, link.hash);
+  await page.waitForFunction((c) => window.__attnModel?.result() && !window.__attnModel.busy() && window.__attnModel.configString() === c, expected, { timeout: 240_000 });
+  assert.equal(await page.locator('#md-error').textContent(), '', 'no message');
+  if (link.canonical !== undefined) assert.equal(expected, link.canonical, 'the canonical configuration');
+}
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -55,7 +80,7 @@ async function particlesStep() {
 }
 
 /**
- * A run that diverged at step `step` (issue 16, row 9): paused there with its message, the Export
+ * A run that diverged at step `step`: paused there with its message, the Export
  * menu's data end at that state; Reset takes the run back to its start (then it computes).
  */
 async function particlesDiverged(step) {
@@ -97,7 +122,14 @@ describe('hostile links', () => {
       await page.waitForFunction(() => window.__attnReady === true, null, { timeout: 20_000 });
       const box = BOXES[link.lab];
       assert.equal(await page.isVisible(`#lab-${link.lab}`), true, `the ${link.lab} lab is shown`);
-      if (link.key !== undefined || link.keyPrefix !== undefined) {
+      if (link.lab === 'model') {
+        if (link.valid) await modelRuns(link);
+        else {
+          const said = await modelRefused(link);
+          if (link.says !== undefined) assert.ok(said.includes(link.says), `the message says ${JSON.stringify(link.says)}: ${JSON.stringify(said)}`);
+          if (link.unsaid !== undefined) assert.ok(!said.includes(link.unsaid), `the message does not say ${JSON.stringify(link.unsaid)}: ${JSON.stringify(said)}`);
+        }
+      } else if (link.key !== undefined || link.keyPrefix !== undefined) {
         await page.waitForSelector(`#${box} code.key`, { state: 'visible', timeout: 10_000 });
         const key = await page.locator(`#${box} code.key`).textContent();
         if (link.key !== undefined) assert.equal(key, link.key, 'the message names the key');
@@ -120,7 +152,7 @@ describe('hostile links', () => {
       if (link.diverges !== undefined) await particlesDiverged(link.diverges);
       if (link.lab === 'particles') await particlesStep();
       else if (link.lab === 'training') await trainingSteps();
-      else await depthComputes();
+      else if (link.lab === 'depth') await depthComputes();
       assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no payload ran');
       assert.deepEqual(await page.evaluate(() => window.__csp), [], 'no CSP violation');
       assert.deepEqual(problems, [], 'no uncaught error, console error or dialog');

@@ -10,7 +10,10 @@
 //   canonical: 'c' (with valid) the configuration the lab shows is exactly `c`;
 //   defaults: true nothing to read in it: the lab's default state, with no message;
 //   diverges: N    (particles, with valid) the run shown has diverged at step N: its divergence
-//                  message is shown and the Export menu's data end at that state.
+//                  message is shown and the Export menu's data end at that state;
+//   unsaid: 's'    (with key) the message does not contain `s`.
+// A refused model-lab link shows the served model on the first text instead, the refusal over it,
+// and the address bar keeps the refused link.
 // Payloads try to set `window.__pwned` or open a dialog; none may succeed.
 
 const X = 'window.__pwned=1';
@@ -20,7 +23,7 @@ const SVG = `<svg onload=${X}>`;
 const enc = encodeURIComponent;
 const big = (n, c = '9') => c.repeat(n);
 
-/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth', key?: string, keyPrefix?: string, says?: string, valid?: boolean, canonical?: string, defaults?: boolean, diverges?: number }>} */
+/** @type {Array<{ name: string, hash: string, lab: 'particles'|'training'|'depth'|'model', key?: string, keyPrefix?: string, says?: string, unsaid?: string, valid?: boolean, canonical?: string, defaults?: boolean, diverges?: number }>} */
 export const HOSTILE_LINKS = [
   // ---- script injection, in every position ------------------------------------------------
   { name: 'script in the preset name', lab: 'particles', hash: `preset=${SCRIPT}`, key: 'preset' },
@@ -69,19 +72,22 @@ export const HOSTILE_LINKS = [
   { name: 'n too large', lab: 'particles', hash: 'preset=polytope&n=4097', key: 'n' },
   { name: 'd too large', lab: 'particles', hash: 'preset=polytope&d=257', key: 'd' },
   { name: 'n and d too large for the device', lab: 'particles', hash: 'preset=polytope&n=4096&d=256', key: 'n' },
-  // Issue 16 row 16: one token, a constant series (the token view's axis: charts_labels.test.mjs).
+  // One token, a constant series (the token view's axis: charts_labels.test.mjs).
   { name: 'one token (valid)', lab: 'particles', hash: 'version=2&preset=polytope&n=1', valid: true },
   { name: 'n too large for the device with rk4', lab: 'particles', hash: 'preset=polytope&n=4096&d=3&integrator=rk4', key: 'n' },
 
   // ---- unicode and control characters ----------------------------------------------------
   { name: 'right-to-left override in a number', lab: 'particles', hash: 'preset=polytope&seed=%E2%80%AE123', key: 'seed' },
   { name: 'zero-width space in the preset name', lab: 'particles', hash: 'preset=poly%E2%80%8Btope', key: 'preset' },
-  { name: 'zero-width space in a key', lab: 'particles', hash: 'preset=polytope&n%E2%80%8B=3', key: 'n\u200b' },
+  // A key holding an invisible character is named escaped, as values are quoted.
+  { name: 'zero-width space in a key', lab: 'particles', hash: 'preset=polytope&n%E2%80%8B=3', key: 'n\\u{200b}' },
+  { name: 'zero-width space before a known key', lab: 'particles', hash: 'version=4&preset=polytope&%E2%80%8Bn=5', key: '\\u{200b}n', says: 'unknown key for lab=particles' },
+  { name: 'soft hyphen inside a known key', lab: 'particles', hash: 'version=4&pre%C2%ADset=polytope', key: 'pre\\u{ad}set' },
   { name: 'full-width digits', lab: 'particles', hash: `preset=polytope&n=${enc('２０')}`, key: 'n' },
   { name: 'emoji as the model', lab: 'particles', hash: 'preset=polytope&model=%F0%9F%92%A3', key: 'model' },
   { name: 'NUL in a number', lab: 'particles', hash: 'preset=polytope&seed=1%00', key: 'seed' },
-  // The message leaves control characters out of the key it names.
-  { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n[31m' },
+  // The message shows control characters in a key escaped.
+  { name: 'newline and escape in a key', lab: 'particles', hash: 'preset=polytope&n%0A%1B[31m=3', key: 'n\\u{a}\\u{1b}[31m' },
   { name: 'DEL and tab in a value', lab: 'particles', hash: 'preset=polytope&beta=1%7F%09', key: 'beta' },
   { name: 'invalid UTF-8 bytes', lab: 'particles', hash: 'preset=polytope&v=%C3%28', key: 'v' },
   // A valid name followed by a control character: the message shows the character escaped.
@@ -110,7 +116,7 @@ export const HOSTILE_LINKS = [
   { name: 't = 1e309', lab: 'particles', hash: 'preset=polytope&t=1e309', key: 't' },
   { name: 't = -1', lab: 'particles', hash: 'preset=polytope&t=-1', key: 't' },
   { name: 'embed = 2', lab: 'particles', hash: 'preset=polytope&embed=2', key: 'embed' },
-  // Issue 16, row 9: the moment asked lies past a divergence (the scores overflow at step 5875).
+  // The moment asked lies past a divergence (the scores overflow at step 5875).
   { name: 't = 1e6 past a divergence at step 5875: the exports hold the state shown', lab: 'particles', hash: 'version=2&preset=hyperplanes&dt=1&until=1e6&t=1e6', valid: true, diverges: 5875 },
   { name: 'script in panels', lab: 'particles', hash: `preset=polytope&embed=1&panels=${enc(SCRIPT)}`, key: 'panels' },
 
@@ -138,18 +144,34 @@ export const HOSTILE_LINKS = [
   // When a text sets n (input=text) a tokens written in a version-4 link must be its count;
   // older links ran with the text's count and still do (their tokens is dropped).
   { name: 'depth: tokens with input=text other than the text\'s count', lab: 'depth', hash: 'version=5&lab=depth&preset=context-text&tokens=5', key: 'tokens', says: 'the text sets n = 73 tokens' },
-  { name: 'depth: the issue\'s version-2 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=2&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=5&lab=depth&preset=context-text' },
+  { name: 'depth: a version-2 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=2&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=5&lab=depth&preset=context-text' },
   { name: 'depth: a version-3 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=3&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=5&lab=depth&preset=context-text' },
   { name: 'depth: heads = 0', lab: 'depth', hash: 'lab=depth&preset=collapse-small&heads=0', key: 'heads' },
   { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
   { name: 'depth: script in the particle configuration', lab: 'depth', hash: `lab=depth&preset=collapse-small&particle=${enc(`preset=${SCRIPT}`)}`, key: 'particle' },
   { name: 'depth: sentence lengths that do not sum to n', lab: 'depth', hash: 'lab=depth&preset=collapse-small&sentences=1,2,3', key: 'sentences' },
-  { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\u200bers' },
+  { name: 'depth: an unknown key with a zero-width space', lab: 'depth', hash: 'lab=depth&preset=collapse-small&lay%E2%80%8Bers=2', key: 'lay\\u{200b}ers' },
   { name: 'depth: script as the text (valid: text is data)', lab: 'depth', hash: `lab=depth&preset=collapse-small&input=text&tokens=12&text=${enc(`${SCRIPT} ${IMG}. ok.`)}`, valid: true },
-  // Issue 16: a residual of exactly 0 and an f32 overflow run and are drawn (row 10, the charts:
-  // charts_labels.test.mjs); one token more than the page holds at 48 layers of 16 heads (row
-  // 17: the core and the CLI take it, the page's limit, web crate page_limits.rs, does not).
+  // A residual of exactly 0 and an f32 overflow run and are drawn (the charts:
+  // charts_labels.test.mjs); one token more than the page holds at 48 layers of 16 heads (the
+  // core and the CLI take it, the page's limit, web crate page_limits.rs, does not).
   { name: 'depth: a residual of exactly 0 (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=collapse-small&tokens=2&heads=1&d_model=1&d_head=1&layers=1', valid: true },
   { name: 'depth: an f32 overflow (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=bert-init&qk_scale=10&weight_scale=10&layernorm=none&layers=4&heads=2&tokens=16', valid: true },
   { name: 'depth: more similarity maps than the page holds', lab: 'depth', hash: 'version=5&lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072', key: 'tokens', says: 'the page allows n <= 208' },
+
+  // ---- the model lab -----------------------------------------------------------------------
+  // A key the lab does not have is refused naming it, as `attn encode --config` refuses it, also
+  // in a link without `model` and `text` (which otherwise opens the default).
+  { name: 'model: an unknown key in a bare link', lab: 'model', hash: 'lab=model&bogus=1', key: 'bogus', says: 'unknown key for lab=model' },
+  { name: 'model: a particle preset in a bare link', lab: 'model', hash: 'lab=model&preset=polytope', key: 'preset' },
+  { name: 'model: a particle key in a bare link', lab: 'model', hash: 'lab=model&n=20', key: 'n' },
+  { name: 'model: a depth view key in a bare link', lab: 'model', hash: 'lab=model&residual_axis=linear', key: 'residual_axis' },
+  { name: 'model: an unknown key beside view keys', lab: 'model', hash: 'version=4&lab=model&layer=2&bogus=1', key: 'bogus' },
+  { name: 'model: a zero-width space before a known key', lab: 'model', hash: 'lab=model&%E2%80%8Btext=hi', key: '\\u{200b}text' },
+  // `model` has the key table's default, the served weights.
+  { name: 'model: a text without model (valid: the served weights)', lab: 'model', hash: 'lab=model&text=hello', valid: true, canonical: 'version=5&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello' },
+  // A malformed `model` says what is malformed, not which files to load.
+  { name: 'model: an empty model name', lab: 'model', hash: 'lab=model&model=@53aa51172d142c89&text=hi', key: 'model', says: "the name before '@' is empty", unsaid: 'load ' },
+  { name: 'model: upper-case hex digits in the model', lab: 'model', hash: 'lab=model&model=all-MiniLM-L6-v2@53AA51172D142C89&text=hi', key: 'model', says: 'has upper-case hex digits; the form is NAME@SHA16', unsaid: 'load ' },
+  { name: 'model: script as the model', lab: 'model', hash: `lab=model&model=${enc(SCRIPT)}&text=hi`, key: 'model', unsaid: 'load ' },
 ];

@@ -1,4 +1,4 @@
-// Browser tests of the page's layout and maths typography (issue 15 part 1): the three particle
+// Browser tests of the page's layout and maths typography: the three particle
 // views inside a 1440 x 900 screen, the token canvas right after the status line on a phone, the
 // lab tabs whole on a 320 px phone, the model form folding away, no metrics row the model does not define, and no raw LaTeX in any
 // lab's captions or chart texts (maths in Unicode or <sub>/<sup>).

@@ -1,4 +1,4 @@
-// The model lab's page (issue 14 part 3): opened from a link with the served all-MiniLM-L6-v2,
+// The model lab's page (docs/model-lab.md): opened from a link with the served all-MiniLM-L6-v2,
 // it analyses the text in its worker and shows the token strip, the attention and context-
 // similarity grids, the chosen head enlarged and the four residual curves. Its numbers are
 // `attn encode`'s bit for bit: tokens, ids, the residual curves (f64), and one head's attention
@@ -41,7 +41,7 @@ function sameF32(rows, got, what) {
   return flat.length;
 }
 
-describe('model lab page (issue 14 part 3)', { skip: (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model') }, () => {
+describe('model lab page', { skip: (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model') }, () => {
   test('analyses a link in its worker, draws it, and equals attn encode bit for bit', { timeout: 300_000 }, async () => {
     const page = await openPage(browser, LINK, { viewport: { width: 1440, height: 900 } });
     const t0 = Date.now();

@@ -1,4 +1,4 @@
-// The model lab with the user's own files (issue 14 part 4): a tiny random BERT picked with
+// The model lab with the user's own files (docs/model-lab.md, "Your own model"): a tiny random BERT picked with
 // "Load your own BERT" loads in the worker (streamed into wasm, hashed there), the link reads
 // model=NAME@SHA16 with the file's sha256 and the page's numbers equal `attn encode` on the same
 // folder; hostile files (truncated, a header claiming 1e12 elements, wrong dtypes, duplicate
@@ -65,7 +65,7 @@ async function pick(page, paths) {
 
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-describe('model lab: your own files (issue 14 part 4)', { skip: (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model') }, () => {
+describe('model lab: your own files', { skip: (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model') }, () => {
   test('a picked tiny BERT loads: its link names NAME@SHA16 and the page equals attn encode', { timeout: 300_000 }, async () => {
     const page = await openPage(browser, LINK);
     await analysed(page, MINILM);

@@ -1,4 +1,4 @@
-// The model lab's page, second slice (issue 14 part 3): lab=model goes through the page's
+// The model lab's page, second slice: lab=model goes through the page's
 // generic link machinery (check_link, the configuration JSON, a PNG's link loaded back, view
 // keys, no console warning); the grids' colour scale (view key `grid_scale`: per head or shared, the
 // pixels follow the heads' largest weights as attn encode computes them); the enlarged head's
@@ -93,7 +93,7 @@ function parseCsv(text) {
 
 const skip = (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model');
 
-describe('model lab page: registry, scale, exports, embed (issue 14 part 3)', { skip }, () => {
+describe('model lab page: registry, scale, exports, embed', { skip }, () => {
   test('lab=model is a lab of the registry: check_link, key table, configuration JSON, PNG link loaded back', { timeout: 300_000 }, async () => {
     const page = await openPage(browser, `${LINK}&theme=dark`, { viewport: { width: 1440, height: 900 } });
     const warnings = [];
@@ -267,7 +267,7 @@ describe('model lab page: registry, scale, exports, embed (issue 14 part 3)', { 
       assert.ok(m, snippet);
       const src = m[1].replace(/&amp;/g, '&');
       const hash = src.slice(src.indexOf('#') + 1);
-      assert.equal(hash, `${config}&embed=1&panels=grid`);
+      assert.equal(hash, `${config}&embed=1&panels=grid&bg=transparent`);
       await page.click('#md-copy-link');
       await page.waitForFunction(() => document.getElementById('md-share-text').value.includes('#version='));
       assert.ok((await page.inputValue('#md-share-text')).endsWith(`#${config}`));

@@ -1,4 +1,4 @@
-// Browser tests of the theorems drawn (issue 15 part 3, view key overlays): the convex hull of the
+// Browser tests of the theorems drawn (view key overlays): the convex hull of the
 // initial rescaled tokens and ψ₁ come from the core (wasm) and are drawn where the token view puts
 // those points; the overlays key round-trips in the address bar; the PNG export holds the overlay;
 // the hyperplanes preset's chart shows the hyperplanes count; plateaus are shaded on the chart.

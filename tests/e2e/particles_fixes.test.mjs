@@ -99,7 +99,7 @@ describe('particle lab fixes', () => {
       await enter(page, '#cfg-d', '128');
       await page.waitForFunction(() => /d = 128 with n = 1024 .*allows d <= 108/.test(document.getElementById('config-error').textContent));
       assert.equal(await page.evaluate(() => window.__attn.n()), 20);
-      // The budget n² (d + 4) <= 4096² x 7 (issue 13 part 3) takes d = 108 at n = 1024.
+      // The budget n² (d + 4) <= 4096² x 7 (the page's budget) takes d = 108 at n = 1024.
       await enter(page, '#cfg-d', '108');
       await page.waitForFunction(() => window.__attn.n() === 1024 && window.__attn.d() === 108);
       assert.equal(await errorText(page), '');

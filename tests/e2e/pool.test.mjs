@@ -1,4 +1,4 @@
-// The particle lab's worker pool (issue 5) in real Chromium: module Web Workers with their own
+// The particle lab's worker pool in real Chromium: module Web Workers with their own
 // wasm instances give tokens bit-identical to the single-thread stepper and to the native CLI
 // with 1, 2 and 3 workers; and the page plays a large run (n = 4096, d = 3, Euler) with the pool:
 // frames advance and the token canvas changes while the main thread stays responsive. The test

@@ -1,4 +1,4 @@
-// The analyses of a pooled run computed by the workers (issue 13 part 2) in real Chromium: each
+// The analyses of a pooled run computed by the workers in real Chromium: each
 // worker folds its rows of P during a step's first stage, the page combines them; the metrics
 // and the heatmap's pixels equal those the main thread computes over all of P, bit for bit, with
 // 1, 2 and 3 workers (n not a multiple of 3); and the page, playing a pooled run, shows the

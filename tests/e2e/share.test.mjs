@@ -141,6 +141,7 @@ describe('sharing and embedding', () => {
       await page.uncheck('[data-panel-toggle="heatmap"]');
       assert.equal(await page.locator('.heatmap-panel').isVisible(), false);
       await page.uncheck('#share-moment');
+      await page.selectOption('#embed-size', '640x420');
       await page.click('#copy-embed');
       const snippet = await page.inputValue('#share-text');
       const m = /^<iframe src="([^"]+)" width="640" height="420" style="border:0" title="Attention Dynamics Playground" loading="lazy"><\/iframe>$/.exec(snippet);

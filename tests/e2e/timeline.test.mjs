@@ -1,4 +1,4 @@
-// Browser tests of the particle lab's timeline (issue 15 part 2): a state shown from the
+// Browser tests of the particle lab's timeline: a state shown from the
 // timeline, and the run continued from it, equal `attn run --every 1` bit for bit (with
 // integrate_in=z&coords=x, where the shown tokens are not the integrated ones, and on the
 // sphere), for a step the page never recorded; what a user sees (the step label, the drawn

@@ -1,6 +1,6 @@
 // A tiny random BERT written by the browser tests (the core's tests/tiny_bert in JavaScript): a
 // config.json, a vocab.txt and a model.safetensors serialised by hand (8-byte header length, JSON
-// header padded to 8 bytes, little-endian F32 data), plus the hostile variants of issue 14's list
+// header padded to 8 bytes, little-endian F32 data), plus the hostile files the model lab refuses
 // (truncated, a header claiming 1e12 elements, a wrong dtype, duplicate vocabulary pieces, 0 heads,
 // a non-BERT model_type, a model too big for the page's memory). Each set is written to its own
 // folder under a temporary directory, for playwright's setInputFiles and for `attn encode`.

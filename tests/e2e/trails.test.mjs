@@ -1,4 +1,4 @@
-// Browser tests of the token trails' drawing (issue 13 part 2, the page's budget): a trail
+// Browser tests of the token trails' drawing (the page's budget): a trail
 // segment shorter than half a pixel is not stroked (a token's dot covers it; at n = 4096 and
 // dt = 1e-4 stroking them was half of the page's canvas work), so a run whose tokens move less
 // than that per frame draws the same pixels with trails on and off; a run that moves draws them.

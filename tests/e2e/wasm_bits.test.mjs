@@ -1,4 +1,4 @@
-// The wasm build of the particle stepper gives the native CLI's bits (issue 13's tests): the page's
+// The wasm build of the particle stepper gives the native CLI's bits (the tiled kernels' tests): the page's
 // module (www/pkg), loaded in Node, steps every model, space and scheme twice at token dimensions
 // on both sides of the fused/tiled switch (d = 1, 2, 3 | 5, 16, 64, 128, 256) and numbers of
 // tokens that are no multiple of any tile (1, 7, 513, 1000); its tokens must equal, byte for
@@ -23,7 +23,7 @@ const KINDS = [
   (n, d) => `version=${VERSION}&preset=sphere-sa&n=${n}&d=${d}&integrator=rk4`,
   (n, d) => `version=${VERSION}&preset=sphere-usa&n=${n}&d=${d}&integrator=retraction`,
 ];
-/** The configuration version of today's links (older ones replay as they were; see the README). */
+/** The configuration version of today's links (older ones replay as they were; see docs/links.md). */
 const VERSION = 4;
 const DS = [1, 2, 3, 5, 16, 64, 128, 256];
 const NS = [1, 7, 513, 1000];

@@ -2,7 +2,7 @@
 // with its own parser): a live-style file (Segment and Clusters of unknown size, no Duration, no
 // Cues) gets a Duration, Cues pointing at its Clusters and a SeekHead pointing at its elements,
 // with every frame's bytes unchanged; an old SeekHead, Cues and Void are replaced; foreign or
-// damaged files are refused with a message (issue 16, row 4; the browser test records a real one
+// damaged files are refused with a message (the browser test records a real one
 // in export_defects.test.mjs).
 
 import { test } from 'node:test';

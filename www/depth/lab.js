@@ -31,6 +31,7 @@ const valuesOf = (pairs) => decodedValues(pairs, ['text', 'particle']);
 export function createLab(ctx) {
   return pageLab(ctx, {
     lab: 'depth',
+    share: { prefix: 'dp-', what: 'comparison' },
     panels: {
       residual: '#dp-res-heading', similarity: '#dp-grid-heading', histogram: '#dp-hist-heading',
       same_sentence: '#dp-same-heading', paths: '#dp-paths-heading', spectrum: '#dp-sv-heading',
@@ -167,6 +168,7 @@ class DepthLabPage {
       gridVariant: () => this.tiles?.variant ?? null,
       gridScale: () => (this.tiles ? (this.tiles.shared ? 'shared' : 'head') : null),
       gridGeometry: () => this.grid.geom, // { x0, y0, cell, layers, heads } (CSS px) of the grid drawn
+      zoomGeometry: () => this.grid.zgeom, // { x0, y0, cell, n } (CSS px) of the chosen head drawn
       pending: () => Boolean(this.inflight) || this.queue.length > 0,
       residualLayout: () => this.resLayout,
       workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory

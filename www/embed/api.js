@@ -1,6 +1,6 @@
 // The postMessage API: a host page (the parent of an embedded playground, or the window that
 // opened it) drives the particle lab (the page's default lab) with commands and hears its state (embed/protocol.js has
-// the schema, the README the whole protocol, www/host.html an example host).
+// the schema, docs/embedding.md the whole protocol, www/host.html an example host).
 //
 // Every command is checked against the schema; an invalid one is answered with an `error` event
 // naming the field. Every reply carries the origin the command came from, and a small status line
@@ -21,7 +21,7 @@ const LAB = 'particles';
 /**
  * Starts listening for commands.
  * @param {{ wasm: object, labs: import('../lab/labs.js').Labs,
- *   openLink: (text: string, how: string) => Promise<void> }} h
+ *   openLink: (text: string, how: string) => Promise<void>, embedded: () => boolean }} h
  */
 export function setupApi(h) {
   const lab = () => h.labs.loaded(LAB);
@@ -61,6 +61,18 @@ export function setupApi(h) {
     if (cmd.type === 'setConfig') {
       const asked = h.wasm.requested_lab(cmd.config);
       if (asked !== LAB) return { field: 'config', message: `this configuration is for the ${asked} lab; the API drives the particle lab` };
+      // An embed of another lab stays that lab: its embedding page's link chose the lab with its
+      // panels, controls and size, which name that lab's parts (a particle link would drop
+      // embed=1 and leave the particle lab in a frame laid out for another). Refused naming `lab`.
+      if (h.embedded() && shown() !== LAB) {
+        const res = {
+          ok: false,
+          key: 'lab',
+          message: `this embed shows the ${shown()} lab (its embedding page's link chose it, with its panels and controls); setConfig drives the particle lab of a particle embed: embed a particle link to drive it`,
+        };
+        h.labs.active?.refuse(res, 'Sent by the host page; the embed keeps its view.');
+        return { field: 'config', key: res.key, message: `\`${res.key}\`: ${res.message}` };
+      }
       // Checked as a link is: its view keys (t, panels, ...) too, then the page's per-step limit;
       // `embed` is refused (embed mode is the embedding page's: check_link's from_api).
       const link = h.wasm.check_link(cmd.config, undefined, true);

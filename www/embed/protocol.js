@@ -1,5 +1,5 @@
 // The postMessage protocol between the playground and a host page (pure functions, no DOM; the
-// README's "postMessage API" section documents it).
+// "postMessage API" section of docs/embedding.md documents it).
 //
 // Commands (host -> playground) are plain objects addressed with `target: 'attn-playground'`:
 //   { target, type: 'play' | 'pause' | 'getState', id? }
@@ -7,7 +7,7 @@
 //   { target, type: 'setConfig', config, id? }  config: a particle configuration string
 // `id` (optional) is a string of at most 64 characters or a finite number, echoed as `replyTo`.
 // Events (playground -> host) carry `source: 'attn-playground'` and `version: 1`:
-//   ready, state, height, error (see the README).
+//   ready, state, height, error (see docs/embedding.md).
 
 /** `source` of every event the playground sends; `target` of every command it reads. */
 export const SOURCE = 'attn-playground';
@@ -33,7 +33,7 @@ const COMMANDS = {
   setConfig: { config: checkConfig },
 };
 
-/** The command names, in the README's order. */
+/** The command names, in the order of docs/embedding.md's table. */
 export const COMMAND_NAMES = Object.keys(COMMANDS);
 
 function checkT(v) {

@@ -4,6 +4,7 @@
 // pause, step and seekTo; one that does not (depth) ignores them and seekTo resolves at once.
 
 import { presetOf } from './pairs.js';
+import { mountShareBar } from '../share/share_bar.js';
 
 /**
  * @param {{ id: string, title: string, defaultLink: string, wasm: object }} ctx the lab's context
@@ -12,6 +13,7 @@ import { presetOf } from './pairs.js';
  *   panels: Record<string, string>, controls: Record<string, string>, selectors (lab/labs.js)
  *   subtitle: () => Node, citation: () => Node,
  *   buildMarkup: (root: HTMLElement) => void,
+ *   share: { prefix: string, what: string }, the share bar's ids' prefix and what it copies
  *   createPage: (ctx: object) => { show(text: string): void, hide(): void, canonical: string,
  *     viewPairs(): Array<[string, string]>, reset(): void, refuse(res: object, tail: string): void,
  *     loop?: object },
@@ -35,6 +37,7 @@ export function pageLab(ctx, spec) {
       lab.root = root;
       spec.buildMarkup(root);
       page = spec.createPage(ctx);
+      mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, spec.share.prefix, spec.share.what);
     },
     show: (text) => page.show(text),
     hide: () => page.hide(),

@@ -1,4 +1,4 @@
-// The model lab's own-files panel (issue 14 part 4): "Load your own BERT" — a file picker
+// The model lab's own-files panel: "Load your own BERT" — a file picker
 // (<input type=file multiple>) and drag and drop onto the lab, for model.safetensors, config.json,
 // vocab.txt (and optionally tokenizer_config.json), so a model the page does not serve (e.g.
 // bert-base) runs too. The File objects go to the worker (workers/model_files.js), which checks
@@ -110,7 +110,10 @@ export function mountFiles(page) {
       if (m.kind === 'error' && m.stage === 'analyse' && m.error.startsWith('`model`')) {
         const wanted = modelOf(page.sentLink);
         page.refused = page.sentLink;
-        if (wanted && page.model && wanted !== page.model.info.id) {
+        // Other weights than the loaded ones (the link itself is valid): say how to load them. A
+        // malformed `model` value names no weights; its message says what is malformed.
+        const wellFormed = page.wasm.check_link(page.sentLink, 'model').ok;
+        if (wanted && wellFormed && page.model && wanted !== page.model.info.id) {
           m.error = `${m.error.replace(/[.\s]*$/, '')}. To open it, load ${wanted.split('@')[0]}'s files (model.safetensors, config.json, vocab.txt) with "Load your own BERT" in "Your own model"; the link opens once the weights' sha256 matches.`;
         }
       }

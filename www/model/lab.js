@@ -1,4 +1,4 @@
-// The model lab (issue 14, science.md §6): a pretrained BERT encoder on a text. Its interface to
+// The model lab (docs/model-lab.md, science.md §6): a pretrained BERT encoder on a text. Its interface to
 // the page (lab/labs.js) and its page object: the worker (workers/model.js) downloads the model
 // once and analyses each link; the page draws the token strip, the attention and context-
 // similarity grids (render/tile_grid.js's SimilarityGrid, shared with the depth lab) and the residual
@@ -10,6 +10,7 @@
 
 import { writeCaptions } from './captions.js';
 import { encodeValue } from '../lab/pairs.js';
+import { h } from '../ui/dom.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
@@ -19,7 +20,7 @@ import { mountFiles, servedMissing } from './files.js';
 import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
-import { setupModelShare } from './share.js';
+import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
 
 const $ = (id) => document.getElementById(id);
@@ -41,17 +42,21 @@ function valueOf(text, key) {
 }
 
 /** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
-const VIEW_KEYS = ['theme', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
+const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
+
+/** The keys of a bare model link: `version`, `lab` and the view keys. */
+const BARE_KEYS = ['version', 'lab', ...VIEW_KEYS];
 
 /**
- * The link shown for `text`: itself when it names the weights or a text; else (a bare
- * `lab=model`, as the depth lab's bare link means bert-init) the default link, the served model
- * on the first built-in text, with `text`'s view keys (so `lab=model&embed=1` embeds it).
+ * The link shown for `text`: a bare link (`lab=model` and view keys only, as the depth lab's
+ * bare link means bert-init) is the default link, the served model on the first built-in text,
+ * with `text`'s view keys (so `lab=model&embed=1` embeds it); any other link is itself, so a key
+ * the lab does not have (`lab=model&bogus=1`) is refused naming it, as `attn encode` refuses it.
  */
 function linkFor(text, defaultLink) {
-  if (text && /(^|&)(model|text)=/.test(text)) return text;
-  const view = (text || '').split('&').filter((p) => VIEW_KEYS.includes(p.split('=')[0]));
-  return [defaultLink, ...view].join('&');
+  const pairs = String(text ?? '').replace(/^[#?]/, '').split('&').filter(Boolean);
+  if (pairs.some((p) => !BARE_KEYS.includes(p.split('=')[0]))) return text;
+  return [defaultLink, ...pairs.filter((p) => VIEW_KEYS.includes(p.split('=')[0]))].join('&');
 }
 
 /** `s` ending as a sentence (a full stop added unless it ends in . ! or ?). */
@@ -81,7 +86,7 @@ export function createLab(ctx) {
       lab.root = root;
       buildMarkup(root);
       page = new ModelLabPage(ctx);
-      setupModelShare(root, ctx.page, lab);
+      mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, 'md-', 'analysis');
       applyModelHints(ctx.wasm, root);
     },
     linkFor: (text) => linkFor(text, ctx.defaultLink),
@@ -289,7 +294,8 @@ class ModelLabPage {
     this.canonical = r.config;
     this.error(this.refusal ?? ''); // a refused first link's message stays over its fallback
     this.refusal = null;
-    $('md-state').textContent = `ready (${Math.round(m.ms)} ms)`;
+    // The time taken: the full page's (an embed's reader sees "ready").
+    $('md-state').replaceChildren('ready', h('span.md-ms', {}, ` (${Math.round(m.ms)} ms)`));
     const text = valueOf(r.config, 'text') ?? '';
     if (document.activeElement !== $('md-text')) $('md-text').value = text;
     $('md-example').value = TEXTS.find(([, , x]) => x === text)?.[0] ?? '';
@@ -300,6 +306,10 @@ class ModelLabPage {
       s.title = `token ${i}, id ${r.ids[i]}, sentence ${r.sentence[i]}`;
       return s;
     }));
+    // A link older than the tokenizer's Unicode tables, whose text has code points they treat
+    // otherwise, names them (the core's note, as `attn encode` prints it).
+    $('md-tokens-note').textContent = r.tokenizer_note ?? '';
+    $('md-tokens-note').hidden = !r.tokenizer_note;
     this.scale.show(r.scale, m.tiles);
     writeCaptions(r);
     if (this.how) this.ctx.linkChanged(this.how);

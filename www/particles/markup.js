@@ -2,7 +2,7 @@
 // bar, the run and model panels, the token, heatmap and chart panels; its header line and
 // footer citation.
 
-import { EMBED_SIZES } from '../share/embed_sizes.js';
+import { shareParts } from '../share/share_bar.js';
 import { h, options, selectField, textField } from '../ui/dom.js';
 
 /** A matrix key's field (Q, K, V) with its shortcut buttons ([value, text, title?] each). */
@@ -18,6 +18,16 @@ function matrixField(key, name, note, shortcuts) {
 const PSD = ['psd', 'psd', 'random PSD construction from the seed'];
 
 function statusArea() {
+  const share = shareParts('', {
+    what: 'run',
+    extra: [
+      h('label.share-check', { title: 'The link opens paused at the current step' },
+        h('input#share-moment', { type: 'checkbox' }), ' at this moment'),
+      h('span.share-panels', { role: 'group', 'aria-label': 'Panels shown' },
+        ['tokens', 'heatmap', 'chart'].map((name) => h('label', {},
+          h('input', { type: 'checkbox', 'data-panel-toggle': name, checked: true }), ` ${name}`))),
+    ],
+  });
   return h('section.status-area.particle-status', { 'aria-label': 'Run status' },
     h('p#status.status-line', {},
       h('span.stat', {}, h('span.stat-label', {}, 't ='), ' ', h('output#status-t', {}, '0')),
@@ -27,24 +37,9 @@ function statusArea() {
     ),
     h('p#description.description'),
     h('div#share-bar.share-bar', {},
-      h('div.share-row', { role: 'group', 'aria-label': 'Share this run' },
-        h('button#copy-link', { type: 'button', title: 'Copy a link to this run and view (the address bar holds it too)' }, 'Copy link'),
-        h('button#copy-embed', { type: 'button', title: 'Copy an iframe snippet that embeds this run: the panels that fit the size chosen, or those ticked when you unticked some' }, 'Copy embed code'),
-        h('label.share-size', { title: 'Size of the embedded frame; frames narrower than 480 px stack their panels' }, 'size ',
-          h('select#embed-size', {}, options(EMBED_SIZES.map((s) => [s.id, s.label])))),
-        h('label.share-check', { title: 'The link opens paused at the current step' },
-          h('input#share-moment', { type: 'checkbox' }), ' at this moment'),
-        h('span.share-panels', { role: 'group', 'aria-label': 'Panels shown' },
-          ['tokens', 'heatmap', 'chart'].map((name) => h('label', {},
-            h('input', { type: 'checkbox', 'data-panel-toggle': name, checked: true }), ` ${name}`))),
-        h('label.share-theme', {}, 'theme ', h('select#theme', {}, options(['auto', 'light', 'dark']))),
-      ),
+      share.row,
       h('p#modified.modified', { hidden: true }),
-      h('div#share-out.share-out', { hidden: true },
-        h('label#share-text-label', { for: 'share-text' }, 'Link'),
-        h('input#share-text', { type: 'text', readonly: true, spellcheck: 'false' }),
-        h('span#share-status.hint', { role: 'status' }),
-      ),
+      share.out,
       h('p#seek-note.hint', { role: 'status', hidden: true },
         h('progress#seek-progress', { max: '1', value: '0' }),
         h('span#seek-text'),

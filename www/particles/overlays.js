@@ -6,7 +6,7 @@
 // ParticleLab.initial_hull, psi1, cluster_centres); this module only draws them, in the theme's
 // colours, and keeps where it drew (for the hooks and the browser tests).
 
-import { isDark } from '../render/palette.js';
+import { drawLabel, isDark } from '../render/palette.js';
 import { $, app, ui } from './state.js';
 
 /** The overlays, in canonical order (the core's view::OVERLAYS). */
@@ -159,8 +159,9 @@ function psiArrow(ctx, from, size, o, e, colour) {
   ctx.font = '600 14px system-ui, sans-serif';
   ctx.textAlign = 'left';
   ctx.textBaseline = 'bottom';
-  ctx.fillText('ψ₁', to[0] + 5, to[1] - 3);
-  return { from, to };
+  const labels = [];
+  drawLabel(ctx, 'ψ₁', to[0] + 5, to[1] - 3, labels);
+  return { from, to, label: labels[0] };
 }
 
 /** Draws the cluster centres over the tokens of a 2-D or 3-D view (`at` maps a data point). */

@@ -1,4 +1,4 @@
-// The worker pool of the particle lab (issue 5): one row worker per core, each with its own wasm
+// The worker pool of the particle lab: one row worker per core, each with its own wasm
 // instance, each computing a block of rows of every velocity evaluation. The run itself (the
 // ParticleLab: state, clock, integrator arithmetic, status) stays with the caller; a step is driven
 // stage by stage (ParticleLab.begin_step / stage_state / supply_velocity), so the tokens are

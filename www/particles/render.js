@@ -4,7 +4,7 @@
 // computes them) and never both in one frame; the
 // metrics chart a few times a second while playing; and the status line. A run stepped by the
 // worker pool while playing has its analyses computed by the workers during the first stage of a
-// step (it sees the state drawn; issue 13 part 2): a frame only asks for them (`wantAnalyses`)
+// step (it sees the state drawn): a frame only asks for them (`wantAnalyses`)
 // and `showAnalysed` shows them when they land, before that step completes.
 
 import { FRAME_BUDGET_MS } from '../lab/run_loop.js';

@@ -3,7 +3,7 @@
 // with trails, leader rings and the heatmap hover's pair. Reads the view `tv`; computes no science.
 // Each draw function returns the ink boxes of the texts it drew ({ text, x, y, w, h }, CSS px).
 
-import { niceTicks, tickLabel, tickLabels } from '../render/palette.js';
+import { drawLabel, niceTicks, tickLabel, tickLabels } from '../render/palette.js';
 import { depthShading, drawCentres, drawOverlay2d, drawOverlay3d } from './overlays.js';
 
 function radius(tv) {
@@ -101,14 +101,8 @@ function rings(tv, ctx, pos, r, th) {
   }
 }
 
-/** Draws `s` at (x, y) in the context's font, align and baseline; records its ink box in `out`. */
-function label(ctx, s, x, y, out) {
-  ctx.fillText(s, x, y);
-  const m = ctx.measureText(s);
-  const l = m.actualBoundingBoxLeft;
-  const a = m.actualBoundingBoxAscent;
-  out.push({ text: s, x: x - l, y: y - a, w: l + m.actualBoundingBoxRight, h: a + m.actualBoundingBoxDescent });
-}
+/** Draws `s` at (x, y), its ink box recorded in `out` (render/palette.js). */
+const label = (ctx, s, x, y, out) => drawLabel(ctx, s, x, y, out);
 
 /**
  * Ticks of a horizontal axis from `lo` to `hi` drawn over `length` CSS px whose labels (in the
@@ -208,6 +202,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
     return true;
   });
   drawOverlay2d(tv, ctx, (a, b) => [X(a), Y(b)], { x0, y0, size });
+  if (tv.overlayDrawn?.psi?.label) out.push(tv.overlayDrawn.psi.label);
   const r = radius(tv);
   const pts = tv.pts;
   const pos = (i) => (i < tv.n && Number.isFinite(pts[2 * i]) && Number.isFinite(pts[2 * i + 1]) ? [X(pts[2 * i]), Y(pts[2 * i + 1])] : null);
@@ -356,6 +351,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
   drawTrails(tv, ctx, th, place);
   const at3 = (a, b, z) => proj([a, b, z], 0);
   drawOverlay3d(tv, ctx, at3, [cx, cy], size);
+  if (tv.overlayDrawn?.psi?.label) out.push(tv.overlayDrawn.psi.label);
   const pts = tv.pts;
   const n = tv.n;
   // Screen x, y and depth of each token (typed arrays: no array per token per frame).
@@ -446,6 +442,10 @@ export function drawTime(tv, ctx, w, h, th, colours) {
   ctx.textAlign = 'center';
   ctx.fillStyle = th.fg;
   ctx.fillText(tv.names[0], 0, 0);
+  // Its ink box, turned a quarter to the left about (12, top + ph / 2).
+  const m = ctx.measureText(tv.names[0]);
+  const [asc, dsc, mid] = [m.actualBoundingBoxAscent, m.actualBoundingBoxDescent, m.width / 2];
+  out.push({ text: tv.names[0], x: 12 - asc, y: top + ph / 2 - mid, w: asc + dsc, h: 2 * mid });
   ctx.restore();
 
   ctx.save();

@@ -157,6 +157,19 @@ export function setLabels(canvas, drawn) {
   if (canvas.dataset.labels !== text) canvas.dataset.labels = text;
 }
 
+/**
+ * Draws `s` at (x, y) in the context's font, align and baseline, and records its ink box
+ * (`{ text, x, y, w, h }`, in the context's units: CSS px under fitCanvas's transform) in `out`,
+ * for the canvas's `data-labels` (setLabels).
+ */
+export function drawLabel(ctx, s, x, y, out) {
+  ctx.fillText(s, x, y);
+  const m = ctx.measureText(s);
+  const l = m.actualBoundingBoxLeft;
+  const a = m.actualBoundingBoxAscent;
+  out.push({ text: s, x: x - l, y: y - a, w: l + m.actualBoundingBoxRight, h: a + m.actualBoundingBoxDescent });
+}
+
 /** "Nice" tick values covering [lo, hi] (about `count` of them). */
 export function niceTicks(lo, hi, count = 5) {
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];

@@ -3,7 +3,7 @@
 // head, drawn with ImageData and scaled without smoothing) and the chosen head enlarged with its
 // token labels. Click a tile to choose it; hover the enlarged head for S_ij. Drawing only.
 
-import { clearCanvas } from './palette.js';
+import { clearCanvas, drawLabel, setLabels } from './palette.js';
 
 const LEFT = 30; // CSS px for the layer labels of the grid
 const TOP = 16; // CSS px for the head labels
@@ -113,9 +113,11 @@ export class SimilarityGrid {
     ctx.font = '11px sans-serif';
     ctx.fillStyle = th.muted;
     const t = this.tiles;
+    const drawn = []; // the texts' boxes (data-labels)
     if (!t || !this.image) {
       ctx.textAlign = 'center';
-      ctx.fillText(this.note ?? 'computing…', w / 2, h / 2);
+      drawLabel(ctx, this.note ?? 'computing…', w / 2, h / 2, drawn);
+      setLabels(this.grid, { labels: drawn });
       this.geom = null;
       return;
     }
@@ -137,13 +139,14 @@ export class SimilarityGrid {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
     for (let l = 0; l < t.layers; l++) {
-      if (l % every === 0 || l === t.layers - 1) ctx.fillText(`L${l + 1}`, x0 - 4, y0 + (l + 0.5) * cell);
+      if (l % every === 0 || l === t.layers - 1) drawLabel(ctx, `L${l + 1}`, x0 - 4, y0 + (l + 0.5) * cell, drawn);
     }
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
     for (let hh = 0; hh < t.heads; hh++) {
-      if (hh % Math.max(1, Math.ceil(22 / cell)) === 0) ctx.fillText(`h${hh}`, x0 + (hh + 0.5) * cell, y0 - 2);
+      if (hh % Math.max(1, Math.ceil(22 / cell)) === 0) drawLabel(ctx, `h${hh}`, x0 + (hh + 0.5) * cell, y0 - 2, drawn);
     }
+    setLabels(this.grid, { labels: drawn });
     // The chosen head.
     ctx.strokeStyle = th.fg;
     ctx.lineWidth = 2;
@@ -154,7 +157,9 @@ export class SimilarityGrid {
     const ctx = this.zoom.getContext('2d');
     const { w, h, th } = clearCanvas(this.zoom, ctx);
     const t = this.tiles;
+    const drawn = []; // the texts' boxes (data-labels)
     if (!t || !this.image) {
+      setLabels(this.zoom, { labels: drawn });
       this.zgeom = null;
       return;
     }
@@ -175,20 +180,28 @@ export class SimilarityGrid {
     ctx.font = '12px sans-serif';
     ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
-    ctx.fillText(`layer ${this.pick.layer}, head ${this.pick.head} (${t.variant})`, x0, top - 4);
-    // Token labels: rows on the left, columns below (rotated), thinned to fit.
-    const font = Math.max(7, Math.min(11, cell * 0.9));
+    drawLabel(ctx, `layer ${this.pick.layer}, head ${this.pick.head} (${t.variant})`, x0, top - 4, drawn);
+    // Token labels: rows on the left, columns below (rotated), at 11 px, thinned to fit.
+    const font = 11;
     ctx.font = `${font}px sans-serif`;
     ctx.fillStyle = th.muted;
     const every = Math.max(1, Math.ceil((font + 1) / cell));
     const short = (s) => (s.length > 12 ? `${s.slice(0, 11)}…` : s);
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (let i = 0; i < n; i += every) ctx.fillText(short(String(labels[i] ?? i)), x0 - 3, y0 + (i + 0.5) * cell);
+    for (let i = 0; i < n; i += every) drawLabel(ctx, short(String(labels[i] ?? i)), x0 - 3, y0 + (i + 0.5) * cell, drawn);
     ctx.save();
     ctx.translate(x0, y0 + size + 3);
     ctx.rotate(-Math.PI / 2);
-    for (let j = 0; j < n; j += every) ctx.fillText(short(String(labels[j] ?? j)), 0, (j + 0.5) * cell);
+    for (let j = 0; j < n; j += every) {
+      const text = short(String(labels[j] ?? j));
+      ctx.fillText(text, 0, (j + 0.5) * cell);
+      // Its ink box, turned a quarter to the left: it reads upwards from under column j.
+      const m = ctx.measureText(text);
+      const [a, d] = [m.actualBoundingBoxAscent, m.actualBoundingBoxDescent];
+      drawn.push({ text, x: x0 + (j + 0.5) * cell - a, y: y0 + size + 3 - m.actualBoundingBoxRight, w: a + d, h: m.actualBoundingBoxLeft + m.actualBoundingBoxRight });
+    }
     ctx.restore();
+    setLabels(this.zoom, { labels: drawn });
   }
 }

@@ -1,8 +1,10 @@
 // Panels and embed mode (the `panels`, `embed` and `controls` view keys).
 //
 // `panels=` hides the panels it does not name, in the full page and embedded. `embed=1` hides
-// the page chrome (header, tabs, footer, side panels, share bar, captions) and moves the controls
-// named by `controls=` into one bar above the panels, with an "Open in the full playground" link.
+// the page chrome (header, tabs, footer, side panels, share bar, captions, and what only a
+// developer reads: steps/s, the model's hash) and moves the controls named by `controls=` into
+// one bar above the panels, with the preset's caption (wrapped, never cut) and an "Open in the
+// full playground" link.
 // An embedded view pauses while scrolled off-screen (IntersectionObserver) or while its tab is
 // hidden (visibilitychange) and resumes when visible again if it was playing; under
 // prefers-reduced-motion it starts paused (the lab does that). Only DOM elements are moved or
@@ -25,6 +27,9 @@ export function showPanels(lab, names) {
     if (!section) continue;
     section.hidden = names !== null && !names.includes(name);
     if (!section.hidden) shown += 1;
+    // Its rank among the panels shown: an embed that fits its frame drops the later ones first.
+    if (section.hidden) delete section.dataset.rank;
+    else section.dataset.rank = String(shown);
   }
   lab.root.setAttribute('data-panel-count', String(shown));
   return shown;
@@ -42,11 +47,15 @@ function controlElement(lab, name) {
  * `controls` in a bar with the link to the full playground.
  * @param {{ root: HTMLElement, controls: Record<string, string> }} lab
  * @param {string[]} controls the control names to show
+ * @param {boolean} fit the link names its panels: the frame shows those that fit it, in order,
+ *   and never scrolls (share.css `embed-fit`); every panel (no `panels=`) stacks and scrolls
+ *   when the frame is narrow
  * @returns {{ setHref: (href: string) => void, setCaption: (text: string) => void }}
  */
-export function enterEmbed(lab, controls) {
+export function enterEmbed(lab, controls, fit) {
   const root = document.documentElement;
   root.classList.add('embed');
+  root.classList.toggle('embed-fit', fit);
   root.classList.toggle('embed-view', controls.includes('view'));
   const bar = document.createElement('div');
   bar.className = 'embed-bar';
@@ -68,13 +77,15 @@ export function enterEmbed(lab, controls) {
   bar.append(open);
   const status = lab.root.querySelector('.status-area');
   if (status) status.prepend(bar);
+  // Fitting its frame, the embed keeps its chrome to a few rows: the status line joins the bar.
+  const line = fit ? status?.querySelector('.status-line') : null;
+  if (line) bar.insertBefore(line, open);
   return {
     setHref(href) {
       open.href = href;
     },
     setCaption(text) {
       caption.textContent = text;
-      caption.title = text;
     },
   };
 }

@@ -1,5 +1,5 @@
-// The page's own view keys, shared by every lab (the core's view module): `theme`, `panels`,
-// `embed` and `controls`, and a link's moment (`t=` / `step=`, kept until the next committed
+// The page's own view keys, shared by every lab (the core's view module): `theme`, `bg`,
+// `panels`, `embed` and `controls`, and a link's moment (`t=` / `step=`, kept until the next committed
 // change). A link's page keys are applied before its lab shows it (route); a lab's link is
 // composed here from its configuration, its own view keys and, for labs whose link carries them,
 // the page's (linkOf). In the full page an absent key means its default (Back and Forward restore
@@ -35,7 +35,12 @@ export class PageView {
     this.controls = null; // controls of the embedded view (null: the lab's default)
     this.moment = null; // [key, value]: the link's t= or step=, until the next committed change
     this.embedded = null; // { setHref } once in embed mode (which lasts until the page reloads)
-    this.onChange = () => {}; // the share bar shows the theme and panels (share_bar.js)
+    this.watchers = []; // the share bars show the theme and panels (share_bar.js)
+  }
+
+  /** Calls `fn` whenever a link sets the page's view keys (theme, panels). */
+  watch(fn) {
+    this.watchers.push(fn);
   }
 
   /** The link of `lab`'s state, with `extra` view pairs and without `drop` keys. */
@@ -108,6 +113,8 @@ export class PageView {
       this.theme = v.theme;
       setTheme(v.theme);
     }
+    // bg=transparent: no page background (an embedding page shows through).
+    if (!keep || has('bg')) document.documentElement.classList.toggle('bg-transparent', v.bg === 'transparent');
     this.moment = res.view_pairs.find(([k]) => k === 't' || k === 'step') ?? null;
     if (!keep || has('controls')) this.controls = has('controls') ? v.controls : null;
     if (!keep || has('panels')) {
@@ -116,11 +123,11 @@ export class PageView {
       this.shownPanels = panels;
       showPanels(lab, panels);
     }
-    this.onChange();
+    for (const fn of this.watchers) fn();
     if (v.embed && !this.embedded) {
       this.embed = true;
       neverPush();
-      this.embedded = enterEmbed(lab, v.controls);
+      this.embedded = enterEmbed(lab, v.controls, has('panels'));
       this.embedded.setHref(`${pageUrl()}#${stripKeys(res.link, EMBED_KEYS)}`);
       this.embedded.setCaption(res.caption);
       if (lab.pausesOffscreen) {

@@ -3,7 +3,7 @@
 // in blocks (common, then distinct ordered by co-occurrence weight) separated by gaps and
 // labelled. Pixels come from Rust (TrainingLab.heatmap_rgba); labels are drawn here.
 
-import { clearCanvas, fitCanvas, isDark, niceTicks, tickLabel } from '../render/palette.js';
+import { clearCanvas, drawLabel, fitCanvas, isDark, niceTicks, setLabels, tickLabel } from '../render/palette.js';
 
 const MARGIN = { left: 42, top: 36, right: 6, bottom: 4 };
 const MIN_ROW_PX = 2; // CSS px per iteration row before the view starts scrolling
@@ -78,7 +78,11 @@ export class CnHeatmap {
     const ctx = this.ctx;
     const { w, h, th } = clearCanvas(this.canvas, ctx);
     const v = this.view;
-    if (!this.layout || !v || !this.layout.blocks.length) return;
+    const drawn = []; // the texts' boxes (data-labels)
+    if (!this.layout || !v || !this.layout.blocks.length) {
+      setLabels(this.canvas, { labels: drawn });
+      return;
+    }
     const blocks = this.layout.blocks;
     const plotH = Math.max(1, h - MARGIN.top - MARGIN.bottom);
     const rowH = plotH / v.windowRows;
@@ -113,7 +117,7 @@ export class CnHeatmap {
       const x1 = xs[last[1]] + (last[0].end - last[0].start) * colW;
       ctx.font = font(12, '600');
       ctx.textAlign = 'center';
-      fitText(ctx, [`class ${cls.query_label} → ${cls.next_label}`, `${cls.query_label}→${cls.next_label}`], (x0 + x1) / 2, 13, x1 - x0);
+      fitText(ctx, [`class ${cls.query_label} → ${cls.next_label}`, `${cls.query_label}→${cls.next_label}`], (x0 + x1) / 2, 13, x1 - x0, drawn);
       ctx.strokeStyle = th.muted;
       ctx.beginPath();
       ctx.moveTo(x0, 17.5);
@@ -129,7 +133,7 @@ export class CnHeatmap {
       const names = blk.kind === 'common'
         ? [`common (${n})`, 'common', 'com.', 'c']
         : [`distinct (${n}), weight ↓`, `distinct, weight ↓`, 'distinct ↓', 'dist.', 'd'];
-      fitText(ctx, names, xs[b] + bw / 2, 31, bw + (b + 1 < blocks.length ? GAP_BLOCK : 0));
+      fitText(ctx, names, xs[b] + bw / 2, 31, bw + (b + 1 < blocks.length ? GAP_BLOCK : 0), drawn);
     }
 
     // Iteration axis.
@@ -141,11 +145,11 @@ export class CnHeatmap {
     for (const it of niceTicks(v.first, lastRow, Math.max(2, Math.floor(plotH / 40)))) {
       if (!Number.isInteger(it)) continue;
       const y = top + (it - v.first + 0.5) * rowH;
-      ctx.fillText(tickLabel(it), MARGIN.left - 6, y);
+      drawLabel(ctx, tickLabel(it), MARGIN.left - 6, y, drawn);
       ctx.fillRect(MARGIN.left - 4, Math.round(y), 3, 1);
     }
     ctx.textBaseline = 'alphabetic';
-    ctx.fillText('iter. ↓', MARGIN.left - 4, 31);
+    drawLabel(ctx, 'iter. ↓', MARGIN.left - 4, 26, drawn);
 
     // The snap iteration: a dashed line at the top of its row.
     if (v.snap >= v.first && v.snap <= lastRow) {
@@ -169,8 +173,9 @@ export class CnHeatmap {
       ctx.fillRect(w - MARGIN.right - tw - 6, y - 15, tw + 6, 14);
       ctx.globalAlpha = 1;
       ctx.fillStyle = colour;
-      ctx.fillText(text, w - MARGIN.right - 3, y - 2);
+      drawLabel(ctx, text, w - MARGIN.right - 3, y - 2, drawn);
     }
+    setLabels(this.canvas, { labels: drawn });
   }
 
   /** The (iteration, column) under a pointer event, or null. */
@@ -208,11 +213,11 @@ export class CnHeatmap {
   }
 }
 
-/** Draws the first of `texts` that fits in `width` CSS px (none if none fits). */
-function fitText(ctx, texts, x, y, width) {
+/** Draws the first of `texts` that fits in `width` CSS px (none if none fits), its box in `out`. */
+function fitText(ctx, texts, x, y, width, out) {
   for (const t of texts) {
     if (ctx.measureText(t).width <= width - 2) {
-      ctx.fillText(t, x, y);
+      drawLabel(ctx, t, x, y, out);
       return;
     }
   }

@@ -33,6 +33,7 @@ const valuesOf = (pairs) => decodedValues(pairs, ['text']);
 export function createLab(ctx) {
   return pageLab(ctx, {
     lab: 'training',
+    share: { prefix: 'tr-', what: 'training run' },
     panels: { heatmap: '.cn-panel', chart: '.tchart-panel', sweep: '.sweep-panel' },
     controls: {
       play: '#tr-play', step: '#tr-step', reset: '#tr-reset', seed: '#tr-new-seed',
@@ -144,6 +145,7 @@ class TrainingLabPage {
       heatmapLayout: () => this.lab?.heatmap_layout() ?? null,
       cAt: (state, column) => this.lab?.c_at(state, column) ?? NaN,
       chartLayout: () => this.chart.layout, // { x0, x1, start, end, plot, ... } (CSS px)
+      heatmapColumn: () => this.heatmap.view?.colW ?? null, // CSS px of a token's column in c_n
       sweep: () => this.sweep.status(),
       wasm,
     });

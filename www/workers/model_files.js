@@ -1,4 +1,4 @@
-// The user's own model files in the model lab's worker (issue 14 part 4): model.safetensors,
+// The user's own model files in the model lab's worker: model.safetensors,
 // config.json, vocab.txt and optionally tokenizer_config.json, picked or dropped on the page and
 // posted here as File objects. config.json is read first and the memory estimate checked
 // (model_memory: weights + 3 n d_ff activations + one variant's attention maps, refused above the

@@ -1,4 +1,4 @@
-// The model lab's worker pool (issue 14): when the model fits twice (wasm model_fits_twice: each
+// The model lab's worker pool: when the model fits twice (wasm model_fits_twice: each
 // worker holds its own copy of the weights), the lab's worker starts a second one, a helper
 // running this same script with `?role=helper`, that loads the same model and computes the three
 // surgery variants' residual curves (ModelLab.surgery) while the first runs the unmodified model

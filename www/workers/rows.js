@@ -1,4 +1,4 @@
-// A row worker of the particle lab's worker pool (issue 5): a module Web Worker in the page, a
+// A row worker of the particle lab's worker pool: a module Web Worker in the page, a
 // worker thread under Node (the benchmark), each with its own wasm instance. It holds one
 // RowWorker (the run's field) and answers each request with the velocity of a block of rows;
 // each row's sums are computed here in the core's fixed order, so the tokens do not depend on

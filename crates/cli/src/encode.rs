@@ -5,14 +5,17 @@
 //! (the last layer, `n x d`), `variants` (SAN, SAN+MLP, SAN+skip, transformer, each with its
 //! `layers + 1` residuals), and with `--attention L,H` / `--similarity L,H` the heads' `p`
 //! (`P_h`, `n x n`) and `s` (`S = O_h O_h^T`, diagonal 0) in flag order. `f32` values print as the
-//! shortest decimal that reads back to the same `f32`, non-finite values as null.
+//! shortest decimal that reads back to the same `f32`, non-finite values as null. A `--config` link
+//! of a version before the tokenizer took Hugging Face `tokenizers`' Unicode tables whose text has
+//! a code point they treat otherwise gets `tokenizer_note` (last) naming them, also on stderr as
+//! `note: …` (core `model::keys::tokenizer_note`); the exit status stays 0.
 //!
 //! Bad input (a file, tensor or `config.json` field, a flag, the text) is one line on stderr and
 //! exit code 2. `--threads` splits rows and heads across threads; it never changes a bit
 //! (every output element is computed by one task in a fixed order).
 
 use attn_core::model::analysis::similarity;
-use attn_core::model::keys::{model_id, parse, valid_name, ModelLink};
+use attn_core::model::keys::{model_id, parse_versioned, tokenizer_note, valid_name, ModelLink};
 use attn_core::model::{Encoder, Pool, VARIANTS};
 use clap::ValueEnum;
 use serde::Serialize;
@@ -33,8 +36,9 @@ pub struct EncodeArgs {
     /// The model folder: model.safetensors, config.json, vocab.txt (and tokenizer_config.json).
     #[arg(long)]
     pub model: PathBuf,
-    /// The text to analyse (exactly one of --text and --config).
-    #[arg(long)]
+    /// The text to analyse (exactly one of --text and --config); it may start with `-`
+    /// (`--text '-5 degrees'`).
+    #[arg(long, allow_hyphen_values = true)]
     pub text: Option<String>,
     /// A model-lab link (`lab=model&model=NAME@SHA16&text=…`): its text, for the weights it names.
     #[arg(long)]
@@ -111,6 +115,10 @@ struct Output<'a> {
     attention: Option<Vec<HeadP<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     similarity: Option<Vec<HeadS>>,
+    /// For a `--config` link older than the tokenizer's Unicode tables whose text has code points
+    /// they treat otherwise: the note naming them (also printed on stderr).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokenizer_note: Option<String>,
 }
 
 /// The rows of a row-major matrix of width `w`.
@@ -142,14 +150,40 @@ fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(u
     Ok((l, h))
 }
 
+/// The model-lab link of `--config` and its version. A link for another lab is refused naming `lab` and the
+/// command that runs it: by its `lab` key ([`crate::check_lab`]), or, without `lab`, by a key of
+/// the particle lab that the model lab does not have (`preset=polytope`: the page opens a link
+/// without `lab` in the particle lab).
+fn config_link(config: &str) -> Result<(ModelLink, u32), String> {
+    crate::check_lab(config, "model", "attn encode")?;
+    parse_versioned(config).map_err(|e| {
+        let keys = |lab| attn_core::lab::link_keys(lab).unwrap_or_default();
+        let particle_key = keys("particles").contains(&e.key.as_str()) && !keys("model").contains(&e.key.as_str());
+        if particle_key && attn_core::lab::named_lab(config) == Ok(None) {
+            format!(
+                "invalid --config: `lab`: attn encode runs the model lab; this link has no lab key and holds `{}`, a key \
+                 of the particle lab: use attn run for it (a model link has lab=model)",
+                e.key
+            )
+        } else {
+            format!("invalid --config: {}", e)
+        }
+    })
+}
+
 /// Runs `attn encode`, writing the JSON object to `out`.
 pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
-    if args.text.is_some() == args.config.is_some() {
-        return Err("give exactly one of --text TEXT and --config LINK".into());
-    }
-    let link = match &args.config {
-        Some(c) => Some(parse(c).map_err(|e| format!("invalid --config: {}", e))?),
-        None => None,
+    // The link, checked before the model loads (its model named once the weights are hashed), and
+    // the version it was written in (a --config link's; the tokenizer's note reads it).
+    let (link, version) = match (&args.config, &args.text) {
+        (Some(c), None) => {
+            let (link, version) = config_link(c)?;
+            (link, Some(version))
+        }
+        (None, Some(t)) => {
+            (ModelLink::with_text(String::new(), t).map_err(|e| format!("invalid --text: {}", e))?, None)
+        }
+        _ => return Err("give exactly one of --text TEXT and --config LINK".into()),
     };
     let threads = args.threads.unwrap_or_else(crate::default_threads);
     if threads == 0 {
@@ -183,12 +217,12 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     let encoder = Encoder::load(&bytes, &config_json, &vocab, tok_config.as_deref()).map_err(|e| e.to_string())?;
     drop(bytes);
     let c = &encoder.config;
-    let link = match link {
-        Some(l) => {
-            l.check_model(&id).map_err(|e| format!("invalid --config: {}", e))?;
-            l
+    let link = match args.config {
+        Some(_) => {
+            link.check_model(&id).map_err(|e| format!("invalid --config: {}", e))?;
+            link
         }
-        None => ModelLink::new(id, args.text.clone().unwrap_or_default()),
+        None => ModelLink { model: id, ..link },
     };
     if link.layer > c.layers || link.head >= c.heads {
         let key = if link.layer > c.layers { "layer" } else { "head" };
@@ -211,6 +245,11 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     let analysis = encoder.analyse(&link.text, &Rayon(pool)).map_err(|e| format!("invalid {}: {}", source, e))?;
     let f = &analysis.forward;
     let (n, d) = (f.n, f.d);
+    // A --text is today's text: only a link can be older than the tokenizer's tables.
+    let note = version.and_then(|v| tokenizer_note(v, &link.text));
+    if let Some(note) = &note {
+        eprintln!("note: {}", note);
+    }
     let output = Output {
         config: link.to_canonical_string(),
         model: ModelOut {
@@ -246,6 +285,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
                 })
                 .collect()
         }),
+        tokenizer_note: note,
     };
     let text = serde_json::to_string(&output).map_err(|e| format!("cannot write JSON: {}", e))?;
     writeln!(out, "{}", text).map_err(|e| format!("cannot write the output: {}", e))

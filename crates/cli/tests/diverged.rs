@@ -1,6 +1,6 @@
 //! `attn run` on a run that diverges: the last good state (the step the divergence message
 //! names, the state the page shows and exports) is printed whatever `--every`, with
-//! `"metrics": null` when its attention scores overflow (issue 16, row 9).
+//! `"metrics": null` when its attention scores overflow (docs/cli.md, exit status 3).
 
 use crate::attn;
 

@@ -1,6 +1,6 @@
 //! `attn encode`: the output contract, the exit codes and their one-line messages, and the same
 //! bits for any `--threads`, on a tiny random BERT written to a temporary folder by the test
-//! (crates/core/tests/tiny_bert); and one run on the real all-MiniLM-L6-v2 (the issue's anchors),
+//! (crates/core/tests/tiny_bert); and one run on the real all-MiniLM-L6-v2 (science.md §6.5's reference values),
 //! which fails saying to run `cargo xtask fetch-model` when the model is not in the cache.
 
 use crate::attn;
@@ -201,7 +201,7 @@ fn bad_input_exits_2_with_one_line_naming_what_is_wrong() {
     let m = s(&dir);
     refused(&["encode", "--model", m], &["--text", "--config"]);
     refused(&["encode", "--model", m, "--text", "a", "--config", "lab=model"], &["--text", "--config"]);
-    refused(&["encode", "--model", m, "--text", ""], &["--text", "no word piece"]);
+    refused(&["encode", "--model", m, "--text", ""], &["--text", "`text`: is empty"]);
     refused(&["encode", "--model", m, "--text", " \u{200b} "], &["--text"]);
     refused(&["encode", "--model", m, "--text", &"a ".repeat(60)], &["--text", "62 tokens", "max_position_embeddings"]);
     refused(&["encode", "--model", m, "--text", "a", "--attention", "0,0"], &["--attention", "layer 0", "1..=2"]);
@@ -232,6 +232,92 @@ fn bad_input_exits_2_with_one_line_naming_what_is_wrong() {
     std::fs::write(bad.join("config.json"), crate::tiny_bert::config_json("")).unwrap();
     std::fs::write(bad.join("vocab.txt"), crate::tiny_bert::vocab_txt().replace("lazy", "dog")).unwrap();
     refused(&["encode", "--model", s(&bad), "--text", "a"], &["vocab.txt", "\"dog\""]);
+}
+
+/// One limit on the text for every path: `--text` over a link's limit (20 000 bytes) is refused
+/// naming `text`, as `--config` is; at the limit, the link printed opens again with `--config`.
+#[test]
+fn the_text_has_one_limit_for_text_and_config() {
+    let dir = tiny_dir("limit");
+    let m = s(&dir);
+    let at = format!("a{}", " ".repeat(19_999));
+    let over = format!("{} ", at);
+    refused(
+        &["encode", "--model", m, "--text", &over],
+        &["invalid --text: `text`: 20001 bytes long; at most 20000 are allowed"],
+    );
+    let (code, out, err) = attn(&["encode", "--model", m, "--text", &at]);
+    assert_eq!(code, 0, "{}", err);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let link = v["config"].as_str().unwrap();
+    let (code, again, err) = attn(&["encode", "--model", m, "--config", link]);
+    assert_eq!(code, 0, "{}", err);
+    assert_eq!(again, out);
+    let longer = link.replace("&text=a", "&text=a%20");
+    refused(
+        &["encode", "--model", m, "--config", &longer],
+        &["invalid --config: `text`: 20001 bytes long; at most 20000"],
+    );
+}
+
+/// A link for another lab names `lab` and the command that runs it (a particle link without
+/// `lab` too, which the page opens in the particle lab); a malformed `model` says what is wrong.
+#[test]
+fn another_labs_link_names_lab_and_a_malformed_model_says_what_is_wrong() {
+    let dir = tiny_dir("labs");
+    let m = s(&dir);
+    let no_lab = "`lab`: attn encode runs the model lab; this link has no lab key and holds";
+    for (config, said) in [
+        ("version=4&preset=polytope", format!("{} `preset`, a key of the particle lab: use attn run for it", no_lab)),
+        ("preset=polytope&n=20&seed=3", format!("{} `preset`", no_lab)),
+        ("version=4&n=20", format!("{} `n`, a key of the particle lab", no_lab)),
+        (
+            "lab=particles&preset=polytope",
+            "`lab`: attn encode runs the model lab; use attn run for lab=particles".into(),
+        ),
+        (
+            "lab=depth&preset=collapse-small",
+            "`lab`: attn encode runs the model lab; use attn depth for lab=depth".into(),
+        ),
+        ("lab=training", "`lab`: attn encode runs the model lab; use attn train for lab=training".into()),
+        (
+            "lab=model&model=@53aa51172d142c89&text=a",
+            r#"`model`: "@53aa51172d142c89" is malformed: the name before '@' is empty; the form is NAME@SHA16"#.into(),
+        ),
+        (
+            "lab=model&model=all-MiniLM-L6-v2@53AA51172D142C89&text=a",
+            r#"is malformed: "53AA51172D142C89" after '@' has upper-case hex digits; the form is NAME@SHA16"#.into(),
+        ),
+    ] {
+        refused(&["encode", "--model", m, "--config", config], &["invalid --config: ", &said]);
+    }
+    // A key neither lab has stays the model lab's unknown key.
+    refused(&["encode", "--model", m, "--config", "lab=model&bogus=1"], &["`bogus`: unknown key for lab=model"]);
+}
+
+/// A text may start with `-`; a text of only combining marks or private-use characters is not
+/// empty, and its refusal says what the tokenizer removed.
+#[test]
+fn a_text_may_start_with_a_hyphen_and_a_text_of_marks_is_not_called_empty() {
+    let dir = tiny_dir("texts");
+    let m = s(&dir);
+    for (text, tokens) in [("-5 degrees", 5), ("--not-a-flag", 9)] {
+        let (code, out, err) = attn(&["encode", "--model", m, "--text", text]);
+        assert_eq!(code, 0, "{}: {}", text, err);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["tokens"].as_array().unwrap().len(), tokens, "{}", out);
+        assert!(
+            v["config"].as_str().unwrap().ends_with(&format!("&text={}", text.replace(' ', "%20"))),
+            "{}",
+            v["config"]
+        );
+    }
+    for (text, held) in [("\u{301}\u{308}", "2 combining marks"), ("\u{e000}\u{f8ff}", "2 private-use characters")] {
+        refused(
+            &["encode", "--model", m, "--text", text],
+            &[&format!("invalid --text: no word piece remains after cleaning: the text holds only {} (", held)],
+        );
+    }
 }
 
 #[test]
@@ -276,4 +362,39 @@ fn the_real_model_gives_the_anchors() {
     assert_eq!(san.len(), 7);
     assert!(san[6].as_f64().unwrap() < 1e-3);
     assert_eq!(v["similarity"][0]["s"][5][5].as_f64(), Some(0.0));
+}
+
+#[test]
+fn a_version_4_link_whose_text_has_a_code_point_the_tokenizer_now_treats_otherwise_gets_a_note() {
+    let dir = tiny_dir("note");
+    let m = s(&dir);
+    // U+1DF6, a mark of Unicode 10: an accent for the tables of version 4, a letter for tokenizers'.
+    let text = "The fox\u{1DF6} jumps.";
+    let (code, out, err) = attn(&["encode", "--model", m, "--text", text]);
+    assert_eq!(code, 0, "{}", err);
+    assert!(err.is_empty(), "a --text is today's text: {}", err);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("tokenizer_note").is_none());
+    let model = v["config"].as_str().unwrap().split('&').find(|p| p.starts_with("model=")).unwrap().to_string();
+    let link = format!("version=4&lab=model&{}&text=The%20fox%E1%B7%B6%20jumps.", model);
+    let (code, out, err) = attn(&["encode", "--model", m, "--config", &link]);
+    assert_eq!(code, 0, "{}", err);
+    let note = "The text has U+1DF6, which the tokenizer treats otherwise since version 5 (Hugging Face tokenizers \
+                0.23.3's Unicode tables): the tokens of this version 4 link, and so its numbers, may differ from those \
+                it was made with.";
+    assert_eq!(err, format!("note: {}\n", note));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tokenizer_note"], note);
+    assert_eq!(out.rfind("\"tokenizer_note\":"), out.find("\"tokenizer_note\":"), "once");
+    // A version 4 link without such a code point has no note.
+    let plain = format!("version=4&lab=model&{}&text=The%20fox%20jumps.", model);
+    let (code, out, err) = attn(&["encode", "--model", m, "--config", &plain]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(!out.contains("tokenizer_note"));
+    // Today's link (version 5, made with the new tables) with U+1DF6: the same tokens, no note.
+    let (code, out5, err) = attn(&["encode", "--model", m, "--config", &link.replace("version=4&", "version=5&")]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v5: serde_json::Value = serde_json::from_str(&out5).unwrap();
+    assert!(v5.get("tokenizer_note").is_none());
+    assert_eq!(v5["ids"], v["ids"]);
 }

@@ -101,3 +101,26 @@ fn a_configuration_for_another_lab_names_the_command_that_runs_it() {
         assert!(err.contains(said), "{} {}: {}", command, config, err);
     }
 }
+
+/// A key holding an invisible or control character is named escaped on stderr (as the page
+/// names it), never printed raw: a raw zero-width space before `n` reads as `n: unknown key`.
+#[test]
+fn a_key_with_invisible_characters_is_named_escaped() {
+    for (command, config, said) in [
+        ("run", "version=4&preset=polytope&%E2%80%8Bn=5", r"`\u{200b}n`: unknown key for lab=particles"),
+        ("run", "version=4&pre%C2%ADset=polytope", r"`pre\u{ad}set`: unknown key"),
+        ("run", "version=4&preset=polytope&n%1B[31m=3", r"`n\u{1b}[31m`: unknown key"),
+        ("train", "lab=training&preset=scan-snap&se%E2%80%8Ded=1", r"`se\u{200d}ed`: unknown key for lab=training"),
+        ("depth", "lab=depth&preset=collapse-small&lay%E2%80%8Bers=2", r"`lay\u{200b}ers`: unknown key for lab=depth"),
+    ] {
+        let (code, out, err) = attn(&[command, "--config", config]);
+        assert_eq!(code, 2, "{} {}: {}", command, config, err);
+        assert!(out.is_empty(), "{}", out);
+        assert!(err.contains(said), "{} {}: {}", command, config, err);
+        assert!(
+            !err.trim_end().chars().any(|c| c.is_control() || matches!(c, '\u{200b}' | '\u{200d}' | '\u{ad}')),
+            "{:?}",
+            err
+        );
+    }
+}

@@ -237,6 +237,21 @@ pub fn requested_lab(text: &str) -> &'static str {
     }
 }
 
+/// Every key a link of lab `lab` may hold, as its parser takes them: `version`, the lab's key
+/// table and its view keys. An unknown lab is an error naming `lab`. For a program that runs one
+/// lab to tell a link of another lab by its keys (`attn encode` given a particle link without `lab`).
+pub fn link_keys(lab: &str) -> Result<Vec<&'static str>, ConfigError> {
+    use crate::link::keys::key_names;
+    let name = lab_named(lab)?;
+    let table = match name {
+        "training" => key_names(training::keys::TRAINING_TABLE),
+        "depth" => key_names(depth::keys::DEPTH_TABLE),
+        "model" => key_names(model_keys::MODEL_TABLE),
+        _ => key_names(config::PARTICLES_TABLE),
+    };
+    Ok(crate::view::with_view_keys(&table, crate::view::spec_of(name)))
+}
+
 /// The key table of lab `lab` (`particles`, `training`, `depth`, `model`) as plain data for the
 /// page's fields (tooltips from `meaning` and `effect`, number limits, select choices; defaults
 /// from the lab's default preset, the model lab's from [`ModelLink::example`]). An unknown lab
@@ -251,9 +266,9 @@ pub fn key_infos(lab: &str) -> Result<Vec<crate::link::KeyInfo>, ConfigError> {
     })
 }
 
-/// The README's key table of each lab, as `(marker, markdown)`: `cargo xtask docs` writes each
-/// between `<!-- keys:MARKER -->` and `<!-- /keys -->` in README.md, and a test fails when the
-/// README differs.
+/// The key table of each lab, as `(marker, markdown)`: `cargo xtask docs` writes each between
+/// `<!-- keys:MARKER -->` and `<!-- /keys -->` in docs/links.md, and a test fails when the page
+/// differs.
 pub fn readme_key_tables() -> Vec<(&'static str, String)> {
     use crate::link::keys::markdown_table;
     let training = TrainingPreset::DEFAULT;

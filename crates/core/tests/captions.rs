@@ -1,4 +1,4 @@
-//! The presets' one-line captions (issue 15 part 5: the embed bar shows them): one per preset
+//! The presets' one-line captions (the embed bar shows them): one per preset
 //! of every lab, one short line in plain words with its maths in Unicode, and the caption of a
 //! link is its preset's.
 

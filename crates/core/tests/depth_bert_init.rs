@@ -1,7 +1,7 @@
 //! Dong, Cordonnier, Loukas (2021), BERT at initialisation: the mean residual curves of
 //! `bert-init` (BERT's input embeddings at initialisation, `input=bert-embeddings`) over seeds
 //! 1..=8 against the paper's published means (32 samples, layers 0..=12). A fidelity check with
-//! the tolerances, not something tuned: every variant within 0.07 at layer 0; SAN and
+//! tolerances set before measuring, not tuned: every variant within 0.07 at layer 0; SAN and
 //! SAN+MLP within 0.03 from layer 1 on; SAN+skip and transformer within 0.08 at every layer.
 
 use attn_core::depth::variants::Variant;

@@ -25,7 +25,7 @@ fn every_preset_round_trips_and_is_canonical() {
     assert_eq!(parse("lab=depth").unwrap().preset, DepthPreset::BertInit);
 }
 
-/// `bert-init` is the BERT setting (science.md §3).
+/// `bert-init` is BERT-base at initialisation (science.md §3).
 #[test]
 fn bert_init_is_bert_base_at_initialisation() {
     let c = DepthPreset::BertInit.config();

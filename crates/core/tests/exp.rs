@@ -68,7 +68,7 @@ fn monotone_on_a_fine_grid() {
     }
 }
 
-/// The exponential as first written (issue 2): the same formulas with branches and an integer
+/// The exponential as first written (version 1 links' Taylor form): the same formulas with branches and an integer
 /// conversion. The branch-free, vectorisable `exp` must give the same bits for every input, so
 /// links made with the first version replay unchanged.
 fn reference_exp(x: f64) -> f64 {

@@ -1,4 +1,4 @@
-//! Stable cluster identities (analysis::identity, issue 15 part 1): a token's colour slot at
+//! Stable cluster identities (analysis::identity, the view key `colour=clusters`): a token's colour slot at
 //! step k depends only on the configuration and k, however the run got there, and a cluster keeps
 //! its slot as it grows.
 

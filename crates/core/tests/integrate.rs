@@ -1,4 +1,4 @@
-//! The fast path's guarantees (issue 5): a step driven stage by stage with velocities computed in
+//! The fast path's guarantees (docs/particle-lab.md, "Same bits everywhere"): a step driven stage by stage with velocities computed in
 //! blocks of rows by separate fields (what the page's worker pool and the CLI's threads do) gives
 //! the same bits as `Simulation::step` for 1, 2 and 3 blocks; and the fast row kernel agrees with
 //! a straightforward reference implementation (full n x n softmax with libm's exp) to 1e-9

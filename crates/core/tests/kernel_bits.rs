@@ -1,4 +1,4 @@
-//! The tiled kernels keep the tokens' bits (issue 13): for token dimensions on both sides of the
+//! The tiled kernels keep the tokens' bits (science.md, "Matrix products"): for token dimensions on both sides of the
 //! streamed/tiled switch (`field::SMALL_D`) and numbers of tokens that are no multiple of any tile
 //! size, two steps of `Simulation::step` and of velocities computed in 2 and 3 blocks of rows
 //! (the CLI's threads, the page's workers) equal, bit for bit, two steps driven by a plain

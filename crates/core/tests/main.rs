@@ -46,6 +46,8 @@ mod sentences;
 mod sim;
 mod spectrum;
 mod sphere;
+mod tokenizer_changes;
+mod tokenizer_unicode;
 mod training;
 mod training_config;
 mod view;

@@ -118,3 +118,26 @@ fn an_unknown_lab_is_refused_on_lab_listing_the_labs() {
     assert_eq!(named_lab("lab=Training").unwrap_err().message, unknown("Training"));
     assert_eq!(named_lab("lab=%zz").unwrap_err().key, "lab");
 }
+
+/// A key holding an invisible or control character is named escaped, as values are quoted: a
+/// raw zero-width space before `n` would read as `n: unknown key`, as if `n` were unknown.
+#[test]
+fn an_invisible_character_in_a_key_is_shown_escaped() {
+    for (text, key) in [
+        ("version=4&preset=polytope&%E2%80%8Bn=5", r"\u{200b}n"),
+        ("version=4&pre%C2%ADset=polytope", r"pre\u{ad}set"),
+        ("version=4&preset=polytope&n%0A%1B[31m=3", r"n\u{a}\u{1b}[31m"),
+        ("version=4&preset=polytope&n%E2%80%8B=3", r"n\u{200b}"),
+        ("version=4&preset=polytope&a%22b%5C=1", r#"a\"b\\"#),
+        ("version=4&lab=training&preset=scan-snap&%E2%80%AEseed=1", r"\u{202e}seed"),
+        ("version=4&lab=depth&preset=collapse-small&lay%E2%80%8Bers=2", r"lay\u{200b}ers"),
+        ("version=4&lab=model&te%E2%80%8Cxt=hi", r"te\u{200c}xt"),
+    ] {
+        let e = parse_link(text).expect_err(text);
+        assert_eq!(e.key, key, "{}", text);
+        assert!(e.to_string().starts_with(&format!("`{}`: unknown key for lab=", key)), "{}: {}", text, e);
+    }
+    // Cut after 40 characters as a quoted value is, an escape counting as one character.
+    let long = format!("version=4&preset=polytope&{}%E2%80%8B{}=1", "k".repeat(39), "z".repeat(5));
+    assert_eq!(parse_link(&long).unwrap_err().key, format!("{}\\u{{200b}}…", "k".repeat(39)));
+}

@@ -1,5 +1,5 @@
-//! The encoder forward on the real all-MiniLM-L6-v2 against independent references: the issue's
-//! anchors (checked against transformers' Flax model) for "The quick brown fox jumps over the lazy
+//! The encoder forward on the real all-MiniLM-L6-v2 against independent references: science.md
+//! §6.5's reference values (checked against transformers' Flax model) for "The quick brown fox jumps over the lazy
 //! dog.", and the NumPy float32 forward of `fixtures/make_model_golden.py` (its output
 //! `fixtures/model_golden.json`): attention rows, hidden states, the four residual curves and a
 //! similarity matrix for a few sentences.

@@ -36,7 +36,6 @@ fn a_link_round_trips_through_its_canonical_form() {
 fn bad_values_are_refused_naming_the_key() {
     let base = "lab=model&model=m@0123456789abcdef&text=hi";
     let cases = [
-        ("lab=model&text=hi", "model"),
         ("lab=model&model=m@0123456789abcdef", "text"),
         ("lab=depth&model=m@0123456789abcdef&text=hi", "lab"),
         ("lab=model&model=m@0123456789ABCDEF&text=hi", "model"),
@@ -63,6 +62,55 @@ fn bad_values_are_refused_naming_the_key() {
     assert_eq!(parse(&long).unwrap_err().key, "text");
     let huge = format!("{}&text={}", "lab=model&model=m@0123456789abcdef", "a".repeat(2_000_000));
     assert!(parse(&huge).is_err());
+}
+
+/// A key the model lab does not have is refused naming it, also in a link without `model` and
+/// `text` (the page opened the default for these, dropping the key); `model` has the key
+/// table's default, the served model's weights.
+#[test]
+fn unknown_keys_are_refused_and_model_has_its_default() {
+    for (link, key) in [
+        ("lab=model&bogus=1", "bogus"),
+        ("lab=model&preset=polytope", "preset"),
+        ("lab=model&n=20", "n"),
+        ("lab=model&residual_axis=linear", "residual_axis"),
+        ("version=4&lab=model&layer=2&bogus=1", "bogus"),
+    ] {
+        let e = parse_link(link).expect_err(link);
+        assert_eq!(e.key, key, "{}: {}", link, e);
+        assert!(e.message.starts_with("unknown key for lab=model"), "{}: {}", link, e);
+    }
+    let l = parse("lab=model&text=hello").unwrap();
+    assert_eq!(l.model, ModelLink::example().model);
+    assert_eq!(l.model, "all-MiniLM-L6-v2@53aa51172d142c89");
+    assert_eq!(l.to_canonical_string(), "version=5&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello");
+    let default = key_infos("model").unwrap().into_iter().find(|k| k.name == "model").unwrap();
+    assert_eq!(default.default, l.model);
+    // `text` has no default a link could mean: the page's first text is not the table's example.
+    assert_eq!(parse("lab=model").unwrap_err().key, "text");
+}
+
+/// A malformed `model` value says what is malformed and the form, naming `model`.
+#[test]
+fn a_malformed_model_value_says_what_is_malformed() {
+    for (value, said) in [
+        ("@53aa51172d142c89", "the name before '@' is empty"),
+        ("all-MiniLM-L6-v2@53AA51172D142C89", r#""53AA51172D142C89" after '@' has upper-case hex digits"#),
+        ("all-MiniLM-L6-v2@53aa5117", r#""53aa5117" after '@' is not 16 hex digits"#),
+        ("all-MiniLM-L6-v2@53aa51172d142c8g", r#""53aa51172d142c8g" after '@' is not 16 hex digits"#),
+        ("all-MiniLM-L6-v2", "it has no '@' between the name and the hash"),
+        ("a%20b@0123456789abcdef", r#"the name holds " ", which a name cannot"#),
+        ("a@b@0123456789abcdef", r#"the name holds "@""#),
+    ] {
+        let link = format!("lab=model&model={}&text=hi", value);
+        let e = parse(&link).expect_err(&link);
+        assert_eq!(e.key, "model", "{}", link);
+        assert!(e.message.contains(" is malformed: "), "{}: {}", link, e);
+        assert!(e.message.contains(said), "{}: {}", link, e);
+        assert!(e.message.ends_with("first 16 hex digits, lower case, of model.safetensors' sha256"), "{}", e);
+    }
+    let long = format!("lab=model&model={}@0123456789abcdef&text=hi", "m".repeat(65));
+    assert!(parse(&long).unwrap_err().message.contains("the name is 65 bytes long; at most 64"));
 }
 
 #[test]

@@ -169,9 +169,31 @@ fn a_header_that_is_not_json_or_has_bad_offsets_is_refused() {
 #[test]
 fn texts_without_pieces_or_too_long_are_refused() {
     let enc = load(&safetensors(1, false), &config_json(""), &vocab_txt()).unwrap();
-    for text in ["", "   ", "\u{200b}\t\u{0}"] {
-        assert_eq!(enc.encode(text), Err(ModelError::NoPieces), "{:?}", text);
+    assert_eq!(enc.encode(""), Err(ModelError::NoPieces(String::new())));
+    assert_eq!(enc.encode("   "), Err(ModelError::NoPieces("3 whitespace characters".into())));
+    let held = "1 whitespace character, 1 control character and 1 format character";
+    assert_eq!(enc.encode("\u{200b}\t\u{0}"), Err(ModelError::NoPieces(held.into())));
+    // Not empty: combining marks (stripped with the accents: the tiny vocabulary is lower case)
+    // and private-use characters (dropped) leave nothing, and the message says so.
+    for (text, held) in [
+        ("\u{301}\u{308}", "2 combining marks"),
+        ("\u{e000}", "1 private-use character"),
+        (
+            " \u{301} \u{f8ff}\u{fffd}",
+            "2 whitespace characters, 1 private-use character, 1 U+FFFD replacement character and 1 combining mark",
+        ),
+    ] {
+        let e = enc.encode(text).unwrap_err();
+        assert_eq!(e, ModelError::NoPieces(held.into()), "{:?}", text);
+        let said = e.to_string();
+        assert!(
+            said.starts_with(&format!("no word piece remains after cleaning: the text holds only {} (", held)),
+            "{}",
+            said
+        );
+        assert!(!said.contains("empty"), "{}", said);
     }
+    assert_eq!(ModelError::NoPieces(String::new()).to_string(), "the text is empty");
     let long = "a ".repeat(POSITIONS - 1);
     assert_eq!(enc.encode(&long), Err(ModelError::TooManyTokens { tokens: POSITIONS + 1, max: POSITIONS }));
     assert_eq!(enc.encode(&"a ".repeat(POSITIONS - 2)).unwrap().ids.len(), POSITIONS);

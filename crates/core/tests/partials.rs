@@ -1,4 +1,4 @@
-//! The analyses of `P` over blocks of rows (the page's workers, issue 13 part 2), combined, equal
+//! The analyses of `P` over blocks of rows (the page's workers: docs/particle-lab.md, "The analyses of a pooled run"), combined, equal
 //! the whole-`P` analyzers bit for bit, whatever the split.
 
 use crate::common::{attention, run, sim};

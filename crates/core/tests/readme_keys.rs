@@ -1,9 +1,10 @@
-//! The README's key tables are the ones the key tables write (`cargo xtask docs` rewrites them).
+//! The key tables of `docs/links.md` are the ones the core's key tables write (`cargo xtask docs`
+//! rewrites them).
 
 use attn_core::lab::readme_key_tables;
 
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap()
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/links.md")).unwrap()
 }
 
 /// The text between `<!-- keys:NAME -->` and `<!-- /keys -->`, without the marker lines.
@@ -15,11 +16,12 @@ fn section<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 }
 
 #[test]
-fn every_key_table_in_the_readme_is_what_the_table_writes() {
+fn every_key_table_in_the_links_page_is_what_the_table_writes() {
     let text = readme();
     for (name, table) in readme_key_tables() {
-        let found = section(&text, name).unwrap_or_else(|| panic!("README has no <!-- keys:{} --> section", name));
-        assert_eq!(found, table, "README key table `{}` differs: run `cargo xtask docs`", name);
+        let found =
+            section(&text, name).unwrap_or_else(|| panic!("docs/links.md has no <!-- keys:{} --> section", name));
+        assert_eq!(found, table, "docs/links.md: key table `{}` differs: run `cargo xtask docs`", name);
     }
 }
 

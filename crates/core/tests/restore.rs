@@ -1,4 +1,4 @@
-//! The page's timeline (issue 15 part 2): a run put back at a kept step with
+//! The page's timeline (docs/particle-lab.md, "Timeline"): a run put back at a kept step with
 //! `Simulation::restore` and stepped on gives the bits stepping from step 0 gives, in the
 //! integrated coordinates and in the ones shown (`integrate_in=z&coords=x`, a sphere run, RK4 in
 //! x); the metrics history keeps earlier steps in order when the timeline goes back.

@@ -83,6 +83,9 @@ const MALFORMED: &[(&str, &str)] = &[
     ("controls=play,fly", "controls"),
     ("controls=play,play", "controls"),
     ("theme=blue", "theme"),
+    ("bg=white", "bg"),
+    ("bg=", "bg"),
+    ("lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=a&bg=none", "bg"),
     ("speed=0", "speed"),
     ("speed=1001", "speed"),
     ("speed=2.5", "speed"),
@@ -173,6 +176,27 @@ fn view_keys_never_change_the_numbers() {
     assert_eq!(bits(a.y()), bits(b.y()));
 }
 
+/// `bg`: the page's background, in every lab, written after `theme` and only when transparent;
+/// never a number changed.
+#[test]
+fn the_bg_view_key_is_checked_and_written_after_theme() {
+    let l = parse_link("bg=transparent&theme=dark&preset=polytope&embed=1&speed=2").unwrap();
+    assert_eq!(l.view.bg, "transparent");
+    assert_eq!(l.to_canonical_string(), "version=1&preset=polytope&embed=1&theme=dark&bg=transparent&speed=2");
+    assert_eq!(parse_link("preset=polytope&bg=theme").unwrap().to_canonical_string(), "version=1&preset=polytope");
+    assert_eq!(parse_link("preset=polytope").unwrap().view.bg, "theme");
+    for (lab, canonical) in [
+        ("lab=training", "version=5&lab=training&preset=scan-snap&embed=1&bg=transparent"),
+        ("lab=depth&preset=collapse-small", "version=5&lab=depth&preset=collapse-small&embed=1&bg=transparent"),
+    ] {
+        let with = parse_link(&format!("{lab}&bg=transparent&embed=1")).unwrap();
+        assert_eq!(with.to_canonical_string(), canonical);
+        assert_eq!(with.config, parse_link(lab).unwrap().config, "{lab}: bg changes no key of the run");
+    }
+    let plain = parse("preset=hyperplanes&seed=3").unwrap();
+    assert_eq!(parse("preset=hyperplanes&seed=3&bg=transparent").unwrap(), plain);
+}
+
 /// `axes`: the token view's scales, after `colour`; absent means the preset's suggestion
 /// (per-axis for polytope-line), written in the link once chosen; never a number changed.
 #[test]
@@ -244,7 +268,7 @@ fn the_overlays_view_key_is_checked_and_its_default_dropped() {
     assert_eq!(parse("version=4&preset=leaders&overlays=depth").unwrap(), parse("version=4&preset=leaders").unwrap());
 }
 
-/// `speed` below 1 (issue 15 part 2: short presets play slowly enough to be watched): a plain
+/// `speed` below 1 (short presets play slowly enough to be watched): a plain
 /// decimal fraction in [0.1, 1), written in shortest form; whole numbers as before; the numbers
 /// never change.
 #[test]

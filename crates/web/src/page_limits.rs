@@ -5,17 +5,17 @@
 //! lab's page checks a link (its `lab` argument).
 //!
 //! Particle lab: one step is never split on the main thread, so the page refuses runs whose
-//! step costs far more than a frame. Cost model (issue 13 part 3): a pair-evaluation costs about
+//! step costs far more than a frame. Cost model (docs/particle-lab.md, "The page's budget"): a pair-evaluation costs about
 //! `d + 4` units (d multiply-adds for the score and as many for the weighted sum, plus the
 //! exponential and the softmax bookkeeping, which cost about four coordinates' worth), so a step
 //! costs `n² (d + 4) × stages` (stages: 4 for rk4, else 1), and the page takes a step when
 //! `n² (d + 4) × stages <= PARTICLE_STEP_BUDGET` = `4096² × 7` — the largest run the page promises,
 //! n = 4096 at d = 3 with Euler. The formula is fixed (no device measurement) so that a link opens
 //! on every machine or on none. The constants come from `cargo xtask bench --particles-only` on
-//! the 2-core development machine (README, "Benchmark"): the wasm worker pool at n = 4096 costs
+//! the 2-core development machine (docs/particle-lab.md, "The page's budget"): the wasm worker pool at n = 4096 costs
 //! 3.37, 3.66, 11.3 and 75.5 ns per pair at d = 2, 3, 16, 128, i.e. 0.57 ns × (d + 3.7): at
 //! the budget a step takes ~61 ms at d = 3 (n = 4096) and ~67 ms at d = 128 (n <= 943).
-//! Links the page took before this model (issue 12's `n² d × stages <= 4096² × 3`, which let
+//! Links the page took before this model (the older bound `n² d × stages <= 4096² × 3`, which let
 //! d = 1 and d = 2 run rk4 with more tokens) are still taken: [`particle_step_fits`] admits a
 //! step under either bound, so no link that opened before is refused now. The page's views and
 //! analyses are sized for at most [`PARTICLE_MAX_N`] tokens.
@@ -67,7 +67,7 @@ pub fn check_depth(c: &DepthConfig) -> Result<(), ConfigError> {
 /// doc): `4096² × 7`, n = 4096 at d = 3 with Euler.
 pub const PARTICLE_STEP_BUDGET: u64 = 4096 * 4096 * 7;
 
-/// The bound of issue 12 (`n² d`, x4 with rk4), still honoured so that no link that opened
+/// The older bound (`n² d`, x4 with rk4), still honoured so that no link that opened
 /// before the cost model above is refused now (it admits more tokens at d = 1 and 2 with rk4).
 pub const PARTICLE_STEP_BUDGET_V4: u64 = 4096 * 4096 * 3;
 

@@ -1,4 +1,4 @@
-//! Benchmark only (`cargo xtask bench`, issue 13 part 1): the peak of wasm simd128, independent
+//! Benchmark only (`cargo xtask bench`, docs/bench.md "Peaks and GFLOP/s"): the peak of wasm simd128, independent
 //! vector multiplies and adds (no FMA) in f64x2 or f32x4 lanes, timed by
 //! `crates/xtask/bench/peak_wasm.mjs`. Nothing of the page calls it; no result goes through it.
 //!

@@ -1,4 +1,4 @@
-// The model lab's page in headless Chromium for `cargo xtask bench` (issue 14 part 5): opens
+// The model lab's page in headless Chromium for `cargo xtask bench` (docs/bench.md, "The model benchmark"): opens
 // `#lab=model` on the served all-MiniLM-L6-v2 with a short text and waits for its analysis (the
 // model downloaded and loaded in the page's worker); then, `rounds` times, types the benchmark's
 // text into the text box and presses Analyse, and measures from that change to the frame after

@@ -1,4 +1,4 @@
-// The browser's own pool rate, for the page's target (issue 13 part 2): the playground opened in
+// The browser's own pool rate, for the page's target (85 % of the Node pool): the playground opened in
 // Debian's Chromium at `hash` and paused (nothing drawn), then the page's own pool
 // (particles/pool_run.js: one worker per core, as the page runs it) steps its configuration inside
 // that page for `measure` seconds after 3 s of warm-up; then the Node pool (bench/pool.mjs, 2

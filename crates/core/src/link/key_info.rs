@@ -1,7 +1,7 @@
 //! A lab's key table as plain data for the page's fields: each key's name, meaning and effect
 //! (the field's tooltip), its allowed values (the number field's limits, the select's choices)
 //! and its default. Derived from the one table ([`super::keys`]) that also parses, validates and
-//! writes the README, so the page never keeps a second copy of a range or a choice name.
+//! writes docs/links.md, so the page never keeps a second copy of a range or a choice name.
 
 use super::keys::{Key, Kind};
 use serde::Serialize;
@@ -30,7 +30,7 @@ pub struct KeyInfo {
     pub meaning: &'static str,
     /// What changing it does, in one line ("" when the meaning says it all).
     pub effect: &'static str,
-    /// The README's "allowed" text (Markdown: values in backticks).
+    /// The "allowed" text of docs/links.md (Markdown: values in backticks).
     pub allowed: String,
     /// The value in the lab's default preset, as a link writes it.
     pub default: String,

@@ -1,8 +1,8 @@
 //! One declarative key table per lab: every URL key is defined once, as a [`Key`] (name, kind and
-//! range, choices, a one-line meaning, an optional one-line effect, the README's `allowed` text,
+//! range, choices, a one-line meaning, an optional one-line effect, the `allowed` text of docs/links.md,
 //! and how it reads and writes the lab's typed configuration). Parsing and range validation
 //! ([`apply`], [`check_ranges`]), the canonical order and `pairs()` ([`pairs`]), the choice names,
-//! and the README's key tables ([`markdown_table`]) derive from the table; only cross-key checks
+//! and the key tables of docs/links.md ([`markdown_table`]) derive from the table; only cross-key checks
 //! stay hand-written in each lab. The page reads the tables through [`super::key_info`] (field
 //! tooltips, limits, choices).
 //!
@@ -122,11 +122,11 @@ pub struct Key<C: 'static> {
     pub name: &'static str,
     /// How the value is written and which values are allowed.
     pub kind: Kind,
-    /// What the key is, in one line (README, field tooltips).
+    /// What the key is, in one line (docs/links.md, field tooltips).
     pub meaning: &'static str,
     /// What changing it does, in one line ("" when the meaning says it all).
     pub effect: &'static str,
-    /// The README's "allowed" text ("" to derive it from the kind).
+    /// The "allowed" text of docs/links.md ("" to derive it from the kind).
     pub allowed: &'static str,
     /// The value as written in the canonical link.
     pub get: fn(&C) -> String,
@@ -135,7 +135,7 @@ pub struct Key<C: 'static> {
 }
 
 impl<C> Key<C> {
-    /// The README's "allowed" text: the table's own, or one derived from the kind.
+    /// The "allowed" text of docs/links.md: the table's own, or one derived from the kind.
     pub fn allowed_text(&self) -> String {
         if !self.allowed.is_empty() {
             return self.allowed.to_string();
@@ -305,7 +305,7 @@ pub fn check_ranges<C>(table: &[Key<C>], c: &C) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// The README table of a lab's keys: `| key | meaning | allowed | default (`PRESET`) |` with a
+/// The docs/links.md table of a lab's keys: `| key | meaning | allowed | default (`PRESET`) |` with a
 /// row per key (`default`: the value in `default_config`, the lab's default preset named
 /// `default_name`; long values shortened).
 pub fn markdown_table<C>(table: &[Key<C>], default_config: &C, default_name: &str) -> String {

@@ -15,7 +15,7 @@ mod preset;
 pub(crate) mod values;
 mod version;
 
-pub use encoding::{encode_value, format_f64, percent_decode, quote, shorten};
+pub use encoding::{encode_value, escape, format_f64, percent_decode, quote};
 pub use key_info::{key_infos, KeyInfo};
 pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};

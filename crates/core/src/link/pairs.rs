@@ -2,7 +2,7 @@
 //! and the canonical form relative to a preset.
 
 use super::ConfigError;
-use super::{percent_decode, shorten, MAX_CONFIG_LEN};
+use super::{escape, percent_decode, MAX_CONFIG_LEN};
 
 /// Splits `text` (an optional leading `#` or `?` ignored) into `(key, decoded value)` pairs.
 /// The pairs are first brought to the current schema ([`super::migrate`] from the
@@ -61,9 +61,11 @@ pub fn split_pairs_versioned(text: &str, keys: &[&'static str], lab: &str) -> Re
     Ok((version, pairs))
 }
 
-/// A printable excerpt of a key for messages (never empty).
+/// A key as a message names it (never empty): its first 40 characters, control and invisible
+/// characters escaped as values are ([`escape`]: `\u{200b}n`, not a raw zero-width space that
+/// would read as `n`).
 pub fn key_excerpt(s: &str) -> String {
-    let k = shorten(s);
+    let k = escape(s);
     if k.is_empty() {
         "(unreadable key)".into()
     } else {

@@ -56,7 +56,7 @@ impl BertConfig {
         embeddings + self.layers as u64 * layer
     }
 
-    /// The memory estimate of the lab for `n` tokens, in bytes (issue 14): the weights, three
+    /// The memory estimate of the lab for `n` tokens, in bytes: the weights, three
     /// `n x d_ff` activations and one variant's attention maps (`L H n^2`), all `f32`.
     pub fn memory_bytes(&self, n: usize) -> u64 {
         let n = n as u64;

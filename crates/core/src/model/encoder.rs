@@ -69,7 +69,7 @@ impl Encoder {
     pub fn encode(&self, text: &str) -> Result<Encoding, ModelError> {
         let enc = self.tokenizer.encode(text)?;
         if enc.ids.len() <= 2 {
-            return Err(ModelError::NoPieces);
+            return Err(ModelError::NoPieces(super::no_pieces::removed(text, self.tokenizer.lower_case())));
         }
         Ok(enc)
     }

@@ -11,7 +11,7 @@
 //! `panels`, `controls`, `theme`) follow. [`parse_with_view`] reads a link; the lab registry
 //! ([`crate::lab`]) calls it for `lab=model`.
 
-use crate::link::{keys, quote, split_pairs, ConfigError, Key, Kind};
+use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
 use crate::text::MAX_TEXT_BYTES;
 use crate::view::View;
 use crate::{key_count, key_text};
@@ -50,7 +50,7 @@ pub struct ModelLink {
 
 impl ModelLink {
     /// The link of the default model, all-MiniLM-L6-v2 (sha256 `53aa5117…`), on the sentence of
-    /// the issue's anchors: the defaults of the README's key table.
+    /// science.md §6.5's reference values: the defaults of the model lab's key table (docs/links.md).
     pub fn example() -> ModelLink {
         ModelLink {
             model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),
@@ -81,23 +81,33 @@ pub fn valid_name(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
+/// The form of a `model` value, said in every refusal of one.
+const MODEL_FORM: &str = "the form is NAME@SHA16: a name of letters, digits, '.', '_', '-' (1 to 64 bytes), '@', \
+                          and the first 16 hex digits, lower case, of model.safetensors' sha256";
+
+/// A `model` value, checked: `NAME@SHA16` ([`model_id`]); a refusal says which part is malformed
+/// and the form.
 fn model_value(v: &str) -> Result<String, ConfigError> {
-    let bad = || {
-        ConfigError::new(
-            "model",
-            format!(
-                "{} is not NAME@SHA16: a name of letters, digits, '.', '_', '-' (at most {} bytes), '@', and the first 16 \
-                 lower-case hex digits of model.safetensors' sha256",
-                quote(v),
-                MAX_NAME_BYTES
-            ),
-        )
+    let bad = |what: String| ConfigError::new("model", format!("{} is malformed: {}; {}", quote(v), what, MODEL_FORM));
+    let Some((name, sha)) = v.rsplit_once('@') else {
+        return Err(bad("it has no '@' between the name and the hash".into()));
     };
-    let (name, sha) = v.split_once('@').ok_or_else(bad)?;
-    let hex = sha.len() == SHA_DIGITS && sha.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    if !valid_name(name) || !hex {
-        return Err(bad());
+    if name.is_empty() {
+        return Err(bad("the name before '@' is empty".into()));
     }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(bad(format!("the name is {} bytes long; at most {}", name.len(), MAX_NAME_BYTES)));
+    }
+    if let Some(c) = name.chars().find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
+        return Err(bad(format!("the name holds {}, which a name cannot", quote(&c.to_string()))));
+    }
+    if sha.len() != SHA_DIGITS || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad(format!("{} after '@' is not 16 hex digits", quote(sha))));
+    }
+    if sha.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err(bad(format!("{} after '@' has upper-case hex digits", quote(sha))));
+    }
+    debug_assert!(valid_name(name));
     Ok(v.to_string())
 }
 
@@ -161,40 +171,104 @@ pub const MODEL_KEYS: usize = 3;
 
 /// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
 /// percent-encoded). `lab` must be `model` when present (a link without it is read as the model
-/// lab's, as each lab's own parser does); `model` and a non-empty `text` are required; `layer`,
-/// `head` and `grid_scale` default to 1, 0 and `head`. The page's view keys are validated and dropped
+/// lab's, as each lab's own parser does); a non-empty `text` is required; `model` defaults to the
+/// served model's weights ([`ModelLink::example`]'s, the key table's default); `layer`, `head`
+/// and `grid_scale` default to 1, 0 and `head`. The page's view keys are validated and dropped
 /// ([`parse_with_view`] keeps them). Errors name the key: a text over [`MAX_TEXT_BYTES`] bytes or
 /// not valid percent-encoded UTF-8 is refused naming `text`. Never panics.
 pub fn parse(text: &str) -> Result<ModelLink, ConfigError> {
     parse_with_view(text).map(|(c, _)| c)
 }
 
+/// [`parse`], also returning the version the link was written in (0 without `version`), which
+/// [`tokenizer_note`] reads.
+pub fn parse_versioned(text: &str) -> Result<(ModelLink, u32), ConfigError> {
+    parse_with_view_versioned(text).map(|(c, _, version)| (c, version))
+}
+
 /// [`parse`], also returning the page's view keys ([`crate::view::MODEL_VIEW`]) as a [`View`].
 pub fn parse_with_view(text: &str) -> Result<(ModelLink, View), ConfigError> {
+    parse_with_view_versioned(text).map(|(c, view, _)| (c, view))
+}
+
+fn parse_with_view_versioned(text: &str) -> Result<(ModelLink, View, u32), ConfigError> {
     let spec = &crate::view::MODEL_VIEW;
     let names = crate::view::with_view_keys(&keys::key_names(MODEL_TABLE), spec);
-    let (view_pairs, pairs) = crate::view::split_off_view(split_pairs(text, &names, "model")?, spec);
-    let mut c = ModelLink::new(String::new(), String::new());
-    for key in ["model", "text"] {
-        if !pairs.iter().any(|(k, _)| *k == key) {
-            let why = match key {
-                "model" => "is missing; a model link names its weights, model=NAME@SHA16",
-                _ => "is missing; a model link has the text analysed",
-            };
-            return Err(ConfigError::new(key, why));
-        }
+    let (version, pairs) = split_pairs_versioned(text, &names, "model")?;
+    let (view_pairs, pairs) = crate::view::split_off_view(pairs, spec);
+    // Without `model`, the key table's default: the served model's weights.
+    let mut c = ModelLink::new(ModelLink::example().model, String::new());
+    if !pairs.iter().any(|(k, _)| *k == "text") {
+        return Err(ConfigError::new("text", "is missing; a model link has the text analysed"));
     }
     for (key, value) in &pairs {
         keys::apply(MODEL_TABLE, &mut c, key, value)?;
     }
-    if c.text.trim().is_empty() {
+    check_text(&c.text)?;
+    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
+    Ok((c, view, version))
+}
+
+/// The first link version whose text is tokenized with Hugging Face `tokenizers` 0.23.3's
+/// Unicode tables ([`super::unicode`]). Older links are tokenized with them too (keeping the
+/// former tables as well is not worth it): where their text has a code point whose treatment
+/// changed, [`tokenizer_note`] says so.
+pub const TOKENIZER_TABLES_SINCE: u32 = 5;
+
+/// Most code points a [`tokenizer_note`] names (then "and N more").
+pub const NOTE_CODE_POINTS: usize = 8;
+
+/// For a link written in `version` (0 without `version`), older than [`TOKENIZER_TABLES_SINCE`],
+/// whose `text` has code points whose treatment by the tokenizer changed
+/// ([`super::unicode::changed_in`]): a note naming them (`U+1DF6`, at most
+/// [`NOTE_CODE_POINTS`]) and saying that the link's tokens, hence its numbers, may differ from
+/// those it was made with. `None` for a newer link or a text without such code points.
+pub fn tokenizer_note(version: u32, text: &str) -> Option<String> {
+    if version >= TOKENIZER_TABLES_SINCE {
+        return None;
+    }
+    let changed = super::unicode::changed_in(text);
+    if changed.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> =
+        changed.iter().take(NOTE_CODE_POINTS).map(|&c| format!("U+{:04X}", c as u32)).collect();
+    if changed.len() > NOTE_CODE_POINTS {
+        named.push(format!("{} more", changed.len() - NOTE_CODE_POINTS));
+    }
+    let list = match named.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {}", rest.join(", "), last),
+        _ => named.join(""),
+    };
+    Some(format!(
+        "The text has {}, which the tokenizer treats otherwise since version {} (Hugging Face tokenizers \
+         0.23.3's Unicode tables): the tokens of this version {} link, and so its numbers, may differ from those it \
+         was made with.",
+        list, TOKENIZER_TABLES_SINCE, version
+    ))
+}
+
+/// The check of a link's `text` besides the key table's (at most [`MAX_TEXT_BYTES`] bytes): not
+/// empty, nor only whitespace.
+fn check_text(text: &str) -> Result<(), ConfigError> {
+    if text.trim().is_empty() {
         return Err(ConfigError::new("text", "is empty; the model lab analyses a text"));
     }
-    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
-    Ok((c, view))
+    Ok(())
 }
 
 impl ModelLink {
+    /// The link of model `model` (`NAME@SHA16`) on `text` given outside a link (`attn encode
+    /// --text`), refused as [`parse`] refuses a link's `text` (over [`MAX_TEXT_BYTES`] bytes, or
+    /// empty), naming `text`: every path to an analysis has the same limit, so every link made
+    /// opens again.
+    pub fn with_text(model: String, text: &str) -> Result<ModelLink, ConfigError> {
+        let mut c = ModelLink::new(model, String::new());
+        keys::apply(MODEL_TABLE, &mut c, "text", text)?;
+        check_text(&c.text)?;
+        Ok(c)
+    }
+
     /// Every key with its value, in canonical order.
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         keys::pairs(MODEL_TABLE, self)

@@ -1,4 +1,4 @@
-//! The model lab (issue 14): a pretrained BERT encoder (default all-MiniLM-L6-v2), its attention
+//! The model lab (docs/model-lab.md): a pretrained BERT encoder (default all-MiniLM-L6-v2), its attention
 //! maps, its heads' context-similarity matrices and Dong et al.'s surgery on its trained weights
 //! (science.md §6, with §3's residual and §4's statistics from [`crate::collapse`]).
 //!
@@ -17,10 +17,13 @@
 //! the core's `exp`, `libm`'s `erff`): the same bits natively and in wasm, for any number of threads.
 //!
 //! Modules: [`vocab`] (the vocabulary and casing), [`basic`] (BERT's basic tokenizer: cleaning,
-//! CJK, lower case and accents, punctuation), [`tokenizer`] (special tokens, WordPiece, the
-//! segment, sentences), [`config`], [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`].
-//! The tokenizer's reference is Hugging Face's `tokenizers` (`BertWordPieceTokenizer`
-//! over the same `vocab.txt`; `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
+//! CJK, lower case and accents, punctuation), [`unicode`] (the Unicode properties it reads, the
+//! reference's, from the generated `unicode_tables`), [`tokenizer`] (special tokens, WordPiece,
+//! the segment, sentences; [`no_pieces`] says what a text without pieces holds), [`config`],
+//! [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`]. The tokenizer's
+//! reference is Hugging Face's `tokenizers` 0.23.3 with the model's `tokenizer.json`
+//! (`crates/core/tests/fixtures/tokenizer_unicode/make_unicode_tables.py` and
+//! `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
 //! forward's is a NumPy forward from the same safetensors
 //! (`crates/core/tests/fixtures/make_model_golden.py`).
 
@@ -30,9 +33,12 @@ pub mod config;
 pub mod encoder;
 pub mod forward;
 pub mod keys;
-
+pub mod no_pieces;
 pub mod ops;
 pub mod tokenizer;
+pub mod unicode;
+mod unicode_changed;
+mod unicode_tables;
 pub mod vocab;
 pub mod weights;
 
@@ -73,8 +79,9 @@ pub enum ModelError {
     },
     /// The files disagree with each other (e.g. `vocab.txt` against `vocab_size`).
     Mismatch(String),
-    /// The text has no WordPiece after cleaning (empty, or only whitespace and dropped characters).
-    NoPieces,
+    /// The text has no WordPiece after cleaning: what it holds, counted by kind
+    /// ([`no_pieces::removed`]: `2 combining marks and 1 private-use character`; "" when empty).
+    NoPieces(String),
     /// The text has more tokens (`[CLS]` and `[SEP]` included) than the model has positions.
     TooManyTokens {
         /// Tokens of the text, `[CLS]` and `[SEP]` included.
@@ -94,9 +101,14 @@ impl std::fmt::Display for ModelError {
             ModelError::Weights { tensor, why } if tensor.is_empty() => write!(f, "model.safetensors: {}", why),
             ModelError::Weights { tensor, why } => write!(f, "model.safetensors: tensor `{}`: {}", tensor, why),
             ModelError::Mismatch(why) => f.write_str(why),
-            ModelError::NoPieces => {
-                f.write_str("the text has no word piece after cleaning (empty, or only spaces and control characters)")
-            }
+            ModelError::NoPieces(held) if held.is_empty() => f.write_str("the text is empty"),
+            ModelError::NoPieces(held) => write!(
+                f,
+                "no word piece remains after cleaning: the text holds only {} (the tokenizer drops control, format \
+                 and private-use characters and U+FFFD, strips combining marks with the accents when it lower-cases, \
+                 and splits on whitespace)",
+                held
+            ),
             ModelError::TooManyTokens { tokens, max } => write!(
                 f,
                 "the text has {} tokens with [CLS] and [SEP]; the model takes at most {} \

@@ -2,7 +2,7 @@
 //! `version=5&lab=training&preset=NAME&key=value&...`.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::TRAINING_TABLE`]; the
-//! README's table is written from it (`cargo xtask docs`). Only the cross-key checks live here.
+//! table of docs/links.md is written from it (`cargo xtask docs`). Only the cross-key checks live here.
 //!
 //! Combined limits: the synthetic vocabulary `M = commons + queries * commons_per_query +
 //! K * distinct + queries + K` (`K = queries * next_per_query` classes) is at most 512 (error on

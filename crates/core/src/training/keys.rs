@@ -1,6 +1,6 @@
 //! The training lab's key table: every key of a `lab=training` link, defined once (name, kind
-//! and range, meaning, README text, how it reads and writes [`TrainingConfig`]). Parsing, range
-//! checks, the canonical order and the README's table derive from it ([`crate::link::keys`]).
+//! and range, meaning, the docs' text, how it reads and writes [`TrainingConfig`]). Parsing, range
+//! checks, the canonical order and the table of docs/links.md derive from it ([`crate::link::keys`]).
 
 use super::config::{TrainingConfig, WeightsInit, MAX_M};
 use crate::link::{Key, Kind, LabPreset};

@@ -1,6 +1,6 @@
 //! The view keys' table: every view key defined once (name, meaning, allowed values, default,
 //! the labs it applies to), in canonical order. Each lab's list of view keys
-//! ([`super::ViewSpec::keys`]), the README's view-key table and the page's hints derive from it;
+//! ([`super::ViewSpec::keys`]), the view-key table of docs/links.md and the page's hints derive from it;
 //! [`super::parse_view`] checks the values.
 
 /// One view key.
@@ -10,9 +10,9 @@ pub struct ViewKey {
     pub name: &'static str,
     /// What it says about the view, in one line.
     pub meaning: &'static str,
-    /// The values allowed, as the README writes them.
+    /// The values allowed, as docs/links.md writes them.
     pub allowed: &'static str,
-    /// The value when absent, as the README writes it.
+    /// The value when absent, as docs/links.md writes it.
     pub default: &'static str,
     /// The labs it applies to, in the labs' order.
     pub labs: &'static [&'static str],
@@ -36,7 +36,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         default: "absent",
         labs: &["particles", "training"],
     },
-    ViewKey { name: "embed", meaning: "embed mode (below)", allowed: "`0`, `1`", default: "`0`", labs: ALL },
+    ViewKey { name: "embed", meaning: "embed mode: the panels alone, for an iframe (docs/embedding.md)", allowed: "`0`, `1`", default: "`0`", labs: ALL },
     ViewKey {
         name: "panels",
         meaning: "panels shown, comma-separated",
@@ -56,6 +56,13 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         meaning: "colour theme",
         allowed: "`auto` (the system's), `light`, `dark`",
         default: "`auto`",
+        labs: ALL,
+    },
+    ViewKey {
+        name: "bg",
+        meaning: "background of the page around the panels; `transparent` lets an embedding page show through (Copy embed code writes it)",
+        allowed: "`theme` (the theme's page colour), `transparent`",
+        default: "`theme`",
         labs: ALL,
     },
     ViewKey {
@@ -136,7 +143,7 @@ pub fn view_keys_of(lab: &str) -> Vec<&'static str> {
     VIEW_TABLE.iter().filter(|k| k.labs.contains(&lab)).map(|k| k.name).collect()
 }
 
-/// The README's view-key table.
+/// The view-key table of docs/links.md.
 pub fn markdown_table() -> String {
     let mut out = String::from("| key | meaning | allowed | default | labs |\n|---|---|---|---|---|\n");
     for k in VIEW_TABLE {

@@ -8,8 +8,8 @@
 //! validates them (so `attn run --config LINK` takes a page's link and ignores its view); a
 //! [`crate::lab::Link`] keeps them.
 //!
-//! Every view key, its values, default and labs: [`keys::VIEW_TABLE`] (the README's view-key
-//! table is written from it by `cargo xtask docs`).
+//! Every view key, its values, default and labs: [`keys::VIEW_TABLE`] (the view-key table of
+//! docs/links.md is written from it by `cargo xtask docs`).
 
 pub mod keys;
 mod parse;
@@ -92,6 +92,9 @@ pub struct View {
     pub controls: Vec<&'static str>,
     /// Colour theme.
     pub theme: Theme,
+    /// The page's background: `"theme"` (the theme's colour) or `"transparent"` (an embedding
+    /// page shows through).
+    pub bg: &'static str,
     /// Steps (iterations) per frame, a whole number from 1 or, in the particle lab, a fraction
     /// in `[0.1, 1)` (a step every few frames); `None`: the preset's suggestion
     /// ([`crate::particles::config::suggested_speed`]).
@@ -149,6 +152,9 @@ pub const HEATMAP_ORDERS: [&str; 3] = ["cluster", "leader", "index"];
 /// chart), `depth` (3-D depth shading).
 pub const OVERLAYS: [&str; 5] = ["hull", "psi", "leaders", "plateaus", "depth"];
 
+/// The values of the view key `bg` (the page's background), the default first.
+pub const BACKGROUNDS: [&str; 2] = ["theme", "transparent"];
+
 /// The default 3-D view angles (the token canvas's starting view).
 pub const DEFAULT_CAMERA: Camera = Camera { yaw: -0.65, pitch: 0.5 };
 
@@ -162,6 +168,7 @@ impl View {
             panels: spec.panels.to_vec(),
             controls: spec.default_controls.to_vec(),
             theme: Theme::Auto,
+            bg: "theme",
             speed: None,
             heatmap: "one",
             trails: true,
@@ -214,6 +221,7 @@ impl View {
                     Theme::Light => Some("light".to_string()),
                     Theme::Dark => Some("dark".to_string()),
                 },
+                "bg" => (self.bg != base.bg).then(|| self.bg.to_string()),
                 "speed" => self.speed.map(|s| s.to_string()),
                 "heatmap" => (self.heatmap != base.heatmap).then(|| self.heatmap.to_string()),
                 "trails" => (!self.trails).then(|| "0".to_string()),

@@ -73,6 +73,7 @@ fn apply(
                 _ => return Err(choice(key, value, "auto, light, dark")),
             }
         }
+        "bg" => v.bg = pick(key, value, &super::BACKGROUNDS)?,
         "speed" => v.speed = Some(speed(key, value, spec)?),
         "heatmap" => v.heatmap = pick(key, value, &["one", "max"])?,
         "trails" => v.trails = switch(key, value)?,

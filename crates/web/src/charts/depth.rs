@@ -117,7 +117,7 @@ pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, 
     if let Some(r) = r {
         let c = r.variant.as_str();
         let base = colour(&th, c);
-        let small = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Center));
+        let small = ("sans-serif", g.small()).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Center));
         for (idx, layer) in r.similarity.iter().enumerate() {
             // Layer 1 at the top.
             let y0 = (layers - 1 - idx) as f64;
@@ -207,7 +207,7 @@ pub fn same_sentence(
             ))
             .map_err(err)?;
         let (px, py) = chart.backend_coord(&(x_max + 0.3, chance));
-        let style = ("sans-serif", g.font * 0.9)
+        let style = ("sans-serif", g.small())
             .into_font()
             .color(&th.muted)
             .pos(Pos::new(HPos::Right, if chance > 0.85 { VPos::Top } else { VPos::Bottom }));

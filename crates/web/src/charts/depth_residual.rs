@@ -69,7 +69,7 @@ fn round_off_line<DB: DrawingBackend>(
     // Labelled at the left end, above the line: the curves start near 1 there, so it is clear.
     let (px, py) = chart.backend_coord(&(-0.3, y));
     let (ax, ay) = area.get_pixel_range();
-    let text = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Left, VPos::Bottom));
+    let text = ("sans-serif", g.small()).into_font().color(&th.muted).pos(Pos::new(HPos::Left, VPos::Bottom));
     let label = match precision {
         Precision::F32 => "f32 round-off 2⁻²⁴ ≈ 6·10⁻⁸",
         Precision::F64 => "f64 round-off 2⁻⁵³ ≈ 1.1·10⁻¹⁶",

@@ -189,6 +189,12 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The font of a chart's secondary texts (notes, reference lines' labels): 11 CSS px, the
+    /// smallest text the page draws.
+    pub fn small(&self) -> f64 {
+        11.0 * self.dpr
+    }
+
     /// The page's chart sizes at `dpr` device pixels per CSS pixel (12 px font).
     pub fn new(dpr: f64) -> Geometry {
         let font = 12.0 * dpr;
@@ -328,7 +334,7 @@ where
     let y_lo_hi = chart.y_range();
     let dash = (5.0 * g.dpr).round() as i32;
     let gap = (4.0 * g.dpr).round() as i32;
-    let small = ("sans-serif", g.font * 0.9).into_font();
+    let small = ("sans-serif", g.small()).into_font();
     // The boxes of the horizontal lines' labels (area pixels: x0, y0, x1, y1), which the
     // vertical lines' labels keep clear of.
     let mut taken: Vec<(i32, i32, i32, i32)> = Vec::new();

@@ -98,7 +98,7 @@ pub fn draw(
             ))
             .map_err(err)?;
         let (px, py) = chart.backend_coord(&(x_range.end, reference));
-        let style = ("sans-serif", g.font * 0.9).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
+        let style = ("sans-serif", g.small()).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
         // Within the plot's width (a narrow chart drops the parenthesis, then cuts the text).
         let (xr, _) = chart.plotting_area().get_pixel_range();
         let room = px - (3.0 * dpr) as i32 - xr.start;

@@ -4,11 +4,12 @@
 //! [`particles_heatmap`], the theorems drawn over it in [`particles_overlays`]), [`training`],
 //! [`depth`], [`model`] (a pretrained BERT: attention maps, context similarity, surgery; its
 //! grids' tiles in [`model_tiles`], the user's own `model.safetensors` streamed in by
-//! [`model_upload`]).
+//! [`model_upload`]; its tokenizer alone for the browser tests in [`model_tokenizer`]).
 
 pub mod depth;
 pub mod model;
 pub mod model_tiles;
+pub mod model_tokenizer;
 pub mod model_upload;
 pub mod particles;
 pub mod particles_analyses;

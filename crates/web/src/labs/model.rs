@@ -1,4 +1,4 @@
-//! The model lab in the page (issue 14, science.md §6): a thin wasm-bindgen wrapper of the core's
+//! The model lab in the page (docs/model-lab.md, science.md §6): a thin wasm-bindgen wrapper of the core's
 //! [`Encoder`] for the page's module Web Worker (`www/workers/model.js`). The worker hands over
 //! the model folder's files (bytes and texts) and the weights' id `NAME@SHA16` (the bytes and
 //! their sha256 come from [`super::model_upload::ModelUpload`]), then analyses links: the unmodified forward with every head kept and Dong et al.'s
@@ -13,7 +13,7 @@ use crate::charts::depth_residual::{self, MODEL_TEXTS};
 use crate::to_js;
 use attn_core::collapse::similarity::LayerSimilarity;
 use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
-use attn_core::model::keys::{parse, ModelLink, TileScale};
+use attn_core::model::keys::{parse, parse_versioned, tokenizer_note, ModelLink, TileScale};
 use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
 use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
@@ -57,6 +57,9 @@ struct AnalysisOut<'a> {
     statistics: &'a [LayerSimilarity],
     /// The same-sentence share expected by chance.
     chance: f64,
+    /// For a link older than the tokenizer's Unicode tables whose text has code points they treat
+    /// otherwise, the note naming them (core `model::keys::tokenizer_note`); else null.
+    tokenizer_note: Option<&'a str>,
 }
 
 /// A loaded model and the last text it analysed.
@@ -67,6 +70,8 @@ pub struct ModelLab {
     link: Option<ModelLink>,
     analysis: Option<Analysis>,
     statistics: Vec<LayerSimilarity>,
+    /// The last link's tokenizer note.
+    note: Option<String>,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {
@@ -88,7 +93,7 @@ impl ModelLab {
     ) -> Result<ModelLab, JsError> {
         let encoder =
             Encoder::load(safetensors, config_json, vocab_txt, tokenizer_config.as_deref()).map_err(js_err)?;
-        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new() })
+        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new(), note: None })
     }
 
     /// `{ id, layers, heads, hidden, vocab, max_positions }`.
@@ -107,8 +112,10 @@ impl ModelLab {
     /// Analyses link `text` (`lab=model&model=NAME@SHA16&text=…&layer=L&head=H`): refused when it
     /// names other weights (both hashes), when its layer or head is out of the model's range, or
     /// when its text has no piece or too many tokens. Returns `{ config, n, ids, tokens,
-    /// sentence, layers, heads, layer, head, variants: [{ variant, residual }] }` (variants in
-    /// the order SAN, SAN+MLP, SAN+skip, transformer, as `attn encode`).
+    /// sentence, layers, heads, layer, head, variants: [{ variant, residual }], statistics, chance,
+    /// tokenizer_note }` (variants in the order SAN, SAN+MLP, SAN+skip, transformer, as `attn
+    /// encode`; `tokenizer_note` null but for a link older than the tokenizer's Unicode tables whose
+    /// text has code points they treat otherwise).
     pub fn analyse(&mut self, text: &str) -> Result<JsValue, JsError> {
         self.analyse_with(text, true)
     }
@@ -138,7 +145,7 @@ impl ModelLab {
 
 impl ModelLab {
     fn analyse_with(&mut self, text: &str, surgery: bool) -> Result<JsValue, JsError> {
-        let link = parse(text).map_err(js_err)?;
+        let (link, version) = parse_versioned(text).map_err(js_err)?;
         link.check_model(&self.id).map_err(js_err)?;
         let c = &self.encoder.config;
         if link.layer > c.layers || link.head >= c.heads {
@@ -161,6 +168,7 @@ impl ModelLab {
             self.statistics = statistics(&a.forward, &a.encoding, QUANTILE);
             self.analysis = Some(a);
         }
+        self.note = tokenizer_note(version, &link.text);
         self.link = Some(link);
         self.result()
     }
@@ -202,6 +210,7 @@ impl ModelLab {
                 .collect(),
             statistics: &self.statistics,
             chance: chance(&a.encoding),
+            tokenizer_note: self.note.as_deref(),
         })
     }
 

@@ -1,4 +1,4 @@
-//! The user's own `model.safetensors` in the page (issue 14 part 4): the model lab's worker
+//! The user's own `model.safetensors` in the page (docs/model-lab.md, "Your own model"): the model lab's worker
 //! (`www/workers/model_files.js`) streams the picked or dropped file into wasm memory chunk by
 //! chunk, so the page never holds a second full copy. [`ModelUpload`] reserves the file's size
 //! once (refusing it, naming the file and both numbers, when it is over the page's memory limit or

@@ -1,4 +1,5 @@
-//! The particle lab's analyses computed by the worker pool (issue 13 part 2): at a step the page
+//! The particle lab's analyses computed by the worker pool (docs/particle-lab.md, "The analyses of a pooled
+//! run"): at a step the page
 //! wants analysed, [`ParticleLab::analysis_spec`] says what the workers fold over their rows of
 //! `P` during the step's first stage (which starts from the state drawn): the heatmap's block
 //! maxima in the view's order (the cluster labels are found here first) and the effective rank's

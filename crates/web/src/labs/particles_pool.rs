@@ -1,4 +1,4 @@
-//! The worker pool's two halves (issue 5): [`RowWorker`], one per Web Worker (or Node worker
+//! The worker pool's two halves (docs/particle-lab.md, "Speed"): [`RowWorker`], one per Web Worker (or Node worker
 //! thread), computes blocks of rows of each velocity evaluation with its own field; the
 //! [`ParticleLab`] that owns the run drives a step stage by stage with the velocities the workers
 //! return. Each row is computed inside one worker in the core's fixed order, so the tokens are

@@ -61,7 +61,7 @@ pub fn run_sweep_cell(config: &str, queries: u32, eta_z: f64, ratio: f64, seeds:
 }
 
 /// How much longer a training run takes in the page's Web Worker (wasm, +simd128) than natively:
-/// the README's measurements (the paper's sweep: 4.7 s native, 9-11 s in Chromium).
+/// docs/training-lab.md's measurements (the paper's sweep: 4.7 s native, 9-11 s in Chromium).
 const PAGE_SLOWDOWN: f64 = 2.2;
 
 /// The size and estimated time of a sweep of the training configuration `config` over `eta_z`

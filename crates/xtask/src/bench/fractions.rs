@@ -1,4 +1,4 @@
-//! Issue 13 part 1: per particle case at d = 16 and 128, each backend's achieved GFLOP/s (4d
+//! The GFLOP/s per d: per particle case at d = 16 and 128, each backend's achieved GFLOP/s (4d
 //! flops per pair-evaluation: d multiplies and d adds for the score, as many for the weighted
 //! sum) as a fraction of the peak its instruction set reaches in the microbenchmark
 //! ([`super::peak`]): native-1 of the widest native set on one thread, native-base of SSE2,

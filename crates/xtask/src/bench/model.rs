@@ -1,4 +1,4 @@
-//! The model benchmark (issue 14 part 5): all-MiniLM-L6-v2 on a fixed 128-token text
+//! The model benchmark (docs/bench.md): all-MiniLM-L6-v2 on a fixed 128-token text
 //! (`bench/model_text.txt`), the forward with every attention map and head output kept, side by
 //! side in one run: native on one thread and on all cores (`attn bench --model`), wasm under Node
 //! (`bench/model_wasm.mjs`, one worker as in the page), a NumPy float32 reference of the same

@@ -1,6 +1,6 @@
 //! The model benchmark's printout ([`super::model`]): one table of the backends side by side (the
 //! forward's ms, the products' GFLOP/s as a fraction of the measured peak, the full analysis, the
-//! memory), the memory of a bert-base-sized model, and issue 14's targets, each met or not.
+//! memory), the memory of a bert-base-sized model, and the model benchmark's targets, each met or not.
 
 use serde_json::Value;
 
@@ -198,7 +198,7 @@ pub fn print(r: &Results) {
         r.base_estimate.map_or("-".into(), bytes)
     );
     println!();
-    println!("Targets (issue 14 part 5):");
+    println!("Targets of the model benchmark:");
     let (na, np, w1, pg) = (
         best(&r.native_all, "forward_best_ms"),
         best(&r.numpy, "best_ms"),

@@ -1,4 +1,4 @@
-//! Issue 13 part 2's target, "the page at the pool's rate": the particle page opened in Debian's
+//! The page's target, "the page at the pool's rate": the particle page opened in Debian's
 //! Chromium (through playwright-core, `bench/page_rate.mjs`) at n = 4096, d = 3, Euler with the
 //! default panels shown, its steps in 20 s after a 5 s warm-up, beside the Node worker pool's
 //! steps per second for the page's own configuration, measured in the same run by the same
@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::server::{self, PortChoice};
 use crate::util::phase;
 
-/// The page's link (the issue's).
+/// The page's link: n = 4096, d = 3, Euler, the default panels.
 pub const HASH: &str =
     "version=2&preset=polytope-3d&n=4096&init=gaussian&scale=1&integrate_in=x&coords=x&dt=0.0001&until=1000&speed=1000";
 
@@ -20,7 +20,7 @@ pub const HASH: &str =
 const WARM_SECONDS: u32 = 5;
 const MEASURE_SECONDS: u32 = 20;
 
-/// The page's share of the Node pool's steps per second the issue asks for.
+/// The page's share of the Node pool's steps per second the target asks for.
 pub const TARGET: f64 = 0.85;
 
 /// Steps and seconds measured in the page and under Node.
@@ -76,8 +76,7 @@ pub fn parse(line: &str) -> Result<PageRate, String> {
 
 /// The printed lines: both rates side by side, their ratio and whether the target is met.
 pub fn lines(rate: &Result<PageRate, String>) -> Vec<String> {
-    let head =
-        "Target (issue 13 part 2): the page at n = 4096, d = 3, Euler reaches >= 85 % of the Node pool's steps/s";
+    let head = "Target: the page at n = 4096, d = 3, Euler reaches >= 85 % of the Node pool's steps/s";
     match rate {
         Err(why) => vec![head.to_string(), format!("  not measured: {why}")],
         Ok(r) => {

@@ -85,7 +85,7 @@ impl Backend {
 pub struct Measure {
     /// Milliseconds per timed step.
     pub ms_per_step: f64,
-    /// Peak memory (bytes; what is measured depends on the backend, see the README).
+    /// Peak memory (bytes; what is measured depends on the backend, see docs/bench.md).
     pub memory_bytes: Option<f64>,
     /// Whether its final tokens equal the native single-thread ones bit for bit.
     pub same_bits: Option<bool>,

@@ -1,4 +1,4 @@
-//! The peak of each instruction set (issue 13 part 1): a microbenchmark of independent vector
+//! The peak of each instruction set: a microbenchmark of independent vector
 //! multiplies and adds (no FMA), natively SSE2 (2 f64 / 4 f32 lanes) and, when the CPU has it,
 //! AVX-512 (8 f64 / 16 f32 lanes) through `std::arch` behind `is_x86_feature_detected!`; wasm
 //! simd128 (f64x2, f32x4) under Node (`bench/peak_wasm.mjs`, the web crate's `peak_flops`). Only

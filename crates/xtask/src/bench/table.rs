@@ -1,5 +1,5 @@
-//! The comparison table (Markdown, so the README can quote it as printed), its notes, and the
-//! issue's targets read off the same measurements.
+//! The comparison table (Markdown, so docs/bench-log.md can quote it as printed), its notes, and
+//! the targets at d <= 3 read off the same measurements.
 
 use super::cases::{Case, Model, Scheme};
 use super::particles::{Backend, Row, Streaming, BACKENDS};
@@ -168,7 +168,7 @@ struct Target {
     bound: f64,
 }
 
-/// The speed targets, each with the measured value per model (met / not met).
+/// The speed targets at d <= 3, each with the measured value per model (met / not met).
 pub fn targets(rows: &[Row], streaming: &Option<Streaming>) -> Vec<String> {
     let list = [
         Target {

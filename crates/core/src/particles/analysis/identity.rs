@@ -1,4 +1,4 @@
-//! Stable cluster identities for colouring tokens (issue 15 part 1): a token's colour at step `k`
+//! Stable cluster identities for colouring tokens (the view key `colour=clusters`): a token's colour at step `k`
 //! depends only on the configuration and `k`, so a played run, a `step=` link, a PNG and an embed
 //! agree.
 //!

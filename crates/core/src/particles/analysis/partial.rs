@@ -1,4 +1,5 @@
-//! The analyses of `P` over a block of its rows (issue 13 part 2): what one worker of the page's
+//! The analyses of `P` over a block of its rows (docs/particle-lab.md, "The analyses of a pooled
+//! run"): what one worker of the page's
 //! pool computes from the rows it owns, and the exact combine of the blocks. Each row is folded
 //! with the functions the whole-`P` analyzers use ([`boolean_distance_row`], [`mark_leaders`],
 //! [`row_argmax`], [`pool_row`] / [`pool_row_cells`], the rows of [`super::rank::sample_rows`]), and the

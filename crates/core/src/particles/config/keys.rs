@@ -1,6 +1,6 @@
 //! The particle lab's key table: every key of a particle link, defined once (name, kind and
-//! range, meaning, README text, how it reads and writes [`Config`]). Parsing, range checks, the
-//! canonical order and the README's table derive from it ([`crate::link::keys`]); the cross-key
+//! range, meaning, the docs' text, how it reads and writes [`Config`]). Parsing, range checks, the
+//! canonical order and the table of docs/links.md derive from it ([`crate::link::keys`]); the cross-key
 //! checks (shapes, model family, `until / dt`) are [`super::validate()`]'s.
 
 use super::format::{format_rows, matrix_text};

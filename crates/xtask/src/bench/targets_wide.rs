@@ -1,5 +1,5 @@
-//! Issue 13's speed targets ("Speed where transformers live": d = 16 and d = 128), read off the
-//! particle comparison's rows, per model and scheme, each marked met or not met. (Issue 5's
+//! The speed targets at the widths attention heads live at (d = 16 and d = 128), read off the
+//! particle comparison's rows, per model and scheme, each marked met or not met. (The
 //! targets at d <= 3, which must stay met, are [`super::table::targets`].)
 
 use super::cases::{Model, Scheme};

@@ -1,11 +1,16 @@
 //! Checks of the repository's shape that `cargo xtask test` runs before building: a lab's folder
-//! in the core never imports another lab's, no source file is longer than [`MAX_LINES`], and every
-//! integration-test file is a module of its crate's one test binary.
-//! Each check returns every violation it finds, so one run lists them all.
+//! in the core never imports another lab's, no source file is longer than [`MAX_LINES`], every
+//! integration-test file is a module of its crate's one test binary ([`test_files`]), and no
+//! tracked file names the work item that asked for something ("issue" and a number) instead of
+//! saying what it is ([`issue_refs`]). Each check returns every violation it finds, so one run
+//! lists them all.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+
+mod issue_refs;
+mod test_files;
 
 /// The labs of `crates/core/src`, one folder each.
 pub const LABS: [&str; 4] = ["particles", "training", "depth", "model"];
@@ -23,7 +28,8 @@ pub fn run(root: &Path) -> Result<()> {
     let mut problems = Vec::new();
     problems.extend(lab_imports(&root.join("crates/core/src"))?);
     problems.extend(long_files(root)?);
-    problems.extend(unlisted_test_files(root)?);
+    problems.extend(test_files::unlisted_test_files(root)?);
+    problems.extend(issue_refs::issue_references(root)?);
     if !problems.is_empty() {
         bail!("repository checks failed:\n  {}", problems.join("\n  "));
     }
@@ -109,44 +115,8 @@ pub fn long_files(root: &Path) -> Result<Vec<String>> {
     Ok(problems)
 }
 
-/// Every `crates/*/tests/NAME.rs` (or `NAME/mod.rs`) that its crate's one test binary,
-/// `tests/main.rs`, does not declare as `mod NAME;`: cargo would silently never compile it.
-pub fn unlisted_test_files(root: &Path) -> Result<Vec<String>> {
-    let mut problems = Vec::new();
-    for entry in std::fs::read_dir(root.join("crates"))? {
-        let tests = entry?.path().join("tests");
-        let Ok(main) = std::fs::read_to_string(tests.join("main.rs")) else { continue };
-        let declared: Vec<&str> =
-            main.lines().filter_map(|l| l.trim().strip_prefix("mod ")?.strip_suffix(';')).collect();
-        for item in std::fs::read_dir(&tests)? {
-            let path = item?.path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
-            let module = if path.is_dir() {
-                if !path.join("mod.rs").exists() {
-                    continue;
-                }
-                name
-            } else if let Some(stem) = name.strip_suffix(".rs") {
-                stem.to_string()
-            } else {
-                continue;
-            };
-            if module != "main" && !declared.contains(&module.as_str()) {
-                problems.push(format!(
-                    "{}: not compiled: declare `mod {};` in {}",
-                    path.strip_prefix(root).unwrap_or(&path).display(),
-                    module,
-                    tests.join("main.rs").strip_prefix(root).unwrap_or(&tests).display()
-                ));
-            }
-        }
-    }
-    problems.sort();
-    Ok(problems)
-}
-
 /// Every file under `dir`, recursively, skipping folders named in `skip`, sorted.
-fn files_under(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>> {
+pub(super) fn files_under(dir: &Path, skip: &[&str]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -210,24 +180,6 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(problems.len(), 1, "{:?}", problems);
         assert!(problems[0].contains("big.rs") && problems[0].contains("501 lines"), "{}", problems[0]);
-    }
-
-    #[test]
-    fn every_test_file_is_a_module_of_its_crates_test_binary() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let problems = unlisted_test_files(&root).unwrap();
-        assert!(problems.is_empty(), "{}", problems.join("\n"));
-        let dir = std::env::temp_dir().join(format!("attn-tests-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("crates/a/tests/helpers")).unwrap();
-        std::fs::write(dir.join("crates/a/tests/main.rs"), "mod listed;\nmod helpers;\n").unwrap();
-        std::fs::write(dir.join("crates/a/tests/helpers/mod.rs"), "").unwrap();
-        std::fs::write(dir.join("crates/a/tests/listed.rs"), "").unwrap();
-        std::fs::write(dir.join("crates/a/tests/forgotten.rs"), "").unwrap();
-        std::fs::write(dir.join("crates/a/tests/fixture.json"), "").unwrap();
-        let problems = unlisted_test_files(&dir).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(problems.len(), 1, "{:?}", problems);
-        assert!(problems[0].contains("forgotten.rs: not compiled: declare `mod forgotten;`"), "{}", problems[0]);
     }
 
     #[test]
