@@ -91,7 +91,7 @@ describe('the model lab\'s tokenizer in Chromium', { skip: !haveModel && 'the mo
     await page.close();
   });
 
-  test('a version 4 link whose text has U+1DF6 names it in a note, as attn encode does; a newer text has none', { skip: !ATTN_BIN && 'ATTN_BIN is not set', timeout: 300_000 }, async () => {
+  test('a version 4 link whose text has U+1DF6 names it in a note, as attn encode does; a text without it or a version 5 link has none', { skip: !ATTN_BIN && 'ATTN_BIN is not set', timeout: 300_000 }, async () => {
     const text = 'Learn\u1DF6 more.';
     const link = `version=4&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=${encodeURIComponent(text)}`;
     const page = await openPage(browser, link, { viewport: { width: 1440, height: 900 } });
@@ -116,6 +116,15 @@ describe('the model lab\'s tokenizer in Chromium', { skip: !haveModel && 'the mo
       return { text: note.textContent, hidden: note.hidden };
     });
     assert.deepEqual(after, { text: '', hidden: true });
+
+    // Today's link (version 5, made with the new tables) with U+1DF6: the same tokens, no note.
+    await page.evaluate((l) => { location.hash = l; }, link.replace('version=4&', 'version=5&'));
+    await page.waitForFunction(() => window.__attnModel.result()?.tokens.includes('[UNK]') && !window.__attnModel.busy(), null, { timeout: 120_000 });
+    const today = await page.evaluate(() => {
+      const note = document.getElementById('md-tokens-note');
+      return { text: note.textContent, hidden: note.hidden, tokens: window.__attnModel.result().tokens };
+    });
+    assert.deepEqual(today, { text: '', hidden: true, tokens: shown.tokens });
     assertNoErrors(page);
     await page.close();
   });

@@ -1,12 +1,16 @@
-// Browser tests of the guided tour (opens with the focus on its card, ←/→,
-// "Do it" opens the card's link as a history entry, Escape closes, a reload resumes the card,
-// no animation under reduced motion), the log sliders (a release is one history entry with a
-// value of 2 significant digits; arrows step them), and alerts that do not move the canvases.
+// Browser tests of the guided tour (opens with the focus on its card, ←/→, "Do it" opens the
+// card's link as a history entry, Escape closes, a reload resumes the card, no animation under
+// reduced motion; every card's sentence holds on the lab's own numbers at the moment it shows),
+// the log sliders (a release is one history entry with a value of 2 significant digits; arrows
+// step them), and alerts that do not move the canvases.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoErrors, launch, openPage } from './helpers.mjs';
 import { analysed } from './model_helpers.mjs';
+import { readFile } from 'node:fs/promises';
+import { CHECKS } from './claim_checks.mjs';
+import { opened } from './checks_common.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -235,6 +239,34 @@ describe('tour links', () => {
       assertNoErrors(page);
     } finally {
       await page.close();
+    }
+  });
+});
+
+describe('tour claims', () => {
+  // Each card's sentence is in claims.json: plain (what a panel is) or a claim whose check opens
+  // the card's link and reads the lab's numbers at the moment the card describes (its t=/step=,
+  // else the run's end, which playing reaches).
+  test('every card is listed, and each claim holds on the lab\'s numbers', { timeout: 3_600_000 }, async (t) => {
+    const listed = JSON.parse(await readFile(new URL('./claims.json', import.meta.url), 'utf8')).sentences;
+    const cards = [];
+    for (const lab of ['particles', 'training', 'depth', 'model']) {
+      const { TOUR } = await import(new URL(`../../www/${lab}/tour.js`, import.meta.url).href);
+      TOUR.cards.forEach((c, i) => cards.push({ where: `${lab} tour ${i + 1}`, ...c }));
+    }
+    assert.equal(cards.length, 18, 'the four tours keep their 18 cards');
+    for (const card of cards) {
+      const entry = listed.find((s) => s.where === card.where && s.text === card.text);
+      assert.ok(entry, `${card.where} is not in claims.json: ${card.text}`);
+      if (entry.kind !== 'claim') continue;
+      await t.test(`${card.where}: ${entry.check}`, { timeout: 600_000 }, async () => {
+        opened.length = 0;
+        const said = await CHECKS[entry.check].run(browser);
+        // The check read the card's own run: its link, at a moment (t= or step=) of it.
+        const run = (l) => decodeURIComponent(l).split('&').filter((p) => !/^(t|step)=/.test(p)).join('&');
+        assert.ok(opened.some((l) => run(l) === run(card.link)), `${entry.check} did not open ${card.link}: ${opened}`);
+        t.diagnostic(`${card.where}: ${said}`);
+      });
     }
   });
 });

@@ -162,6 +162,7 @@ class DepthLabPage {
       total: () => this.info?.variants.length ?? 0,
       busy: () => this.busy,
       results: () => this.results,
+      info: () => this.info, // the run's sizes, labels and chance_level (the worker's info)
       // The variant whose similarity tiles the page holds (the grid shows), and the residual
       // chart's layout ({ plot, legend, labels, ... }, CSS px).
       gridVariant: () => this.tiles?.variant ?? null,

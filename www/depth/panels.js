@@ -6,8 +6,7 @@
 import { fitCanvas, isDark, setLabels } from '../render/palette.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
-import { MAX_SIDE } from './variants.js';
-import { setMath } from '../ui/math.js';
+import { writeCaptions } from './captions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -96,13 +95,7 @@ export const panelMethods = {
   },
 
   refreshText() {
-    const i = this.info;
-    setMath($('dp-res-caption'), `res(X) = X − 1 xᵀ with x the ${this.config.draft.get('residual_def') === 'argmin' ? 'minimiser of the norm' : 'mean of the tokens'}; ‖X‖_{1,∞} = √(‖X‖₁ ‖X‖_{∞}) (max column and max row abs-sum). Plotted: ‖res(X_{l})‖ / ‖X_{l}‖ for layer l = 0 (the input) to L = ${i.layers}, n = ${i.n} tokens, d_model = ${i.d_model}, ${i.heads} heads of ${i.d_head}. SAN: attention only, collapses to rank 1 doubly exponentially; SAN+MLP: attention and MLP without skips, the MLP only slows the collapse; SAN+skip: attention with its skip connection, stays near its start; transformer: skips and MLP (as BERT). LayerNorm (the layernorm key) sits in every variant. Hover for values.`);
-    setMath($('dp-grid-caption'), `For each layer l (rows) and head (columns), S = O Oᵀ with O = P V the head's output before W_{O} (n × n, diagonal set to 0, similarity_norm applied), coloured ${this.sharedScale ? 'on one scale, from the smallest to the largest off-diagonal value of any layer and head (grid_scale=shared: heads and layers compare)' : "from the head's smallest to its largest off-diagonal value (per head: each head's pattern shows, however small its values)"}${i.n > MAX_SIDE ? ` (n = ${i.n} > ${MAX_SIDE}: each pixel shows the largest value of its block)` : ''}. Click a head to enlarge it with the token labels; hover for S_{ij}.`);
-    $('dp-hist-caption').textContent = 'Per layer, the histogram of |i − j| over the high-similarity pairs of all heads (select, quantile, threshold), each ridge scaled to its own peak: mass near 0 is short-range similarity, a flat ridge long-range (Halevi et al. 2025). The variant is the one chosen above the grid.';
-    setMath($('dp-same-caption'), `The share of high-similarity pairs whose two tokens lie in the same sentence, per layer and variant; dashed: chance Σ_{s} n_{s}(n_{s} − 1)/(n(n − 1)) = ${fmt(i.chance_level)}.`);
-    setMath($('dp-paths-caption'), `With skip connections the output of L layers of H heads is a sum over (H+1)^{L} paths; the share of paths through k attention layers is C(L,k) H^{k} / (H+1)^{L} (bars). For a linear, bias-free stack without MLP or LayerNorm the core also splits the output exactly by path length: the line is each length's share of Σ_{k} ‖S^{(k)}‖_{F} (${this.pathsWanted() ? 'shown for the variants that have one' : 'not computed in the page at this size: n · d_model · L > 5·10⁵; `attn depth --paths` prints it'}).`);
-    setMath($('dp-sv-caption'), 'Singular values of the hidden state X_{l} (n × d_model) divided by the largest, per variant, on a log scale: a collapsed state (rank 1) has one singular value and the rest at round-off. Move the slider to pick the layer.');
+    writeCaptions(this.info, { argmin: this.config.draft.get('residual_def') === 'argmin', shared: this.sharedScale, paths: this.pathsWanted() });
   },
 
   // ---- hover ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 // head out of range, naming the key) -> { result, tiles, p, s } -> drawn; the canonical link
 // (result.config) goes to the address bar. Picking a head is a new link (layer=, head=).
 
+import { writeCaptions } from './captions.js';
 import { encodeValue } from '../lab/pairs.js';
 import { h } from '../ui/dom.js';
 import { fmt } from '../ui/format.js';
@@ -310,15 +311,7 @@ class ModelLabPage {
     $('md-tokens-note').textContent = r.tokenizer_note ?? '';
     $('md-tokens-note').hidden = !r.tokenizer_note;
     this.scale.show(r.scale, m.tiles);
-    const span = r.scale === 'shared'
-      ? 'Attention tiles span 0 to the largest weight of any head; similarity tiles the off-diagonal range of all heads (shared scale).'
-      : "Attention tiles span 0 to each head's largest weight; similarity tiles each head's off-diagonal range (per-head scale).";
-    $('md-grid-caption').textContent = `${r.n} tokens, ${r.layers} layers × ${r.heads} heads. ${span} Click a head to enlarge it (layer ${r.layer}, head ${r.head} shown).`;
-    const last = (v) => v.residual[v.residual.length - 1];
-    $('md-res-caption').textContent = `At layer ${r.layers}: ${r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ')}. Layer 0 is the embeddings after their LayerNorm.`;
-    const share = r.statistics.map((l) => (l.same_sentence === null ? '–' : l.same_sentence.toFixed(2)));
-    $('md-hist-caption').textContent = 'High-similarity pairs: the top 2% of each head\'s S (quantile 0.98, as the depth lab\'s context-text); each ridge adds the layer\'s heads.';
-    $('md-same-caption').textContent = `Same-sentence share by layer: ${share.join(', ')}; by chance ${r.chance.toFixed(2)}.`;
+    writeCaptions(r);
     if (this.how) this.ctx.linkChanged(this.how);
     this.drawAll();
   }

@@ -3,6 +3,7 @@
 // with the chosen head enlarged, the rank-collapse chart of Dong et al.'s four variants, and the
 // context-similarity statistics (distances and same-sentence share of each layer's high pairs).
 
+import { CAPTIONS } from './captions.js';
 import { h } from '../ui/dom.js';
 import { TEXTS } from './texts.js';
 
@@ -55,8 +56,7 @@ function residualPanel() {
     h('h2#md-res-heading', {}, 'Rank collapse on the trained weights: residual against layer'),
     h('div.canvas-box.md-res-box', {},
       h('canvas#md-residual', { role: 'img', 'aria-label': 'Relative residual of X_l against layer for SAN, SAN+MLP, SAN+skip and the transformer' })),
-    h('p#md-res-note.caption', {},
-      "The depth lab's SAN+MLP has no skip at all; here SAN+MLP removes only the attention's skip, as in Dong et al.'s BERT surgery."),
+    h('p#md-res-note.caption', {}, CAPTIONS.resNote),
     h('p#md-res-caption.caption'),
   );
 }

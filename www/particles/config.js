@@ -146,6 +146,7 @@ export function pickPreset(name) {
   if (res.ok) {
     app.axesChosen = false; // the new preset's suggested scales, as its suggested speed
     app.overlaysChosen = false; // and its suggested overlays
+    app.orderChosen = false; // and its suggested heatmap order
     apply(res);
     ui.loop.suggested(app.stepper.suggested_speed());
     ui.ctx.linkChanged('replace'); // the new entry without the old speed

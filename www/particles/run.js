@@ -14,7 +14,7 @@ import { heavyAnalysesDue, poolAnalyses, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
 import { loadOverlays, showOverlays } from './overlays.js';
 import { keepInitial, rewindTo } from './timeline.js';
-import { showScale } from './view_keys.js';
+import { showHeatOrder, showScale } from './view_keys.js';
 
 /** Replaces the run by a new ParticleLab for a valid canonical configuration. */
 export function startRun(canonical) {
@@ -75,9 +75,11 @@ export function setupView() {
     sphere: s.model() !== 'euclidean',
     tMax: until > 0 ? until : 10 * s.dt(),
     names,
+    floor: s.initial_spread() / 2,
   });
   ui.controls.setDimension(d);
   showScale(app.axesChosen ? ui.tokens.axes : s.suggested_axes());
+  showHeatOrder(app.orderChosen ? ui.heatmap.order : s.suggested_order());
   if (app.overlaysChosen) loadOverlays();
   else showOverlays(s.suggested_overlays());
   markAll();

@@ -11,6 +11,7 @@ export const app = {
   axesChosen: false, // the view key `axes` was written or chosen (else the preset's suggestion)
   overlays: [], // the overlays drawn (the view key `overlays`; overlays.js)
   overlaysChosen: false, // the view key `overlays` was written or chosen (else the preset's suggestion)
+  orderChosen: false, // the view key `order` was written or chosen (else the preset's suggestion)
   k: 2,
   needs: { data: true, metrics: true, heat: true, chart: true, draw: true },
   metrics: null, // the last metrics computed

@@ -1,6 +1,7 @@
 // The token canvas's state: the tokens given (k coordinates each), trails, cluster colours,
-// leaders, the autoscale that follows growing tokens and the 3-D drag; tokens_draw.js draws it
-// in 1-D (x against time), 2-D or 3-D. It computes no science.
+// leaders, the autoscale that follows growing tokens (never zooming in past the initial tokens'
+// extent, so shrinking tokens are seen shrinking) and the 3-D drag; tokens_draw.js draws it in
+// 1-D (x against time), 2-D or 3-D. It computes no science.
 
 import { clearCanvas, setLabels, tokenStyle } from '../render/palette.js';
 import { draw2d, draw3d, drawTime } from './tokens_draw.js';
@@ -33,11 +34,12 @@ export class TokenView {
 
   /**
    * Starts a new run's picture.
-   * @param {{ n: number, k: 1|2|3, sphere: boolean, tMax: number, names: string[] }} o
-   *   k: coordinates per token given to push (1: drawn against time); sphere: fixed unit view.
+   * @param {{ n: number, k: 1|2|3, sphere: boolean, tMax: number, names: string[], floor?: number }} o
+   *   k: coordinates per token given to push (1: drawn against time); sphere: fixed unit view;
+   *   floor: the smallest half-extent the view zooms in to (half the initial tokens' spread).
    */
   configure(o) {
-    Object.assign(this, { n: o.n, k: o.k, sphere: o.sphere, tMax: o.tMax, names: o.names });
+    Object.assign(this, { n: o.n, k: o.k, sphere: o.sphere, tMax: o.tMax, names: o.names, floor: o.floor ?? 0 });
     this.trail = [];
     this.hist = [];
     this.lastStep = -1;
@@ -94,7 +96,11 @@ export class TokenView {
   // ---- autoscale -------------------------------------------------------------------------
 
   /**
-   * Follows the data: centre moves smoothly, the half-extent grows at once and shrinks slowly.
+   * Follows the data: centre moves smoothly, the half-extent grows at once and shrinks slowly,
+   * never below `floor` (half the initial tokens' spread): tokens that shrink are drawn on the
+   * scale they started on, and the clusters metric, whose tolerance is relative to the larger of
+   * the initial and the current spread (core `Config::cluster_reference`), counts as one the
+   * dots drawn within a few pixels (0.016 of the spread: 4 CSS px on the default 2-D plot).
    * `view.hs` holds each axis's half-extent: all equal to `view.h` on equal axes; with
    * `axes = 'per-axis'` (2-D and 3-D, not the sphere) each axis follows its own extent.
    */
@@ -134,6 +140,7 @@ export class TokenView {
     } else {
       for (let a = 0; a < k; a++) need = Math.max(need, hi[a] - c[a], c[a] - lo[a]);
     }
+    need = Math.max(need, this.floor);
     // A single point (n = 1, or every token at one place: no spread on any axis) gets a padded
     // view, ±5% of its largest coordinate (±1 at the origin), not a zoom onto round-off.
     if (lo.every((l, a) => hi[a] === l)) need = Math.max(need, (Math.max(...c.map(Math.abs)) * 0.05 || 1) / 1.08);
@@ -150,7 +157,7 @@ export class TokenView {
         const want = Math.max(hi[a] - c[a], c[a] - lo[a]);
         // An axis whose extent is below 1e-3 of the largest keeps a 1e-3 share (a flat axis
         // is not blown up into noise).
-        return follow(Math.max(want, need * 1e-3), first || !this.view.hs ? undefined : this.view.hs[a]);
+        return follow(Math.max(want, need * 1e-3, this.floor), first || !this.view.hs ? undefined : this.view.hs[a]);
       });
     }
     this.view = { c, h, hs };

@@ -5,7 +5,8 @@
 // speed (steps per frame; written once chosen), heatmap (one | max), trails (0 | 1),
 // projection (pca2 | pca3 | a,b; only for d > 3), camera (yaw,pitch in radians; the 3-D view),
 // colour (clusters | index | plain), overlays (hull, psi, leaders, plateaus, depth; written once
-// chosen, the preset's suggestion otherwise). `coords` is a configuration key and travels with it.
+// chosen, the preset's suggestion otherwise), order (cluster | leader | index; likewise).
+// `coords` is a configuration key and travels with it.
 
 import { showOverlays } from './overlays.js';
 import { $, app, ui } from './state.js';
@@ -17,9 +18,10 @@ function angle(a) {
 }
 
 /**
- * The view keys as [key, value] pairs. `heatmap`, `trails`, `camera`, `colour` and `order` are
- * always given: the core's check of the link (check_link) drops a value equal to the core's
- * default, so the page keeps no copy of the defaults.
+ * The view keys as [key, value] pairs. `heatmap`, `trails`, `camera` and `colour` are always
+ * given: the core's check of the link (check_link) drops a value equal to the core's default, so
+ * the page keeps no copy of the defaults; `overlays`, `order` and `axes` once chosen (else the
+ * preset's suggestion, which follows the preset).
  * @returns {[string, string][]}
  */
 export function viewPairs() {
@@ -42,7 +44,7 @@ export function viewPairs() {
   out.push(['colour', tokenView.colour]);
   // The core drops the list when it is the preset's suggestion (the default).
   if (app.overlaysChosen) out.push(['overlays', app.overlays.join(',')]);
-  out.push(['order', heatmapView.order]);
+  if (app.orderChosen) out.push(['order', heatmapView.order]);
   if (app.axesChosen) out.push(['axes', tokenView.axes]);
   return out;
 }
@@ -78,7 +80,8 @@ export function applyView(view) {
   tokenView.pitch = view.camera.pitch;
   tokenView.colour = view.colour;
   $('colour').value = view.colour;
-  showHeatOrder(view.order);
+  app.orderChosen = view.order !== null && view.order !== undefined;
+  showHeatOrder(app.orderChosen ? view.order : app.stepper.suggested_order());
   app.overlaysChosen = view.overlays !== null && view.overlays !== undefined;
   showOverlays(app.overlaysChosen ? view.overlays : app.stepper.suggested_overlays());
   app.axesChosen = view.axes !== null && view.axes !== undefined;

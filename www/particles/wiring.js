@@ -76,7 +76,10 @@ export function wire(defaultLink) {
     if (!ui.loop.playing) renderNow();
     changed('push');
   };
-  $('heat-order').addEventListener('change', onHeatView(showHeatOrder));
+  $('heat-order').addEventListener('change', onHeatView((order) => {
+    app.orderChosen = true;
+    showHeatOrder(order);
+  }));
   $('heat-scale').addEventListener('change', onHeatView(showHeatScale));
   $('scale').addEventListener('change', (e) => {
     app.axesChosen = true;

@@ -17,6 +17,7 @@ import { onThemeChange } from '../render/palette.js';
 import { SPEEDS, TrainingControls } from './controls.js';
 import { CnHeatmap } from './heatmap.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
+import { writeSweepCaption } from './captions.js';
 import { panelMethods } from './panels.js';
 import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
@@ -59,6 +60,7 @@ class TrainingLabPage {
     this.heatHover = null;
     this.chartHover = null;
     this.moment = null; // ['step', k]: the timeline's committed position (or the link's step=)
+    writeSweepCaption();
 
     this.controls = new TrainingControls({
       presets: wasm.training_presets(),
@@ -136,6 +138,12 @@ class TrainingLabPage {
       snap: () => this.lab?.snap() ?? -1,
       loss: () => this.lab?.last_loss() ?? null,
       entropy: () => this.lab?.entropy() ?? null,
+      // What the panels draw: the entropy of every state so far, the loss of every iteration,
+      // the heatmap's columns ({ columns, blocks: [{ kind, start, end }], ... }) and c at a state.
+      entropies: () => Array.from(this.lab?.entropies() ?? []),
+      losses: () => Array.from(this.lab?.loss() ?? []),
+      heatmapLayout: () => this.lab?.heatmap_layout() ?? null,
+      cAt: (state, column) => this.lab?.c_at(state, column) ?? NaN,
       chartLayout: () => this.chart.layout, // { x0, x1, start, end, plot, ... } (CSS px)
       heatmapColumn: () => this.heatmap.view?.colW ?? null, // CSS px of a token's column in c_n
       sweep: () => this.sweep.status(),

@@ -148,16 +148,7 @@ function sweepPanel() {
         ),
       ),
     ),
-    h('p#sw-caption.caption', {},
-      'Each cell trains the base configuration with that η', sub('Z'),
-      ' and r for every seed (seed, seed + 1, …) and records the final distinct-token entropy; cells run one per message in a Web Worker with its own wasm instance (core ',
-      h('code', {}, 'run_cell'),
-      '). Points: the mean over seeds; bars: ± one standard deviation (population); curves are offset sideways a little so bars do not overlap; dashed: the uniform-attention entropy (Z = 0). Snap column: mean snap iteration over the seeds that snapped. The paper: a larger η',
-      sub('Z'),
-      ' gives sparser final attention (lower entropy); when one query serves two classes (preset scan-snap-sweep), a larger r = η',
-      sub('Y'), '/η', sub('Z'),
-      ' freezes attention earlier (higher entropy).',
-    ),
+    h('p#sw-caption.caption'),
   );
 }
 

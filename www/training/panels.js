@@ -4,7 +4,7 @@
 // (lab.js mixes them in).
 
 import { fmt } from '../ui/format.js';
-import { setMath } from '../ui/math.js';
+import { description, writeCaptions } from './captions.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 
 const CHART_INTERVAL_MS = 150; // chart redraws while playing
@@ -71,17 +71,8 @@ export const panelMethods = {
   /** Description and the captions with the equations the panels show. */
   refreshText() {
     const lab = this.lab;
-    let desc = lab.description();
-    if (lab.is_text()) desc += ` Training on your text: M = ${lab.m()} tokens, K = ${lab.k()} classes (distinct query, next-word pairs).`;
-    $('tr-description').textContent = desc;
-    const layout = lab.heatmap_layout();
-    const q = this.labels[lab.query_token()] ?? String(lab.query_token());
-    const shown = layout.classes.length < layout.total_classes
-      ? ` (the first ${layout.classes.length} of its ${layout.total_classes} classes)`
-      : layout.classes.length > 1 ? ` (its ${layout.classes.length} classes side by side)` : '';
-    setMath($('tr-heat-caption'), `c_{l|n} ∝ p(l|n) e^{Z[m,l]} over the tokens l of class n, normalised: the attention query m = ${q} pays to token l in a context of class n (large-context limit). Rows: iterations (the state after i SGD steps), newest at the bottom; the view scrolls once there are more rows than fit. Columns: the tokens of each class of query ${q}${shown}, its common tokens, then its distinct tokens ordered by co-occurrence weight p(l|n), largest first. Colour: viridis from 0 to the largest c so far. Dashed: the snap iteration. Hover for values.`);
-    const tol = lab.snap_tol();
-    setMath($('tr-chart-caption'), `The model: the query token m attends to the context tokens x_{t} with b_{t} = softmax_{t}(Z[m, x_{t}]); f = Σ_{t} b_{t} onehot(x_{t}), f̃ = f/‖f‖, logits Y f̃, cross-entropy against the next token; Y and Z trained by SGD with momentum, η_{Y} = r η_{Z}. Loss: batch mean (nats); ln M is the loss of Y = Z = 0. Entropy: of c_{n} restricted to the class's distinct tokens (renormalised), averaged over classes; dashed: its value under uniform attention (Z = 0). Snap: the first iteration s from which max_{n,l} |Δc_{l|n}| per iteration stays below snap_tol = ${fmt(tol)} to the end of the run (the core's snap criterion, after the attention has moved); while the run goes on, "so far" marks the first s followed by ${lab.snap_window()} quiet iterations in a row. Hover for values.`);
+    $('tr-description').textContent = description(lab);
+    writeCaptions(lab, this.labels[lab.query_token()] ?? String(lab.query_token()));
   },
 
   // ---- hover ---------------------------------------------------------------------------

@@ -28,3 +28,12 @@ export function mathNodes(text) {
 export function setMath(el, text) {
   el.replaceChildren(...mathNodes(text));
 }
+
+/**
+ * `template` with each `$name` replaced by `values[name]` (a name is letters and digits; an
+ * unknown name stays as written). The labs' caption tables write their sentences this way, so
+ * the sentences are listed once (tests/e2e/claims.json) whatever values fill them.
+ */
+export function fill(template, values) {
+  return template.replace(/\$([A-Za-z][A-Za-z0-9]*)/g, (m, name) => (name in values ? String(values[name]) : m));
+}

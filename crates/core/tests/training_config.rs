@@ -10,7 +10,7 @@ fn every_preset_round_trips_and_is_canonical() {
     for p in TRAINING_PRESETS {
         let c = p.config();
         let s = c.to_canonical_string();
-        assert_eq!(s, format!("version=4&lab=training&preset={}", p.name()));
+        assert_eq!(s, format!("version=5&lab=training&preset={}", p.name()));
         assert_eq!(parse(&s).unwrap(), c);
         assert_eq!(parse_lab(&s).unwrap(), LabConfig::Training(c.clone()));
         assert!(!p.description().is_empty());
@@ -35,11 +35,11 @@ fn presets_are_the_papers_settings() {
 fn keys_override_the_preset_in_any_order() {
     let c = parse("eta_z=2&lab=training&preset=scan-snap-sweep&ratio=10&seed=7").unwrap();
     assert_eq!((c.eta_z, c.ratio, c.seed, c.queries), (2.0, 10.0, 7, 1));
-    assert_eq!(c.to_canonical_string(), "version=4&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
+    assert_eq!(c.to_canonical_string(), "version=5&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
     let d = parse("#lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2")
         .unwrap();
     let s = d.to_canonical_string();
-    assert_eq!(s, "version=4&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
+    assert_eq!(s, "version=5&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
     assert_eq!(parse(&s).unwrap(), d);
     assert_eq!(d.differences_from_preset()[0], ("commons_per_query", "0".to_string(), "2".to_string()));
 }
@@ -51,7 +51,7 @@ fn text_round_trips_percent_encoded() {
     let c = TrainingConfig { text: text.to_string(), ..TrainingPreset::ScanSnap.config() };
     c.validate().unwrap();
     let s = c.to_canonical_string();
-    assert!(s.starts_with("version=4&lab=training&preset=scan-snap&text=Hello%2C%20world%20%26"), "{}", s);
+    assert!(s.starts_with("version=5&lab=training&preset=scan-snap&text=Hello%2C%20world%20%26"), "{}", s);
     assert_eq!(parse(&s).unwrap(), c);
     assert_eq!(parse_lab(&s).unwrap(), LabConfig::Training(c));
 }
@@ -98,7 +98,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=training&text=hello%20world", "text"),
     ("lab=training&text=%zz", "text"),
     ("lab=training&eta_z=1&eta_z=2", "eta_z"),
-    ("lab=training&version=5", "version"),
+    ("lab=training&version=6", "version"),
     ("lab=training&nokey", "nokey"),
     ("lab=training&=3", "(empty key)"),
     ("lab=quantum", "lab"),
@@ -140,7 +140,7 @@ fn parse_lab_dispatches_by_the_lab_key() {
     assert_eq!(q.to_canonical_string(), "version=1&preset=polytope&n=7");
     let t = parse_lab("?lab=training&preset=scan-snap-sweep&eta_z=3").unwrap();
     assert_eq!(t.lab(), "training");
-    assert_eq!(t.to_canonical_string(), "version=4&lab=training&preset=scan-snap-sweep&eta_z=3");
+    assert_eq!(t.to_canonical_string(), "version=5&lab=training&preset=scan-snap-sweep&eta_z=3");
     assert_eq!(parse_lab("lab%3Dtraining").unwrap_err().key, "lab%3Dtraining"); // not a key=value pair
                                                                                 // Particle keys in a training configuration and training keys in a particle one are refused.
     assert_eq!(parse_lab("lab=training&beta=2").unwrap_err().key, "beta");

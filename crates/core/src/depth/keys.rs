@@ -40,7 +40,7 @@ pub const DEPTH_TABLE: &[Key<DepthConfig>] = &[
     key_count!(d_head, 1, 256, "width of a head's queries, keys, values"),
     key_count!(tokens, 2, MAX_TOKENS, "sequence length `n` (when a text sets `n`, `input=text` or `bert-embeddings` with a text, a `tokens` in the link must equal its token count, and is not written)"),
     Key { effect: "on: the skip connection stops the rank collapse", ..key_switch!(skip, "attention skip connection of the `configured` variant") },
-    Key { effect: "on: can slow the collapse (its Lipschitz constant enters the bound)", ..key_switch!(mlp, "MLP block of the `configured` variant") },
+    Key { effect: "on: its Lipschitz constant enters the collapse bound; it does not stop the collapse (SAN+MLP reaches round-off like SAN)", ..key_switch!(mlp, "MLP block of the `configured` variant") },
     key_count!(mlp_width, 1, 4096, "MLP hidden width"),
     Key {
         allowed: "`relu`, `gelu` (exact, erf), `tanh`",

@@ -72,7 +72,7 @@ impl DepthPreset {
     pub fn description(self) -> &'static str {
         match self {
             DepthPreset::BertInit => "BERT-base at initialisation (12 x 12 heads, d_model 768, post-LN, N(0, 0.02²)) on BERT's input embeddings: pure attention collapses to rank 1 within two layers, skip connections keep the tokens apart; the curves follow Dong et al. 2021's figure.",
-            DepthPreset::CollapseSmall => "A small f64 stack: without skip connections the residual falls doubly exponentially, to round-off within a few layers; MLPs slow it, skips stop it (Dong et al. 2021).",
+            DepthPreset::CollapseSmall => "A small f64 stack: without skip connections the residual falls doubly exponentially, to round-off within a few layers, with or without MLPs; skips stop it (Dong et al. 2021).",
             DepthPreset::ContextText => "Context similarity S = O Oᵀ of each head's output on a text: distance histogram, same-sentence fraction against chance, each head's most frequent token, attention on separators (Halevi et al. 2025).",
             DepthPreset::ParticleEuler => "The particle model's Q, K, V as one attention head: SAN+skip without LayerNorm is forward Euler of the particle ODE, one layer per step; SAN is the same without the skip.",
         }

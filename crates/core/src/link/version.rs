@@ -13,13 +13,21 @@
 //! | 1 | canonical strings until version 2; today, particle runs opened from a version 0 or 1 link | `1 -> 2`: the identity on the keys. Version 2 changed the particle lab's arithmetic, not its keys: the attention weights use the rational exponential (`crate::exp::rational`, about 1.5x faster) instead of the Taylor one. A particle run from a version 0 or 1 link keeps the Taylor exponential and writes `version=1` ([`crate::particles::config::Config::version`]), so the link replays bit for bit |
 //! | 2 | canonical strings until version 3; today, particle runs opened from a version 2 link (same arithmetic as 3) | `2 -> 3`: a depth link whose preset is `bert-init` (written or by default) and that has no `input` key gets `input=gaussian`. Version 3 made `bert-init` start from BERT's input embeddings at initialisation (`input=bert-embeddings`, Dong et al.'s figure) instead of Gaussian tokens |
 //! | 3 | canonical strings until version 4; today, particle runs opened from a version 3 link (same arithmetic as 4) | `3 -> 4`: a depth link whose input is laid out from a text (`input=text`, or `input=bert-embeddings` with a non-empty `text`; written, or its preset's as version 3 had them) loses its `tokens`, which the text overrode. Version 4 refuses such a `tokens` unless it equals the text's token count |
-//! | 4 | every canonical string made today | (current) |
+//! | 4 | canonical strings until version 5; today, particle runs opened from a version 4 link (the same arithmetic as 5) | `4 -> 5`: the identity on the keys. Version 5 changed what the particle lab counts and shows, not a key: `clusters` links tokens closer than `cluster_tol` times the larger of the initial and the current spread (before: the initial spread), `cluster_tol`'s default is 0.016 (before: 1e-3), and the heatmap's `order` defaults to the preset's suggestion (before: `cluster`). A particle run from an older link keeps all three and writes its version ([`crate::particles::config::Config::version`]), so its numbers and its view are those it had |
+//! | 5 | every canonical string made today | (current) |
 
 use super::quote;
 use super::ConfigError;
 
-/// The version written today, first in every canonical string (`version=4&...`).
-pub const VERSION: u32 = 4;
+/// The version written today, first in every canonical string (`version=5&...`).
+pub const VERSION: u32 = 5;
+
+/// The first version whose particle runs count clusters as the token view draws them: linked
+/// closer than `cluster_tol` times the larger of the initial and the current spread, with
+/// `cluster_tol` 0.016 by default, and the heatmap ordered as the preset suggests
+/// ([`crate::particles::config::Config::clusters_as_drawn`]). Older links keep the initial
+/// spread, 1e-3 and the cluster order.
+pub const CLUSTERS_AS_DRAWN: u32 = 5;
 
 /// The version of a configuration's decoded `(key, value)` pairs: `0` when there is no `version`
 /// key (a link from before versions), else its value, which must be a version this code knows
@@ -91,6 +99,9 @@ pub fn migrate_for(
     if version < 4 {
         pairs = v3_to_v4(pairs, lab);
     }
+    if version < 5 {
+        pairs = v4_to_v5(pairs);
+    }
     Ok(pairs)
 }
 
@@ -147,5 +158,14 @@ fn v3_to_v4(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)
     if input == "text" || (input == "bert-embeddings" && has_text) {
         pairs.retain(|(k, _)| k != "tokens");
     }
+    pairs
+}
+
+/// Version 4 to version 5: the identity on the keys. Version 5 changed the particle lab's
+/// `clusters` rule, `cluster_tol`'s default and the heatmap's default order, not a key; the
+/// particle parser keeps the version a link was written in
+/// ([`crate::particles::config::Config::version`]), and with it the rule and the defaults the
+/// link had ([`CLUSTERS_AS_DRAWN`]).
+fn v4_to_v5(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     pairs
 }

@@ -112,7 +112,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         name: "order",
         meaning: "order of the heatmap's rows and columns (thin lines between groups)",
         allowed: "`cluster` (largest cluster first, tokens alone last), `leader` (each leader with the tokens attending most to it), `index` (token order)",
-        default: "`cluster`",
+        default: "the preset's suggestion (`leader` for the Euclidean presets whose attention turns Boolean: `polytope`, `polytope-3d`, `hyperplanes`, `polytope-line`, `leaders`, `random-psd`; `cluster` for `collapse` and the sphere presets; `cluster` for every link of version 4 or older)",
         labs: &["particles"],
     },
     ViewKey {

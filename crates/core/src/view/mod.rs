@@ -110,8 +110,10 @@ pub struct View {
     /// Token colours: `"clusters"`, `"index"` or `"plain"`.
     pub colour: &'static str,
     /// The heatmap's order: `"cluster"`, `"leader"` or `"index"`
-    /// ([`crate::particles::analysis::order::TokenOrder`]).
-    pub order: &'static str,
+    /// ([`crate::particles::analysis::order::TokenOrder`]); `None`: the preset's suggestion
+    /// ([`crate::particles::config::Preset::suggested_order`]; a link naming exactly the
+    /// suggestion reads as `None`, so the canonical form leaves it out).
+    pub order: Option<&'static str>,
     /// The token view's axis scales: `"equal"` or `"per-axis"`; `None`: the preset's suggestion
     /// ([`crate::particles::config::Preset::suggested_axes`]).
     pub axes: Option<&'static str>,
@@ -140,7 +142,7 @@ pub fn split_off_view(pairs: Pairs, spec: &ViewSpec) -> (Pairs, Pairs) {
     pairs.into_iter().partition(|(k, _)| keys.contains(k))
 }
 
-/// The values of the view key `order` (the heatmap's rows and columns), the default first.
+/// The values of the view key `order` (the heatmap's rows and columns).
 pub const HEATMAP_ORDERS: [&str; 3] = ["cluster", "leader", "index"];
 
 /// The values of the view key `overlays` (the theorems drawn over the particle lab's panels), in
@@ -173,7 +175,7 @@ impl View {
             projection: Projection { mode: ProjectionMode::Pca2, a: 1, b: 2 },
             camera: DEFAULT_CAMERA,
             colour: "clusters",
-            order: "cluster",
+            order: None,
             axes: None,
             overlays: None,
             residual_axis: "log",
@@ -231,7 +233,7 @@ impl View {
                 "camera" => (self.camera != base.camera)
                     .then(|| format!("{},{}", format_f64(self.camera.yaw), format_f64(self.camera.pitch))),
                 "colour" => (self.colour != base.colour).then(|| self.colour.to_string()),
-                "order" => (self.order != base.order).then(|| self.order.to_string()),
+                "order" => self.order.map(str::to_string),
                 "axes" => self.axes.map(str::to_string),
                 "overlays" => self.overlays.as_ref().map(|o| o.join(",")),
                 "residual_axis" => (self.residual_axis != base.residual_axis).then(|| self.residual_axis.to_string()),

@@ -80,7 +80,7 @@ fn apply(
         "projection" => v.projection = projection(key, value, ctx.d)?,
         "camera" => v.camera = camera(key, value)?,
         "colour" => v.colour = pick(key, value, &["clusters", "index", "plain"])?,
-        "order" => v.order = pick(key, value, &super::HEATMAP_ORDERS)?,
+        "order" => v.order = Some(pick(key, value, &super::HEATMAP_ORDERS)?),
         "axes" => v.axes = Some(pick(key, value, &["equal", "per-axis"])?),
         "overlays" => v.overlays = Some(names(key, value, &super::OVERLAYS)?),
         "residual_axis" => v.residual_axis = pick(key, value, &["log", "linear"])?,

@@ -125,7 +125,7 @@ impl ParticleLab {
             leaders: Vec::new(),
             history: Default::default(),
             buf: vec![0.0; len],
-            heat: Default::default(),
+            heat: super::particles_heatmap::HeatmapView::new(c.preset.suggested_order(c.version)),
             overlays: c.preset.suggested_overlays().to_vec(),
             pending: None,
             supplied: None,
@@ -248,6 +248,12 @@ impl ParticleLab {
     /// `Preset::suggested_axes`; the view key `axes` overrides it).
     pub fn suggested_axes(&self) -> String {
         self.sim.config().preset.suggested_axes().to_string()
+    }
+
+    /// The spread of the initial tokens (core `Simulation::initial_spread`: their largest
+    /// coordinate range, the same in `x` and `z`): the token view never zooms in past it.
+    pub fn initial_spread(&self) -> f64 {
+        self.sim.initial_spread()
     }
 
     /// The step at which the run stops, `round(until / dt)`.

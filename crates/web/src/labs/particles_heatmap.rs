@@ -13,8 +13,10 @@ use wasm_bindgen::prelude::*;
 /// The heatmap's order and the state its view was computed for.
 #[derive(Debug, Default)]
 pub struct HeatmapView {
-    /// `"cluster"` (default), `"leader"` or `"index"`.
+    /// `"cluster"`, `"leader"` or `"index"`; `None` for the run's suggestion.
     order: Option<&'static str>,
+    /// The order the run's preset suggests (core `Preset::suggested_order`).
+    suggested: &'static str,
     /// The order of the view last computed.
     pub(crate) tokens: TokenOrder,
     /// `P` with rows and columns in that order (`n x n`; runs with `P` kept, order not `index`).
@@ -25,8 +27,13 @@ pub struct HeatmapView {
 }
 
 impl HeatmapView {
+    /// No view yet, in the order `suggested` until another is set.
+    pub(crate) fn new(suggested: &'static str) -> HeatmapView {
+        HeatmapView { suggested, ..Default::default() }
+    }
+
     pub(crate) fn order(&self) -> &'static str {
-        self.order.unwrap_or("cluster")
+        self.order.unwrap_or(self.suggested)
     }
 }
 
@@ -41,6 +48,12 @@ impl ParticleLab {
         })?;
         self.heat.order = Some(order);
         Ok(())
+    }
+
+    /// The heatmap's order the run's preset suggests (core `Preset::suggested_order` for the
+    /// run's version): the view key `order` when a link does not write it.
+    pub fn suggested_order(&self) -> String {
+        self.heat.suggested.to_string()
     }
 
     /// The heatmap's order of the view last drawn: `perm[a]` is the token at row and column `a`

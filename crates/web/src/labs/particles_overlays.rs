@@ -113,6 +113,13 @@ impl ParticleLab {
         to_js(&self.history.plateaus())
     }
 
+    /// Whether the run counts clusters as the token view draws them (core
+    /// `Config::clusters_as_drawn`: against the larger of the initial and the current spread;
+    /// links before version 5: the initial spread), for the chart's caption.
+    pub fn clusters_as_drawn(&self) -> bool {
+        self.sim.config().clusters_as_drawn()
+    }
+
     /// The name of the count the chart's first panel draws: `"hyperplanes"` where the run's
     /// samples all have it, else `"clusters"`.
     pub fn counted(&self) -> String {

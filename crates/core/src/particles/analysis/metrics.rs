@@ -7,7 +7,7 @@ use super::order::{heat_cells, pool_row_cells, row_argmax};
 use super::partial::RowsPartial;
 use super::rank::{effective_rank_of_rows, sample_rows};
 use super::spectrum::{top_left_eigenvector, TopEigen};
-use super::{clusters::cluster_labels_into, interaction_energy};
+use super::{clusters::cluster_labels_into, clusters::spread, interaction_energy};
 use crate::linalg::is_identity;
 use crate::particles::config::Model;
 use crate::particles::sim::Simulation;
@@ -18,7 +18,9 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Number of single-linkage clusters of the displayed tokens at distance
-    /// `cluster_tol * ` the spread of the initial tokens (science.md §1, check 4).
+    /// `cluster_tol * ` [`crate::particles::config::Config::cluster_reference`] (the larger of
+    /// the initial and the current spread; the initial spread for links before version 5;
+    /// science.md §1.7).
     pub clusters: usize,
     /// `max |P - round P|`.
     pub boolean_distance: f64,
@@ -136,7 +138,7 @@ impl Metrics {
 
 /// The cluster labels of the current state into `scratch.labels` (and the displayed tokens into
 /// `scratch.tokens`), as [`Metrics::compute`] finds them: single linkage in the displayed
-/// coordinates at `cluster_tol` times the initial spread. Returns the number of clusters.
+/// coordinates at [`cluster_tolerance`]. Returns the number of clusters.
 pub fn cluster_labels_now(sim: &mut Simulation, scratch: &mut MetricsScratch) -> usize {
     let MetricsScratch { tokens, labels, parent, .. } = scratch;
     labels_of_state(sim, tokens, labels, parent)
@@ -156,8 +158,18 @@ pub fn labels_of_state(
     parent.resize(n, 0);
     let coords = sim.config().coords;
     sim.tokens_in(coords, tokens);
-    let tol = sim.config().cluster_tol * sim.initial_spread();
+    let tol = cluster_tolerance(sim, tokens);
     cluster_labels_into(tokens, n, d, tol, labels, parent)
+}
+
+/// The single-linkage distance of the `clusters` metric for the displayed tokens `tokens` of
+/// `sim`'s current state: `cluster_tol` times the run's reference spread
+/// ([`crate::particles::config::Config::cluster_reference`] of the initial tokens' spread and
+/// these tokens' spread; science.md §1.7).
+pub fn cluster_tolerance(sim: &Simulation, tokens: &[f64]) -> f64 {
+    let c = sim.config();
+    let current = if c.clusters_as_drawn() { spread(tokens, sim.n(), sim.d()) } else { f64::NAN };
+    c.cluster_tol * c.cluster_reference(sim.initial_spread(), current)
 }
 
 /// What one streamed pass over the rows of `P` gives besides the scratch's views.

@@ -26,15 +26,16 @@ impl Config {
         crate::link::keys::pairs(super::PARTICLES_TABLE, self)
     }
 
-    /// The canonical string: `version=V&preset=NAME` (`V` = [`Config::version`]: 2, or 1 for a
-    /// run from an older link) followed by the keys whose value differs from that preset, in the
+    /// The canonical string: `version=V&preset=NAME` (`V` = [`Config::version`]: today's, or the
+    /// older link's it was read from) followed by the keys whose value differs from that preset
+    /// as that version defines it ([`super::Preset::config_at`]), in the
     /// order of [`Config::pairs`]. `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {
         crate::link::canonical_string(
             self.version,
             format!("preset={}", self.preset.name()),
             &self.pairs(),
-            &self.preset.config().pairs(),
+            &self.preset.config_at(self.version).pairs(),
             1,
         )
     }
@@ -42,6 +43,6 @@ impl Config {
     /// The keys (other than `preset`) whose value differs from the preset's, with both values:
     /// `(key, preset value, this value)`.
     pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        crate::link::differences(self.pairs(), self.preset.config().pairs(), 1)
+        crate::link::differences(self.pairs(), self.preset.config_at(self.version).pairs(), 1)
     }
 }

@@ -53,7 +53,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
     Key { effect: "more tokens: a denser initial cloud; the work per step grows as n²", allowed: "1..=16384 (the page runs up to 4096)", ..key_count!(n, 1, MAX_N, "number of tokens") },
     Key { effect: "d > 3 is shown projected (PCA or two chosen coordinates)", ..key_count!(d, 1, MAX_D, "token dimension") },
     Key { effect: "another seed: other initial tokens (and `psd` matrices), same distribution", ..key_seed!(seed, "PRNG seed") },
-    Key { effect: "larger β: sharper attention, more and longer-lived clusters", ..key_float!(beta, open 0.0, closed 1000.0, "inverse temperature β") },
+    Key { effect: "larger β: sharper attention; on the sphere more clusters, lasting longer (sphere-sa-clusters at t = 15: 1 at β = 1, 3 at β = 4); in R^d the same limit (polytope: the same vertices at β = 1 and 5)", ..key_float!(beta, open 0.0, closed 1000.0, "inverse temperature β") },
     Key { effect: "smaller dt: closer to the ODE, more steps to reach until", ..key_float!(dt, open 0.0, closed 1.0, "time step") },
     Key { effect: "later: tokens closer to their limit", allowed: "0 <= until <= 1e6, until/dt <= 1e8", ..key_float!(until, closed 0.0, closed 1e6, "stop time") },
     Key {
@@ -91,7 +91,7 @@ pub const PARTICLES_TABLE: &[Key<Config>] = &[
             Ok(())
         },
     },
-    Key { effect: "larger: nearby tokens count as one cluster sooner", ..key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the spread") },
+    Key { effect: "larger: nearby tokens count as one cluster sooner", ..key_float!(cluster_tol, open 0.0, open 1.0, "single-linkage tolerance, relative to the larger of the initial and the current spread, the extent the token view spans (0.016: 4 CSS px on the page's default token plot; links of version 4 or older: the initial spread, default 1e-3)") },
     Key {
         effect: "`z` removes the e^(tV) growth, so the clusters show",
         allowed: "`x`, `z` (z: euclidean only)",

@@ -1,10 +1,10 @@
 //! The typed configuration of a particle run and its canonical text form
-//! `version=4&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
+//! `version=5&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
 //!
 //! Keys, in canonical order after `preset`: `lab`, `model`, `n`, `d`, `seed`, `beta`, `dt`, `until`,
 //! `integrate_in`, `integrator`, `q`, `k`, `v`, `init`, `scale`, `points`, `cluster_tol`, and the
 //! view key `coords`, then the view keys of [`crate::view`]. The canonical string starts with
-//! `version=4` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
+//! `version=5` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
 //! [`migrate`]; a version 0 or 1 link keeps its numbers and writes `version=1`, see
 //! [`Config::version`]). See [`parse`] for the rules and [`Config::to_canonical_string`] for the
 //! canonical form.
@@ -16,7 +16,7 @@ mod presets;
 mod speed;
 mod validate;
 
-pub use crate::link::{ConfigError, VERSION};
+pub use crate::link::{ConfigError, CLUSTERS_AS_DRAWN, VERSION};
 pub use keys::PARTICLES_TABLE;
 pub use parse::{family_keys, parse, parse_with_view};
 pub use presets::{Preset, METASTABILITY_POINTS, PAPER_V_2D, PRESETS};
@@ -110,12 +110,13 @@ pub struct Points {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Config {
     /// The configuration version whose numbers the run follows, written first in its canonical
-    /// string: [`VERSION`] (4) for every configuration made today (presets and their edits); 1
+    /// string: [`VERSION`] (5) for every configuration made today (presets and their edits); 1
     /// for a link written under version 0 (no `version` key) or 1, whose attention weights keep
-    /// the Taylor exponential so that the link replays bit for bit (see `version.rs`); 2 or 3 for
-    /// a link written then. Versions 2, 3 and 4 differ in depth-lab keys only: from version 2 on,
-    /// the attention weights use the rational exponential, the same bits in each. Set by the
-    /// link's `version` key only.
+    /// the Taylor exponential so that the link replays bit for bit (see `version.rs`); 2, 3 or 4
+    /// for a link written then. Versions 2 to 5 give the same tokens: from version 2 on, the
+    /// attention weights use the rational exponential; version 5 changed the clusters rule, the
+    /// default `cluster_tol` and the heatmap's default order ([`Config::clusters_as_drawn`]).
+    /// Set by the link's `version` key only.
     pub version: u32,
     /// The preset the configuration starts from.
     pub preset: Preset,
@@ -149,7 +150,8 @@ pub struct Config {
     pub scale: f64,
     /// Explicit initial tokens (`n x d`, row-major), used only when `init = points`.
     pub points: Option<Points>,
-    /// Single-linkage tolerance for `clusters`, relative to the token spread, in (0, 1).
+    /// Single-linkage tolerance for `clusters`, relative to the token spread
+    /// ([`Config::cluster_reference`]), in (0, 1).
     pub cluster_tol: f64,
     /// View key: coordinates shown and analysed (x or z). Never changes the numbers.
     pub coords: Space,
@@ -159,6 +161,31 @@ impl Default for Config {
     /// The default preset, `polytope`.
     fn default() -> Self {
         Preset::Polytope.config()
+    }
+}
+
+impl Config {
+    /// Whether the run counts clusters as the token view draws them (versions from
+    /// [`CLUSTERS_AS_DRAWN`] on): tokens closer than `cluster_tol` times the larger of the
+    /// initial and the current spread are linked, the spread the page's view spans (it follows
+    /// growing tokens and never zooms in past the initial ones), and `cluster_tol`'s default,
+    /// 0.016, is 4 CSS px on the page's default 2-D token plot (267 px across 1.08 spreads).
+    /// Older links keep the initial spread and 1e-3 (science.md §1.7).
+    pub fn clusters_as_drawn(&self) -> bool {
+        self.version >= CLUSTERS_AS_DRAWN
+    }
+
+    /// The spread `clusters` measures `cluster_tol` against, for tokens whose spread is
+    /// `current` ([`crate::particles::analysis::spread`] of the displayed coordinates) in a run
+    /// whose initial tokens' spread is `initial`: the larger of the two when
+    /// [`Config::clusters_as_drawn`] (a current spread that is not finite counts as the initial),
+    /// else `initial`.
+    pub fn cluster_reference(&self, initial: f64, current: f64) -> f64 {
+        if self.clusters_as_drawn() && current.is_finite() {
+            initial.max(current)
+        } else {
+            initial
+        }
     }
 }
 

@@ -33,8 +33,7 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     let version = if version == 0 && pairs.is_empty() { super::VERSION } else { version.max(1) };
     let (view_pairs, pairs) = crate::view::split_off_view(pairs, &PARTICLES_VIEW);
     let preset: Preset = pick_preset(&pairs)?;
-    let mut c = preset.config();
-    c.version = version;
+    let mut c = preset.config_at(version);
     for (key, value) in &pairs {
         if *key != "preset" {
             crate::link::keys::apply(super::PARTICLES_TABLE, &mut c, key, value)?;
@@ -53,6 +52,9 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     let mut view = parse_view(&PARTICLES_VIEW, &view_pairs, ctx)?;
     if view.overlays.as_deref() == Some(c.preset.suggested_overlays()) {
         view.overlays = None; // the default: the canonical form leaves it out
+    }
+    if view.order == Some(c.preset.suggested_order(c.version)) {
+        view.order = None; // likewise
     }
     Ok((c, view))
 }

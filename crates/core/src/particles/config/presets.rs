@@ -82,10 +82,10 @@ impl crate::link::LabPreset for Preset {
             Preset::Hyperplanes => "With one dominant direction of V the tokens end on parallel lines.",
             Preset::PolytopeLine => "A polygon in two coordinates while the third one diverges.",
             Preset::Leaders => "In 1-D every token follows a leader and attention turns 0/1.",
-            Preset::RandomPsd => "A random positive value matrix still makes the tokens cluster.",
+            Preset::RandomPsd => "With a random positive semi-definite V the tokens end on parallel lines.",
             Preset::Collapse => "With V = −I every token shrinks to the origin.",
             Preset::SphereSa => "On the sphere, attention gathers all tokens into one cluster.",
-            Preset::SphereSaClusters => "At larger β clusters on the sphere last long before merging.",
+            Preset::SphereSaClusters => "At larger β the tokens on the sphere form several clusters that last.",
             Preset::SphereUsa => "Unnormalised attention on the sphere clusters the tokens too.",
             Preset::Metastability => "Two clusters that last for hundreds of time units: metastability.",
         }
@@ -146,12 +146,50 @@ impl Preset {
             Preset::Hyperplanes => "When V's top eigenvalue is real, positive and simple, the rescaled tokens end on at most three parallel lines with normal ψ₁ (Geshkovski et al. 2023).",
             Preset::PolytopeLine => "V = diag(1, 1, -0.5): the first two coordinates of z form a polytope while the third diverges in z and stays bounded in x (Geshkovski et al. 2023).",
             Preset::Leaders => "In 1-D every token ends up attending to a leader, the initial maximum or minimum, and P becomes Boolean (Geshkovski et al. 2023).",
-            Preset::RandomPsd => "A random positive semi-definite Qᵀ K = V = M Mᵀ drawn from the seed still makes the rescaled tokens cluster (Geshkovski et al. 2023).",
+            Preset::RandomPsd => "A random positive semi-definite Qᵀ K = V = M Mᵀ drawn from the seed has (generically) a simple top eigenvalue: the rescaled tokens end on parallel lines normal to ψ₁, as in hyperplanes (Geshkovski et al. 2023).",
             Preset::Collapse => "With V = -I all tokens shrink to the origin, slowly, about like t⁻¹ᐟ² (Geshkovski et al. 2023).",
             Preset::SphereSa => "Self-attention on the sphere at small beta gathers all tokens into one cluster quickly (Geshkovski et al. 2023, arXiv 2312.10794).",
-            Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that persist for a long time before merging (arXiv 2312.10794).",
+            Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that last: three here, none merging by t = 30 (arXiv 2312.10794).",
             Preset::SphereUsa => "Unnormalised self-attention (USA) on the sphere also increases the interaction energy and clusters the tokens (arXiv 2312.10794).",
             Preset::Metastability => "Five tokens form two clusters within a few time units that persist for hundreds: dynamic metastability (arXiv 2410.06833).",
+        }
+    }
+
+    /// The preset's configuration as a link of version `version` reads it: [`Preset::config`]
+    /// with that version, and before [`super::CLUSTERS_AS_DRAWN`] the `cluster_tol` default of
+    /// then, 1e-3 (so an older link keeps its clusters, and its canonical form its keys).
+    pub fn config_at(self, version: u32) -> Config {
+        let mut c = self.config();
+        c.version = version;
+        if version < super::CLUSTERS_AS_DRAWN {
+            c.cluster_tol = 1e-3;
+        }
+        c
+    }
+
+    /// The heatmap's order the preset suggests (the view key `order` when a link does not write
+    /// it) for a link of version `version`: from [`super::CLUSTERS_AS_DRAWN`] on, `leader` for
+    /// the Euclidean presets whose attention turns Boolean (each token's row a 1 on its leader
+    /// before the tokens arrive there: ordered by leader, `P` shows one full column per group at
+    /// once, where ordered by cluster it would scatter), `cluster` for `collapse` and the sphere
+    /// presets (clusters of tokens attending within their cluster); `cluster` for every preset
+    /// before.
+    pub fn suggested_order(self, version: u32) -> &'static str {
+        if version < super::CLUSTERS_AS_DRAWN {
+            return "cluster";
+        }
+        match self {
+            Preset::Polytope
+            | Preset::Polytope3d
+            | Preset::Hyperplanes
+            | Preset::PolytopeLine
+            | Preset::Leaders
+            | Preset::RandomPsd => "leader",
+            Preset::Collapse
+            | Preset::SphereSa
+            | Preset::SphereSaClusters
+            | Preset::SphereUsa
+            | Preset::Metastability => "cluster",
         }
     }
 
@@ -175,7 +213,7 @@ impl Preset {
             init: Init::Cube,
             scale: 5.0,
             points: None,
-            cluster_tol: 1e-3,
+            cluster_tol: 0.016,
             coords: Space::Z,
         };
         let sphere = |model, n, beta, dt, until| Config {

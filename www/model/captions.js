@@ -1,0 +1,30 @@
+// The model lab's panel captions. Every sentence is in CAPTIONS (`$name`: a value filled in),
+// which tests/e2e/claims.json lists.
+
+import { fill } from '../ui/math.js';
+
+/** The captions' sentences, by name. */
+export const CAPTIONS = {
+  grid: '$n tokens, $layers layers × $heads heads. $span Click a head to enlarge it (layer $layer, head $head shown).',
+  gridShared: 'Attention tiles span 0 to the largest weight of any head; similarity tiles the off-diagonal range of all heads (shared scale).',
+  gridHead: 'Attention tiles span 0 to each head\'s largest weight; similarity tiles each head\'s off-diagonal range (per-head scale).',
+  resNote: 'The depth lab\'s SAN+MLP has no skip at all; here SAN+MLP removes only the attention\'s skip, as in Dong et al.\'s BERT surgery.',
+  res: 'At layer $layers: $values. Layer 0 is the embeddings after their LayerNorm.',
+  hist: 'High-similarity pairs: the top 2% of each head\'s S (quantile 0.98, as the depth lab\'s context-text); each ridge adds the layer\'s heads.',
+  same: 'Same-sentence share by layer: $shares; by chance $chance.',
+};
+
+const $ = (id) => document.getElementById(id);
+
+/** Writes the captions of result `r` (the worker's analysis of a text). */
+export function writeCaptions(r) {
+  const C = CAPTIONS;
+  const span = r.scale === 'shared' ? C.gridShared : C.gridHead;
+  $('md-grid-caption').textContent = fill(C.grid, { n: r.n, layers: r.layers, heads: r.heads, span, layer: r.layer, head: r.head });
+  const last = (v) => v.residual[v.residual.length - 1];
+  const values = r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ');
+  $('md-res-caption').textContent = fill(C.res, { layers: r.layers, values });
+  $('md-hist-caption').textContent = C.hist;
+  const shares = r.statistics.map((l) => (l.same_sentence === null ? '–' : l.same_sentence.toFixed(2)));
+  $('md-same-caption').textContent = fill(C.same, { shares: shares.join(', '), chance: r.chance.toFixed(2) });
+}
