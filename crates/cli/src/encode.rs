@@ -131,8 +131,18 @@ pub(crate) fn read_bytes(dir: &Path, name: &str) -> Result<Vec<u8>, String> {
     std::fs::read(&path).map_err(|e| format!("cannot read {}: {}", path.display(), e))
 }
 
+/// The text of the model folder's file `name`, by the core's rule for a model folder's text files
+/// (UTF-8, a leading byte-order mark dropped, other encodings refused naming the file:
+/// `attn_core::model::text_file`), the page's rule too.
 pub(crate) fn read_text(dir: &Path, name: &str) -> Result<String, String> {
-    String::from_utf8(read_bytes(dir, name)?).map_err(|_| format!("{}: not UTF-8 text", dir.join(name).display()))
+    let bytes = read_bytes(dir, name)?;
+    match attn_core::model::text_file::decode(name, &bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(attn_core::model::ModelError::TextFile { why, .. }) => {
+            Err(format!("{}: {}", dir.join(name).display(), why))
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// `L,H` of flag `flag`, checked against the model: `L` in `1..=layers`, `H` in `0..heads`.

@@ -11,6 +11,7 @@ mod depth;
 mod diverged;
 mod encode;
 mod link;
+mod model_files;
 mod threads;
 mod train;
 

@@ -29,6 +29,7 @@ mod kernel_bits;
 mod linalg;
 mod link;
 mod messages;
+mod model_files;
 mod model_forward;
 mod model_golden;
 mod model_keys;

@@ -20,7 +20,8 @@
 //! CJK, lower case and accents, punctuation), [`unicode`] (the Unicode properties it reads, the
 //! reference's, from the generated `unicode_tables`), [`tokenizer`] (special tokens, WordPiece,
 //! the segment, sentences; [`no_pieces`] says what a text without pieces holds), [`config`],
-//! [`weights`], [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`]. The tokenizer's
+//! [`weights`] (on [`tensor_file`], the file's header and layout), [`text_file`] (the text files'
+//! encoding rule), [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`]. The tokenizer's
 //! reference is Hugging Face's `tokenizers` 0.23.3 with the model's `tokenizer.json`
 //! (`crates/core/tests/fixtures/tokenizer_unicode/make_unicode_tables.py` and
 //! `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
@@ -35,6 +36,8 @@ pub mod forward;
 pub mod keys;
 pub mod no_pieces;
 pub mod ops;
+pub mod tensor_file;
+pub mod text_file;
 pub mod tokenizer;
 pub mod unicode;
 mod unicode_changed;
@@ -58,6 +61,13 @@ pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2";
 /// What is wrong with a model's files or with a text given to it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelError {
+    /// A text file of the model folder is not UTF-8 text ([`text_file::decode`]).
+    TextFile {
+        /// The file's name (`vocab.txt`, `config.json`, `tokenizer_config.json`).
+        file: String,
+        /// What is wrong and what to do.
+        why: String,
+    },
     /// `vocab.txt` is unusable: the message names the line or the missing special token.
     Vocab(String),
     /// `tokenizer_config.json` is unusable: the message says what is wrong.
@@ -94,6 +104,7 @@ pub enum ModelError {
 impl std::fmt::Display for ModelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            ModelError::TextFile { file, why } => write!(f, "{}: {}", file, why),
             ModelError::Vocab(why) => write!(f, "vocab.txt: {}", why),
             ModelError::TokenizerConfig(why) => write!(f, "tokenizer_config.json: {}", why),
             ModelError::Config { field, why } if field.is_empty() => write!(f, "config.json: {}", why),

@@ -9,13 +9,16 @@
 //! weights of output `o`), so `Y = X W^T + b` for tokens as rows is the scores product `A B^T` of
 //! the shared kernels ([`crate::kernels`]): `W` is packed once as the kernel's keys.
 //!
-//! The file is parsed by the `safetensors` crate (no copy of the bytes, checked offsets); when it
-//! refuses the file, the header is read again here to name the tensor at fault.
+//! The file is parsed by [`super::tensor_file`] (no copy of the bytes; sizes in `u64`, so a
+//! tensor of 2^27 elements or more reads in wasm32 as natively; checked offsets; a tensor named
+//! twice, or under two names the lab reads as one, refused as ambiguous), every refusal naming the
+//! tensor at fault.
 
 use super::config::BertConfig;
+use super::tensor_file::TensorFile;
 use super::ModelError;
 use crate::kernels::{pack_keys, KeyPanels};
-use safetensors::{Dtype, SafeTensorError, SafeTensors};
+use safetensors::Dtype;
 
 /// A linear layer `y = x W^T + b`: `W` (`out x in`, row-major as in the file) packed for
 /// [`crate::kernels::scores_block`], and `b` (`out`).
@@ -89,7 +92,7 @@ pub struct BertWeights {
 
 /// The tensors of a parsed file, looked up with or without the `bert.` prefix.
 struct Tensors<'a> {
-    st: SafeTensors<'a>,
+    st: TensorFile<'a>,
     prefix: &'static str,
 }
 
@@ -99,11 +102,11 @@ impl Tensors<'_> {
     fn get(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, ModelError> {
         let full = format!("{}{}", self.prefix, name);
         let view = match self.st.tensor(&full) {
-            Ok(v) => v,
-            Err(_) => {
+            Some(v) => v,
+            None => {
                 let old = name.strip_suffix(".weight").map(|s| format!("{}{}.gamma", self.prefix, s));
                 let old = old.or_else(|| name.strip_suffix(".bias").map(|s| format!("{}{}.beta", self.prefix, s)));
-                match old.filter(|_| name.contains("LayerNorm")).and_then(|o| self.st.tensor(&o).ok()) {
+                match old.filter(|_| name.contains("LayerNorm")).and_then(|o| self.st.tensor(&o)) {
                     Some(v) => v,
                     None => return Err(bad(name, "is missing")),
                 }
@@ -149,12 +152,13 @@ fn bad(tensor: &str, why: impl Into<String>) -> ModelError {
 impl BertWeights {
     /// Reads the bytes of a `model.safetensors` for the encoder `config` describes. Errors name
     /// the file, and the tensor when one is at fault: a truncated file, a header that does not
-    /// parse or whose sizes do not add up (e.g. a tensor claiming 1e12 elements), a missing tensor,
-    /// a dtype other than `F32`, a shape other than the configuration's. Never panics.
+    /// parse or whose sizes do not add up (e.g. a tensor claiming 1e12 elements), a tensor named
+    /// twice or under two names read as one (`X` and `bert.X`), a missing tensor, a dtype other
+    /// than `F32`, a shape other than the configuration's. Never panics.
     pub fn from_safetensors(bytes: &[u8], config: &BertConfig) -> Result<BertWeights, ModelError> {
-        let st = SafeTensors::deserialize(bytes).map_err(|e| file_error(bytes, e))?;
-        let prefixed = st.tensor("embeddings.word_embeddings.weight").is_err()
-            && st.tensor("bert.embeddings.word_embeddings.weight").is_ok();
+        let st = TensorFile::parse(bytes)?;
+        let prefixed = st.tensor("embeddings.word_embeddings.weight").is_none()
+            && st.tensor("bert.embeddings.word_embeddings.weight").is_some();
         let t = Tensors { st, prefix: if prefixed { "bert." } else { "" } };
         let (d, ff) = (config.hidden, config.intermediate);
         let word = t.get("embeddings.word_embeddings.weight", &[config.vocab_size, d])?;
@@ -188,62 +192,4 @@ impl BertWeights {
         }
         Ok(BertWeights { word, position, token_type, embedding_norm, layers, prefixed })
     }
-}
-
-/// The error for a file the `safetensors` crate refuses, naming the tensor when the header says
-/// which one is at fault.
-fn file_error(bytes: &[u8], e: SafeTensorError) -> ModelError {
-    use SafeTensorError as E;
-    match e {
-        E::HeaderTooSmall => bad("", format!("the file has {} bytes: too short for a safetensors header", bytes.len())),
-        E::InvalidHeaderLength => {
-            bad("", "the header is longer than the file: the file is truncated or not a safetensors file".to_string())
-        }
-        E::HeaderTooLarge => bad("", "the header claims more than 100 MB: not a safetensors file"),
-        E::InvalidOffset(name) => bad(&name, "its data offsets overlap or leave a gap"),
-        E::TensorInvalidInfo | E::ValidationOverflow | E::MetadataIncompleteBuffer | E::MisalignedSlice => {
-            match diagnose(bytes) {
-                Some(err) => err,
-                None => bad("", format!("the header and the data disagree ({})", e)),
-            }
-        }
-        other => bad("", format!("the header does not parse: {}", other)),
-    }
-}
-
-/// Reads the header's tensor table again and names the first tensor whose shape and dtype do not
-/// give the size of its data, or says that the file is truncated (or has trailing bytes).
-fn diagnose(bytes: &[u8]) -> Option<ModelError> {
-    let n = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?) as usize;
-    let header: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_slice(bytes.get(8..8usize.checked_add(n)?)?).ok()?;
-    let mut end = 0u64;
-    for (name, info) in header.iter().filter(|(k, _)| *k != "__metadata__") {
-        let shape: Vec<u64> = info.get("shape")?.as_array()?.iter().map(|v| v.as_u64()).collect::<Option<_>>()?;
-        let offsets: Vec<u64> =
-            info.get("data_offsets")?.as_array()?.iter().map(|v| v.as_u64()).collect::<Option<_>>()?;
-        let width = match info.get("dtype")?.as_str()? {
-            "F64" | "I64" | "U64" => 8,
-            "F32" | "I32" | "U32" => 4,
-            "F16" | "BF16" | "I16" | "U16" => 2,
-            _ => 1,
-        };
-        let elements = shape.iter().try_fold(1u64, |a, &s| a.checked_mul(s));
-        let size = elements.and_then(|e| e.checked_mul(width));
-        let (&[s, e], Some(size)) = (offsets.as_slice(), size) else {
-            return Some(bad(name, format!("its shape {:?} overflows or its offsets are not two numbers", shape)));
-        };
-        if e < s || e - s != size {
-            return Some(bad(
-                name,
-                format!("its shape {:?} needs {} bytes of data, its offsets give {}", shape, size, e.saturating_sub(s)),
-            ));
-        }
-        end = end.max(e);
-    }
-    let want = end.checked_add(8 + n as u64)?;
-    (want != bytes.len() as u64).then(|| {
-        let what = if want > bytes.len() as u64 { "truncated" } else { "followed by extra bytes" };
-        bad("", format!("the file is {}: its header describes {} bytes, the file has {}", what, want, bytes.len()))
-    })
 }
