@@ -5,7 +5,12 @@
 // vocabulary pieces, 0 heads, model_type gpt2, a missing file, a model over the memory limit)
 // are each refused naming what is wrong while the page keeps the served model's analysis (a
 // model.safetensors over the memory limit by its size, before a byte is read); a
-// dropped set loads too; a link naming weights that are not loaded says how to load them.
+// dropped set loads too; a link naming weights that are not loaded says how to load them. Files
+// the CLI reads load alike (text files with a UTF-8 byte-order mark: the CLI's tokens; a tensor of
+// 2^27 F32 elements); ambiguous files (a tensor named twice, `X` with `bert.X`, two config.json),
+// a UTF-16 vocab.txt, a header describing more than the page reads (refused before the data is
+// read) and a model whose max_position_embeddings the shown text exceeds are refused before the
+// swap: the page keeps its model, its analysis and its address bar.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +19,7 @@ import { existsSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ATTN_BIN, ATTN_URL, assertNoErrors, launch, openPage, runCli } from './helpers.mjs';
-import { VOCAB, config, serialize, tensors, tinyFiles, tmpRoot, writeModel } from './tiny_bert.mjs';
+import { VOCAB, config, serialize, tensors, tinyFiles, tmpRoot, utf16, withBom, writeModel } from './tiny_bert.mjs';
 
 const MODEL_DIR = join(homedir(), '.cache/attn/models/all-MiniLM-L6-v2');
 const MINILM = 'all-MiniLM-L6-v2@53aa51172d142c89';
@@ -175,6 +180,113 @@ describe('model lab: your own files', { skip: (!ATTN_BIN && 'ATTN_BIN is not set
       document.getElementById('md-run').click();
     });
     await page.waitForFunction(() => window.__attnModel.configString().includes('The%20dog%20sleeps.') && !window.__attnModel.busy(), null, { timeout: 60_000 });
+    assertNoErrors(page);
+    await page.close();
+  });
+
+  test('files the CLI reads load alike: text files with a byte-order mark, a tensor of 2^27 F32 elements', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, LINK);
+    await analysed(page, MINILM);
+    const text = 'the dog jumps, the fox.';
+    await page.evaluate((t) => {
+      document.getElementById('md-text').value = t;
+      document.getElementById('md-run').click();
+    }, text);
+    await page.waitForFunction((t) => window.__attnModel.configString().includes(`text=${t}`) && !window.__attnModel.busy(), encodeURIComponent(text), { timeout: 60_000 });
+    /** Loads the folder `paths` and compares the page with attn encode on it. */
+    const sameAsCli = async (paths) => {
+      const id = `tiny-bert@${sha256(paths[0]).slice(0, 16)}`;
+      await page.setInputFiles('#md-files', paths);
+      await analysed(page, id);
+      const s = await page.evaluate(() => ({
+        result: window.__attnModel.result(),
+        strip: Array.from(document.querySelectorAll('#md-tokens .token'), (e) => e.textContent),
+        error: document.getElementById('md-error').textContent,
+      }));
+      assert.equal(s.error, '');
+      const cli = JSON.parse(await runCli(['encode', '--model', dirname(paths[0]), '--model-name', 'tiny-bert', '--config', s.result.config]));
+      assert.deepEqual(s.result.tokens, cli.tokens);
+      assert.deepEqual(s.strip, cli.tokens);
+      assert.deepEqual(s.result.ids, cli.ids);
+      for (let i = 0; i < 4; i++) {
+        const [a, b] = [s.result.variants[i].residual, cli.variants[i].residual];
+        for (let l = 0; l < a.length; l++) assert.ok(Object.is(a[l], b[l]), `${cli.variants[i].variant}[${l}]: page ${a[l]} cli ${b[l]}`);
+      }
+      return s.result.tokens;
+    };
+    // vocab.txt with `the` on its first line, where the mark lands, and config.json with a mark.
+    const vocab = [...VOCAB];
+    [vocab[0], vocab[5]] = [vocab[5], vocab[0]];
+    const bom = writeModel(root, 'bom', { 'model.safetensors': serialize(tensors(7)), 'config.json': withBom(config()), 'vocab.txt': withBom(`${vocab.join('\n')}\n`) });
+    assert.deepEqual(await sameAsCli(bom), ['[CLS]', 'the', 'dog', 'jumps', ',', 'the', 'fox', '.', '[SEP]']);
+    // A tensor of 2^27 F32 elements (512 MiB of zeros, a sparse file), which the lab does not
+    // read: the page once refused it as an overflow (a 32-bit size in wasm32).
+    const t = tensors(7);
+    const end = t.reduce((a, x) => a + x.data.length, 0);
+    const big = 'cls.predictions.decoder.weight';
+    const st = serialize([...t, { name: big, shape: [1], dtype: 'F32', data: new Uint8Array(0) }], { [big]: { shape: [4194304, 32], data_offsets: [end, end + 2 ** 29] } });
+    const large = writeModel(root, 'large-tensor', { 'model.safetensors': st, 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` });
+    truncateSync(large[0], st.length + 2 ** 29);
+    assert.deepEqual(await sameAsCli(large), ['[CLS]', 'the', 'dog', 'jumps', ',', 'the', 'fox', '.', '[SEP]']);
+    assertNoErrors(page);
+    await page.close();
+  });
+
+  test('ambiguous, mis-encoded or oversized files and a model the shown text does not fit are refused before the swap', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, LINK);
+    await page.evaluate(() => Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 8, configurable: true }));
+    await analysed(page, MINILM);
+    const before = await shown(page);
+    const hash = await page.evaluate(() => location.hash);
+    const good = tinyFiles(7);
+    const t = tensors(7);
+    const q = 'encoder.layer.0.attention.self.query.weight';
+    const query = t.find((x) => x.name === q);
+    const qs = q.replace(/\./g, '\\.');
+    const cases = [
+      ['UTF-16 vocab', { ...good, 'vocab.txt': utf16(good['vocab.txt']) },
+        /^Your files were refused: vocab\.txt: is UTF-16 \(little-endian\) text \(it starts with the byte-order mark FF FE\); save it as UTF-8\./],
+      ['a tensor named twice', { ...good, 'model.safetensors': serialize([...t, query]) },
+        new RegExp(`^Your files were refused: model\\.safetensors: tensor \`${qs}\`: is named twice in the header: which of the two the lab should read is ambiguous`)],
+      ['X and bert.X', { ...good, 'model.safetensors': serialize([...t, { ...query, name: `bert.${q}` }]) },
+        new RegExp(`^Your files were refused: model\\.safetensors: tensor \`${qs}\`: the file holds both \`${qs}\` and \`bert\\.${qs}\`, which the lab reads as one tensor`)],
+      // The shown text has 18 tokens on the tiny vocabulary; this model takes 4.
+      ['max_position_embeddings 4', { 'model.safetensors': serialize(tensors(7, {}, 4)), 'config.json': config({ max_position_embeddings: 4 }), 'vocab.txt': good['vocab.txt'] },
+        /^Your files were refused: the shown text has 18 tokens with \[CLS\] and \[SEP\] for this model, which takes at most 4 \(config\.json's max_position_embeddings\): shorten the text, then load the files again\./],
+    ];
+    const kept = (msg, name) => {
+      assert.match(msg, / The page keeps all-MiniLM-L6-v2@53aa51172d142c89 and its analysis\.$/, name);
+    };
+    for (const [name, files, want] of cases) {
+      const msg = await pick(page, writeModel(root, `refused-${name.replace(/\W+/g, '-')}`, files));
+      assert.match(msg, want, name);
+      kept(msg, name);
+      assert.deepEqual(await shown(page), before, `${name}: the model, its analysis and its curves are unchanged`);
+      assert.equal(await page.evaluate(() => location.hash), hash, `${name}: the address bar is unchanged`);
+    }
+    // Two config.json in one pick (two folders' files).
+    const a = writeModel(root, 'two-configs-a', good);
+    const [b] = writeModel(root, 'two-configs-b', { 'config.json': config({ num_hidden_layers: 1 }) });
+    const two = await pick(page, [...a, b]);
+    assert.match(two, /^Your files were refused: config\.json: 2 files of that name were picked \(config\.json, config\.json\); which one the model is read from is ambiguous: pick one model folder's files\./);
+    kept(two, 'two config.json');
+    // A header describing 1.90 GiB of tensors (a sparse file of that size, under the 2 GiB memory
+    // limit) is refused from its first bytes, naming its largest tensor, without reading the data.
+    const big = 'cls.predictions.decoder.weight';
+    const end = t.reduce((s, x) => s + x.data.length, 0);
+    const st = serialize([...t, { name: big, shape: [1], dtype: 'F32', data: new Uint8Array(0) }], { [big]: { shape: [510027366], data_offsets: [end, end + 4 * 510027366] } });
+    const over = writeModel(root, 'over-the-limit', { ...good, 'model.safetensors': st });
+    truncateSync(over[0], st.length + 4 * 510027366);
+    const t0 = Date.now();
+    const msg = await pick(page, over);
+    const ms = Date.now() - t0;
+    assert.match(msg, /^Your files were refused: model\.safetensors: its header describes 1\.90 GiB of tensors, more than the 1\.75 GiB the page reads \(wasm32's 4 GiB holds the file and the weights read from it at once, with the forward's working set\); its largest tensor, `cls\.predictions\.decoder\.weight` \(F32 of shape \[510027366\]\), holds 1\.90 GiB; attn encode reads it\./);
+    kept(msg, 'over the limit');
+    assert.ok(ms < 10_000, `refused in ${ms} ms, before 1.9 GB were read`);
+    const progress = await page.evaluate(() => document.getElementById('md-file').textContent);
+    assert.doesNotMatch(progress, /model\.safetensors: [1-9]/, 'no byte of the data was read');
+    assert.deepEqual(await shown(page), before, 'the analysis is unchanged');
+    assert.equal(await page.evaluate(() => location.hash), hash);
     assertNoErrors(page);
     await page.close();
   });

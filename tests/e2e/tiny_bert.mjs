@@ -2,7 +2,8 @@
 // config.json, a vocab.txt and a model.safetensors serialised by hand (8-byte header length, JSON
 // header padded to 8 bytes, little-endian F32 data), plus the hostile files the model lab refuses
 // (truncated, a header claiming 1e12 elements, a wrong dtype, duplicate vocabulary pieces, 0 heads,
-// a non-BERT model_type, a model too big for the page's memory). Each set is written to its own
+// a non-BERT model_type, a model too big for the page's memory; text files with a byte-order mark
+// or in UTF-16, a tensor named twice). Each set is written to its own
 // folder under a temporary directory, for playwright's setInputFiles and for `attn encode`.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -25,16 +26,18 @@ export function config(extra = {}) {
   });
 }
 
-/** The safetensors bytes of `tensors` ([{ name, shape, dtype, data: Uint8Array }]); `claim`
- * overrides a tensor's header entry ({ name: { shape, data_offsets } }). */
+/** The safetensors bytes of `tensors` ([{ name, shape, dtype, data: Uint8Array }], a name may
+ * come twice: the header is written entry by entry); `claim` overrides a tensor's header entry
+ * ({ name: { shape, data_offsets } }). */
 export function serialize(tensors, claim = {}) {
-  const header = {};
+  const entries = [];
   let offset = 0;
   for (const t of tensors) {
-    header[t.name] = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + t.data.length], ...(claim[t.name] ?? {}) };
+    const entry = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + t.data.length], ...(claim[t.name] ?? {}) };
+    entries.push(`${JSON.stringify(t.name)}:${JSON.stringify(entry)}`);
     offset += t.data.length;
   }
-  let json = JSON.stringify(header);
+  let json = `{${entries.join(',')}}`;
   while (json.length % 8) json += ' ';
   const out = Buffer.alloc(8 + json.length + offset);
   out.writeBigUInt64LE(BigInt(json.length), 0);
@@ -47,8 +50,9 @@ export function serialize(tensors, claim = {}) {
   return out;
 }
 
-/** Every tensor of the tiny model, random (a 32-bit LCG) from `seed`; `dtypes` sets some dtypes. */
-export function tensors(seed = 7, dtypes = {}) {
+/** Every tensor of the tiny model, random (a 32-bit LCG) from `seed`; `dtypes` sets some dtypes;
+ * `positions`: rows of the position embedding (config.json's max_position_embeddings). */
+export function tensors(seed = 7, dtypes = {}, positions = POSITIONS) {
   let s = seed >>> 0;
   const next = (scale) => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -66,7 +70,7 @@ export function tensors(seed = 7, dtypes = {}) {
     out.push({ name, shape, dtype, data });
   };
   add('embeddings.word_embeddings.weight', [VOCAB.length, D], 1);
-  add('embeddings.position_embeddings.weight', [POSITIONS, D], 0.5);
+  add('embeddings.position_embeddings.weight', [positions, D], 0.5);
   add('embeddings.token_type_embeddings.weight', [2, D], 0.5);
   add('embeddings.LayerNorm.weight', [D], 0.2, 1);
   add('embeddings.LayerNorm.bias', [D], 0.1);
@@ -110,3 +114,9 @@ export function writeModel(root, folder, files) {
 export function tinyFiles(seed = 7) {
   return { 'model.safetensors': serialize(tensors(seed)), 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` };
 }
+
+/** `text`'s UTF-8 bytes after a UTF-8 byte-order mark. */
+export const withBom = (text) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+
+/** `text` as UTF-16 (little-endian) with its byte-order mark. */
+export const utf16 = (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);

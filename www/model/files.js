@@ -4,7 +4,9 @@
 // bert-base) runs too. The File objects go to the worker (workers/model_files.js), which checks
 // the memory estimate, streams the weights into wasm and hashes them; once loaded, the lab's link
 // reads model=NAME@SHA16. A refused file (missing, truncated, wrong dtype, ...) shows the worker's
-// message naming the file and what is wrong; the last model and its analysis stay.
+// message naming the file and what is wrong; the last model and its analysis stay. So does a
+// model that cannot analyse the shown text (more tokens than its max_position_embeddings): the
+// worker checks it before the swap.
 //
 // mountFiles(page) adds the panel and the drop target and returns { onMessage(m) }: true when it
 // handled the worker's message m (an own model loaded, or own files refused); it also adds to a
@@ -55,7 +57,9 @@ export function mountFiles(page) {
     if (!files.length) return;
     $('md-state').textContent = 'reading your files';
     $('md-own').textContent = `reading ${files.map((f) => f.name).join(', ')}`;
-    page.worker.postMessage({ kind: 'files', files, device: navigator.deviceMemory ?? 0 });
+    // The link the page opens once they load (the refused one naming them, else the shown text)
+    // goes along: the worker refuses the files, keeping this model, when it does not fit them.
+    page.worker.postMessage({ kind: 'files', files, device: navigator.deviceMemory ?? 0, text: page.shownText(), refused: page.refused ?? null });
   };
   input.addEventListener('change', () => {
     send(Array.from(input.files ?? []));

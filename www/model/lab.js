@@ -176,10 +176,15 @@ class ModelLabPage {
     });
   }
 
+  /** The text of the shown analysis (the first built-in text before any). */
+  shownText() {
+    return this.result ? valueOf(this.canonical, 'text') : TEXTS[0][2];
+  }
+
   /** A link of the loaded (or default) model with the shown text, layer and head, changed by `c`. */
   linkWith(c) {
     const r = this.result;
-    const text = c.text ?? (r ? valueOf(this.canonical, 'text') : TEXTS[0][2]);
+    const text = c.text ?? this.shownText();
     const layer = c.layer ?? r?.layer ?? 1;
     const head = c.head ?? r?.head ?? 0;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;

@@ -6,8 +6,10 @@
 // (ModelLab); then analyses links.
 //
 // In:  { kind: 'load', base, name }   base: the folder's URL ending in '/'; name: the model's name
-//      { kind: 'files', files, device }   the user's own files (File[]; workers/model_files.js): the model
-//        in use is replaced only once the new one has loaded, so a refused file keeps it
+//      { kind: 'files', files, device, text, refused }   the user's own files (File[];
+//        workers/model_files.js): the model in use is replaced only once the new one has loaded
+//        and takes the link the page opens next (`refused`, a link refused for naming other
+//        weights, when it names these; else the shown `text`), so a refused file keeps it
 //      { kind: 'analyse', id, link, maxSide }
 //      { kind: 'head', id, layer, head }
 // Out: { kind: 'progress', file, loaded, total, cached }
@@ -20,7 +22,7 @@
 // A result's `workers` says how many workers computed it: 2 when the pool's helper
 // (workers/model_pool.js) computed the surgery variants, which it does when the model fits twice.
 
-import init, { model_memory } from '../pkg/attn_web.js';
+import init, { model_memory, model_text } from '../pkg/attn_web.js';
 import { loadFiles, streamInto } from './model_files.js';
 import { HelperPool, withSurgery } from './model_pool.js';
 
@@ -131,33 +133,40 @@ async function weightsOf(url) {
   await stored;
   return upload;
 }
-const text = (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-
 async function load({ base, name }) {
   const t0 = performance.now();
   await ready;
   fromCache = 0;
-  const config = await bytesOf(`${base}config.json`, 'config.json');
-  const memory = model_memory(text(config), navigator.deviceMemory ?? 0);
+  // The text files by the core's rule (model_text: UTF-8, a leading byte-order mark dropped).
+  const config = model_text('config.json', await bytesOf(`${base}config.json`, 'config.json'));
+  const memory = model_memory(config, navigator.deviceMemory ?? 0);
   const [vocab, tok, weights] = [
-    await bytesOf(`${base}vocab.txt`, 'vocab.txt'),
+    model_text('vocab.txt', await bytesOf(`${base}vocab.txt`, 'vocab.txt')),
     await bytesOf(`${base}tokenizer_config.json`, 'tokenizer_config.json', true),
     await weightsOf(`${base}model.safetensors`),
   ];
   const sha256 = weights.sha256();
-  const loaded = weights.load(text(config), text(vocab), tok ? text(tok) : undefined, name); // frees the bytes
+  const loaded = weights.load(config, vocab, tok ? model_text('tokenizer_config.json', tok) : undefined, name); // frees the bytes
   if (lab) lab.free();
   lab = loaded;
   const cached = fromCache === (tok ? 4 : 3);
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
   // The helper reads the same files, by then in the Cache API.
-  pool?.loaded({ kind: 'load', base, name }, sha256, text(config), navigator.deviceMemory ?? 0);
+  pool?.loaded({ kind: 'load', base, name }, sha256, config, navigator.deviceMemory ?? 0);
 }
 
 async function files(msg) {
   const t0 = performance.now();
   await ready;
   const got = await loadFiles(msg.files, (m) => self.postMessage(m), msg.device ?? navigator.deviceMemory ?? 0);
+  // Refused before the swap (the page keeps the model it shows and its analysis): the link the
+  // page opens next on this model, a refused link naming these weights or the shown text.
+  try {
+    if (!(msg.refused && got.lab.opens(msg.refused)) && msg.text != null) got.lab.check_text(msg.text);
+  } catch (err) {
+    got.lab.free();
+    throw err;
+  }
   if (lab) lab.free();
   lab = got.lab;
   self.postMessage({ kind: 'loaded', own: true, info: lab.info(), sha256: got.sha256, ms: performance.now() - t0, cached: false, memory: got.memory });

@@ -27,6 +27,14 @@
 //! the page plus as much again (f32; twice with `precision=f64`) in the worker: the heavy run
 //! `layers=48&heads=16&tokens=208` (3.32e7) is allowed, `tokens=209` at that depth is not (the
 //! core allows up to 2^25 = 3.36e7).
+//!
+//! Model lab: [`MAX_MODEL_BYTES`] bounds the data of a `model.safetensors` the page reads,
+//! 1.75 GiB. While a model loads, its worker holds the file's bytes and the `f32` weights read from
+//! them at once (as many bytes again), 3.5 GiB at the limit, within wasm32's 4 GiB address space;
+//! the 0.5 GiB left is the forward's working set (the module and its stacks, the activations and
+//! one variant's attention maps, which the lab's memory estimate bounds with the weights). A file
+//! whose header describes more is refused from the header alone, before its data is read, naming
+//! its largest tensor ([`check_model_header`]); the CLI reads it.
 
 use attn_core::depth::DepthConfig;
 use attn_core::lab::LabConfig;
@@ -178,10 +186,112 @@ pub fn check_page(c: &LabConfig, edited: Option<&str>) -> Result<(), ConfigError
     }
 }
 
+/// Most bytes of tensor data in a `model.safetensors` the page reads: 1.75 GiB (the module's
+/// documentation says why).
+pub const MAX_MODEL_BYTES: u64 = 7 << 28;
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Checks the header of a `model.safetensors` of `size` bytes from the file's first bytes
+/// `prefix`, before its data is read (core `model::tensor_file`): returns 0 when the header is
+/// sound, describes at most [`MAX_MODEL_BYTES`] of data and a file of `size` bytes; else the
+/// number of bytes from the start of the file it needs to say (more than `prefix` holds). Refused,
+/// naming the file and the tensor at fault: a header that does not parse, names a tensor twice or
+/// under two names read as one, whose sizes do not add up, that describes more than
+/// [`MAX_MODEL_BYTES`] (naming the largest tensor and its size), or another length than `size`.
+pub fn check_model_header(prefix: &[u8], size: u64) -> Result<u64, String> {
+    use attn_core::model::tensor_file::{header_bytes, Header};
+    let need = header_bytes(prefix).map_err(|e| e.to_string())?;
+    if (prefix.len() as u64) < need && need <= size {
+        return Ok(need);
+    }
+    let header = Header::parse(prefix).map_err(|e| e.to_string())?;
+    let data = header.data_bytes();
+    if data > MAX_MODEL_BYTES {
+        let t = header.largest().map_or(String::new(), |t| {
+            format!(
+                "; its largest tensor, `{}` ({:?} of shape {:?}), holds {:.2} GiB",
+                t.name,
+                t.dtype,
+                t.shape,
+                t.bytes() as f64 / GIB
+            )
+        });
+        return Err(format!(
+            "model.safetensors: its header describes {:.2} GiB of tensors, more than the {:.2} GiB the page reads (wasm32's \
+             4 GiB holds the file and the weights read from it at once, with the forward's working set){}; attn encode \
+             reads it",
+            data as f64 / GIB,
+            MAX_MODEL_BYTES as f64 / GIB,
+            t
+        ));
+    }
+    header.check_length(size).map_err(|e| e.to_string())?;
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use attn_core::lab::parse_lab;
+
+    /// A safetensors header (its 8-byte length and JSON, no data) of `entries` (`"name":{...}`).
+    fn header(entries: &str) -> Vec<u8> {
+        let json = format!("{{{}}}", entries);
+        let mut out = (json.len() as u64).to_le_bytes().to_vec();
+        out.extend_from_slice(json.as_bytes());
+        out
+    }
+
+    #[test]
+    fn a_header_over_the_model_limit_is_refused_naming_its_largest_tensor() {
+        // 2^27 F32 elements (512 MiB): the size the wasm32 page once refused as an overflow.
+        let word = r#""bert.embeddings.word_embeddings.weight":{"dtype":"F32","shape":[4194304,32],"data_offsets":[0,536870912]}"#;
+        let h = header(word);
+        let size = h.len() as u64 + (1 << 29);
+        assert_eq!(check_model_header(&h[..3], size), Ok(8));
+        assert_eq!(check_model_header(&h[..8], size), Ok(h.len() as u64));
+        assert_eq!(check_model_header(&h, size), Ok(0));
+        // The same header in a shorter file: truncated, from the header alone.
+        let short = check_model_header(&h, h.len() as u64).unwrap_err();
+        assert_eq!(
+            short,
+            format!(
+                "model.safetensors: the file is truncated: its header describes {} bytes, the file has {}",
+                size,
+                h.len()
+            )
+        );
+        // 1.9 GiB in two tensors: refused naming the larger, whatever the file's length.
+        let big = header(&format!(
+            r#""a":{{"dtype":"F32","shape":[8],"data_offsets":[0,32]}},"cls.predictions.decoder.weight":{{"dtype":"F32","shape":[510027366],"data_offsets":[32,{}]}}"#,
+            32 + 4 * 510_027_366u64
+        ));
+        for size in [big.len() as u64, big.len() as u64 + 32 + 4 * 510_027_366] {
+            let e = check_model_header(&big, size).unwrap_err();
+            assert_eq!(
+                e,
+                "model.safetensors: its header describes 1.90 GiB of tensors, more than the 1.75 GiB the page reads \
+                 (wasm32's 4 GiB holds the file and the weights read from it at once, with the forward's working set); \
+                 its largest tensor, `cls.predictions.decoder.weight` (F32 of shape [510027366]), holds 1.90 GiB; attn \
+                 encode reads it"
+            );
+        }
+        assert_eq!(MAX_MODEL_BYTES, 1_879_048_192);
+        // The file and the weights at once, and the working set, in 4 GiB.
+        const { assert!(2 * MAX_MODEL_BYTES + (1 << 29) <= 1 << 32) };
+    }
+
+    #[test]
+    fn a_header_naming_a_tensor_twice_is_refused_before_the_data() {
+        let t = r#""x":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}"#;
+        let h = header(&format!("{},{}", t, t));
+        let e = check_model_header(&h, h.len() as u64 + 8).unwrap_err();
+        assert!(e.starts_with("model.safetensors: tensor `x`: is named twice in the header"), "{}", e);
+        // Not a safetensors file at all (a sparse file of zeros: a header of 0 bytes).
+        let e = check_model_header(&[0; 8], 1 << 20).unwrap_err();
+        assert!(e.starts_with("model.safetensors: the header does not parse"), "{}", e);
+    }
 
     fn depth(text: &str) -> DepthConfig {
         match parse_lab(text).unwrap() {

@@ -31,11 +31,13 @@ async function bench({ pkg, dir, name, textFile, rounds }) {
   const sha = createHash('sha256').update(weights).digest('hex');
   const tokPath = join(dir, 'tokenizer_config.json');
   const id = `${name}@${sha.slice(0, 16)}`;
+  // The text files by the core's rule, as the page's worker reads them (model_text).
+  const fileText = (file) => glue.model_text(file, readFileSync(join(dir, file)));
   const lab = new glue.ModelLab(
     weights,
-    readFileSync(join(dir, 'config.json'), 'utf8'),
-    readFileSync(join(dir, 'vocab.txt'), 'utf8'),
-    existsSync(tokPath) ? readFileSync(tokPath, 'utf8') : undefined,
+    fileText('config.json'),
+    fileText('vocab.txt'),
+    existsSync(tokPath) ? fileText('tokenizer_config.json') : undefined,
     id,
   );
   const link = (t) => `lab=model&model=${id}&text=${encodeURIComponent(t)}`;

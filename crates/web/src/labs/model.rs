@@ -14,7 +14,7 @@ use crate::to_js;
 use attn_core::collapse::similarity::LayerSimilarity;
 use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
 use attn_core::model::keys::{parse, parse_versioned, tokenizer_note, ModelLink, TileScale};
-use attn_core::model::{Analysis, Encoder, Serial, VARIANTS};
+use attn_core::model::{Analysis, Encoder, ModelError, Serial, VARIANTS};
 use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -96,6 +96,35 @@ impl ModelLab {
         Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new(), note: None })
     }
 
+    /// Before the page puts this just-loaded model in place of the one it shows (which it keeps
+    /// when this throws): the shown text `text` must be one this model analyses. Throws naming the
+    /// limit when the text has more tokens than the model's `max_position_embeddings`, or saying
+    /// what the text holds when no piece of it is in this model's vocabulary.
+    pub fn check_text(&self, text: &str) -> Result<(), JsError> {
+        self.encoder.encode(text).map(|_| ()).map_err(|e| match e {
+            ModelError::TooManyTokens { tokens, max } => JsError::new(&format!(
+                "the shown text has {} tokens with [CLS] and [SEP] for this model, which takes at most {} \
+                 (config.json's max_position_embeddings): shorten the text, then load the files again",
+                tokens, max
+            )),
+            other => JsError::new(&format!("the shown text on this model: {}", other)),
+        })
+    }
+
+    /// Whether link `text` names this model's weights, so that the page opens it on this model
+    /// once loaded (false for a link naming other weights, or not a model link). Throws, before
+    /// the page puts this model in place, when it names these weights but its layer, head or text
+    /// do not fit this model, as [`ModelLab::analyse`] would.
+    pub fn opens(&self, text: &str) -> Result<bool, JsError> {
+        let Ok(link) = parse(text) else { return Ok(false) };
+        if link.check_model(&self.id).is_err() {
+            return Ok(false);
+        }
+        self.fits(&link)?;
+        self.encoder.encode(&link.text).map_err(|e| js_err(format!("`text`: {}", e)))?;
+        Ok(true)
+    }
+
     /// `{ id, layers, heads, hidden, vocab, max_positions }`.
     pub fn info(&self) -> Result<JsValue, JsError> {
         let c = &self.encoder.config;
@@ -144,9 +173,8 @@ impl ModelLab {
 }
 
 impl ModelLab {
-    fn analyse_with(&mut self, text: &str, surgery: bool) -> Result<JsValue, JsError> {
-        let (link, version) = parse_versioned(text).map_err(js_err)?;
-        link.check_model(&self.id).map_err(js_err)?;
+    /// Refuses a link whose layer or head is out of this model's range, naming the key.
+    fn fits(&self, link: &ModelLink) -> Result<(), JsError> {
         let c = &self.encoder.config;
         if link.layer > c.layers || link.head >= c.heads {
             let key = if link.layer > c.layers { "layer" } else { "head" };
@@ -157,6 +185,13 @@ impl ModelLab {
                 c.heads - 1
             )));
         }
+        Ok(())
+    }
+
+    fn analyse_with(&mut self, text: &str, surgery: bool) -> Result<JsValue, JsError> {
+        let (link, version) = parse_versioned(text).map_err(js_err)?;
+        link.check_model(&self.id).map_err(js_err)?;
+        self.fits(&link)?;
         let same_text = self.link.as_ref().is_some_and(|l| l.text == link.text)
             && self.analysis.as_ref().is_some_and(|a| !surgery || a.curves.iter().all(|c| !c.residual.is_empty()));
         if !same_text {

@@ -22,6 +22,43 @@ pub struct ModelUpload {
     sha: Sha256,
 }
 
+/// Refuses a `model.safetensors` of `size` bytes over the page's memory limit for a device with
+/// `device_gb` GB, naming `model` and both numbers (or a size that is not a number of bytes).
+fn fits_memory(size: f64, device_gb: f64) -> Result<(), JsError> {
+    let limit = memory_limit(device_gb);
+    if !(size.is_finite() && size >= 0.0) {
+        return Err(JsError::new(&format!("model.safetensors: a size of {} bytes", size)));
+    }
+    if size > limit as f64 {
+        return Err(JsError::new(&format!(
+            "`model`: model.safetensors is {:.2} GiB, over this device's {} GiB of page memory",
+            size / GIB,
+            limit >> 30
+        )));
+    }
+    Ok(())
+}
+
+/// The check of a picked `model.safetensors` before its data is read: its `size` against the
+/// page's memory limit for `device_gb` (as [`ModelUpload::new`]), then its header from the file's
+/// first bytes `prefix` (the web crate's `page_limits::check_model_header`: sound, at most
+/// `MAX_MODEL_BYTES` of tensors, the file's length). Returns 0 when the file may be read, else how
+/// many bytes from the start of the file the check needs (the worker reads them and asks again).
+/// Throws naming `model` or the file and the tensor at fault.
+#[wasm_bindgen]
+pub fn model_header(prefix: &[u8], size: f64, device_gb: f64) -> Result<f64, JsError> {
+    fits_memory(size, device_gb)?;
+    crate::page_limits::check_model_header(prefix, size as u64).map(|n| n as f64).map_err(|e| JsError::new(&e))
+}
+
+/// The text of a model folder's file `file` (`config.json`, `vocab.txt`, `tokenizer_config.json`)
+/// from its bytes, by the core's rule (`attn_core::model::text_file`, the CLI's too): UTF-8, a
+/// leading byte-order mark dropped; other encodings throw naming the file.
+#[wasm_bindgen]
+pub fn model_text(file: &str, bytes: &[u8]) -> Result<String, JsError> {
+    attn_core::model::text_file::decode(file, bytes).map(str::to_string).map_err(|e| JsError::new(&e.to_string()))
+}
+
 /// The lower-case hex digits of `digest`.
 fn hex(digest: &[u8]) -> String {
     digest.iter().map(|b| format!("{:02x}", b)).collect()
@@ -35,17 +72,7 @@ impl ModelUpload {
     /// naming the file when the memory cannot be reserved.
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64, device_gb: f64) -> Result<ModelUpload, JsError> {
-        let limit = memory_limit(device_gb);
-        if !(size.is_finite() && size >= 0.0) {
-            return Err(JsError::new(&format!("model.safetensors: a size of {} bytes", size)));
-        }
-        if size > limit as f64 {
-            return Err(JsError::new(&format!(
-                "`model`: model.safetensors is {:.2} GiB, over this device's {} GiB of page memory",
-                size / GIB,
-                limit >> 30
-            )));
-        }
+        fits_memory(size, device_gb)?;
         let size = size as usize;
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(size).map_err(|_| {
