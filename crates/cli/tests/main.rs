@@ -11,6 +11,7 @@ mod depth;
 mod diverged;
 mod encode;
 mod link;
+mod non_finite;
 mod threads;
 mod train;
 
