@@ -2,7 +2,8 @@
 // config.json, a vocab.txt and a model.safetensors serialised by hand (8-byte header length, JSON
 // header padded to 8 bytes, little-endian F32 data), plus the hostile files the model lab refuses
 // (truncated, a header claiming 1e12 elements, a wrong dtype, duplicate vocabulary pieces, 0 heads,
-// a non-BERT model_type, a model too big for the page's memory). Each set is written to its own
+// a non-BERT model_type, a model too big for the page's memory) and finite weights that overflow
+// f32 in the forward. Each set is written to its own
 // folder under a temporary directory, for playwright's setInputFiles and for `attn encode`.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -109,4 +110,14 @@ export function writeModel(root, folder, files) {
 /** The tiny model's three files. */
 export function tinyFiles(seed = 7) {
   return { 'model.safetensors': serialize(tensors(seed)), 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` };
+}
+
+/** The tiny model whose layer 0 feed-forward output weights are all 3e38: finite weights that
+ * overflow f32 in the forward, so the transformer and SAN+MLP have no value from layer 1 on (SAN
+ * and SAN+skip never run the feed-forward). */
+export function overflowFiles(seed = 7) {
+  const t = tensors(seed);
+  const w = t.find((x) => x.name === 'encoder.layer.0.output.dense.weight');
+  w.data = new Uint8Array(new Float32Array(w.data.length / 4).fill(3e38).buffer);
+  return { 'model.safetensors': serialize(t), 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` };
 }
