@@ -3,7 +3,8 @@
 // header padded to 8 bytes, little-endian F32 data), plus the hostile files the model lab refuses
 // (truncated, a header claiming 1e12 elements, a wrong dtype, duplicate vocabulary pieces, 0 heads,
 // a non-BERT model_type, a model too big for the page's memory; text files with a byte-order mark
-// or in UTF-16, a tensor named twice). Each set is written to its own
+// or in UTF-16, a tensor named twice) and finite weights that overflow f32 in the forward. Each
+// set is written to its own
 // folder under a temporary directory, for playwright's setInputFiles and for `attn encode`.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -120,3 +121,13 @@ export const withBom = (text) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]),
 
 /** `text` as UTF-16 (little-endian) with its byte-order mark. */
 export const utf16 = (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+/** The tiny model whose layer 0 feed-forward output weights are all 3e38: finite weights that
+ * overflow f32 in the forward, so the transformer and SAN+MLP have no value from layer 1 on (SAN
+ * and SAN+skip never run the feed-forward). */
+export function overflowFiles(seed = 7) {
+  const t = tensors(seed);
+  const w = t.find((x) => x.name === 'encoder.layer.0.output.dense.weight');
+  w.data = new Uint8Array(new Float32Array(w.data.length / 4).fill(3e38).buffer);
+  return { 'model.safetensors': serialize(t), 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` };
+}

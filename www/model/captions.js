@@ -10,6 +10,7 @@ export const CAPTIONS = {
   gridHead: 'Attention tiles span 0 to each head\'s largest weight; similarity tiles each head\'s off-diagonal range (per-head scale).',
   resNote: 'The depth lab\'s SAN+MLP has no skip at all; here SAN+MLP removes only the attention\'s skip, as in Dong et al.\'s BERT surgery.',
   res: 'At layer $layers: $values. Layer 0 is the embeddings after their LayerNorm.',
+  noValue: 'no value (overflow at layer $layer)',
   hist: 'High-similarity pairs: the top 2% of each head\'s S (quantile 0.98, as the depth lab\'s context-text); each ridge adds the layer\'s heads.',
   same: 'Same-sentence share by layer: $shares; by chance $chance.',
 };
@@ -21,8 +22,15 @@ export function writeCaptions(r) {
   const C = CAPTIONS;
   const span = r.scale === 'shared' ? C.gridShared : C.gridHead;
   $('md-grid-caption').textContent = fill(C.grid, { n: r.n, layers: r.layers, heads: r.heads, span, layer: r.layer, head: r.head });
-  const last = (v) => v.residual[v.residual.length - 1];
-  const values = r.variants.map((v) => `${v.variant} ${Number(last(v)).toPrecision(3)}`).join(', ');
+  // A value that is not finite (an f32 overflow; null or NaN from the worker) has no value: never
+  // Number(null) = 0.
+  const finite = (x) => typeof x === 'number' && Number.isFinite(x);
+  const value = (v) => {
+    const x = v.residual[v.residual.length - 1];
+    if (finite(x)) return x.toPrecision(3);
+    return fill(C.noValue, { layer: v.residual.findIndex((y) => !finite(y)) });
+  };
+  const values = r.variants.map((v) => `${v.variant} ${value(v)}`).join(', ');
   $('md-res-caption').textContent = fill(C.res, { layers: r.layers, values });
   $('md-hist-caption').textContent = C.hist;
   const shares = r.statistics.map((l) => (l.same_sentence === null ? '–' : l.same_sentence.toFixed(2)));

@@ -5,7 +5,9 @@
 //! (the last layer, `n x d`), `variants` (SAN, SAN+MLP, SAN+skip, transformer, each with its
 //! `layers + 1` residuals), and with `--attention L,H` / `--similarity L,H` the heads' `p`
 //! (`P_h`, `n x n`) and `s` (`S = O_h O_h^T`, diagonal 0) in flag order. `f32` values print as the
-//! shortest decimal that reads back to the same `f32`, non-finite values as null. A `--config` link
+//! shortest decimal that reads back to the same `f32`, non-finite values (an `f32` overflow during
+//! the forward) as null, each group of them listed in `non_finite` (`[{variant, layer, head, what}]`,
+//! head only for a head's matrix; core `model::non_finite`), exit status 0. A `--config` link
 //! of a version before the tokenizer took Hugging Face `tokenizers`' Unicode tables whose text has
 //! a code point they treat otherwise gets `tokenizer_note` (last) naming them, also on stderr as
 //! `note: …` (core `model::keys::tokenizer_note`); the exit status stays 0.
@@ -16,6 +18,7 @@
 
 use attn_core::model::analysis::similarity;
 use attn_core::model::keys::{model_id, parse_versioned, tokenizer_note, valid_name, ModelLink};
+use attn_core::model::non_finite::{self, NonFinite};
 use attn_core::model::{Encoder, Pool, VARIANTS};
 use clap::ValueEnum;
 use serde::Serialize;
@@ -115,6 +118,10 @@ struct Output<'a> {
     attention: Option<Vec<HeadP<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     similarity: Option<Vec<HeadS>>,
+    /// Every group of printed values holding a number that is not finite (printed as null): an
+    /// `f32` overflow during the forward. Absent when every number is finite.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    non_finite: Vec<NonFinite>,
     /// For a `--config` link older than the tokenizer's Unicode tables whose text has code points
     /// they treat otherwise: the note naming them (also printed on stderr).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -260,6 +267,24 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     if let Some(note) = &note {
         eprintln!("note: {}", note);
     }
+    let mut non_finite = non_finite::residuals(&analysis.curves);
+    non_finite.extend(non_finite::values("transformer", c.layers, None, "hidden", &f.hidden[c.layers]));
+    for &(layer, head) in &attention_flags {
+        non_finite.extend(non_finite::values(
+            "transformer",
+            layer,
+            Some(head),
+            "attention",
+            f.attention(layer, head).expect("in range"),
+        ));
+    }
+    let sims: Vec<Vec<f32>> = similarity_flags
+        .iter()
+        .map(|&(layer, head)| similarity(f.head_output(layer, head).expect("in range"), n, f.d_head))
+        .collect();
+    for (&(layer, head), s) in similarity_flags.iter().zip(&sims) {
+        non_finite.extend(non_finite::values("transformer", layer, Some(head), "similarity", s));
+    }
     let output = Output {
         config: link.to_canonical_string(),
         model: ModelOut {
@@ -289,12 +314,11 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         similarity: (!similarity_flags.is_empty()).then(|| {
             similarity_flags
                 .iter()
-                .map(|&(layer, head)| {
-                    let s = similarity(f.head_output(layer, head).expect("in range"), n, f.d_head);
-                    HeadS { layer, head, s: s.chunks(n).map(|r| r.to_vec()).collect() }
-                })
+                .zip(&sims)
+                .map(|(&(layer, head), s)| HeadS { layer, head, s: s.chunks(n).map(|r| r.to_vec()).collect() })
                 .collect()
         }),
+        non_finite,
         tokenizer_note: note,
     };
     let text = serde_json::to_string(&output).map_err(|e| format!("cannot write JSON: {}", e))?;

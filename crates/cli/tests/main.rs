@@ -12,6 +12,7 @@ mod diverged;
 mod encode;
 mod link;
 mod model_files;
+mod non_finite;
 mod threads;
 mod train;
 

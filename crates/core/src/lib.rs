@@ -11,7 +11,8 @@
 //! Shared modules, which import no lab: [`link`] (the configuration string's grammar, versions,
 //! [`ConfigError`]), [`view`] (view keys), [`run`] (the run protocol), [`text`] (the text
 //! tokenizer), [`linalg`], [`kernels`] (the matrix products of attention), [`collapse`] (the
-//! residual and the context-similarity statistics of the depth and model labs), [`exp`] and [`rng`].
+//! residual and the context-similarity statistics of the depth and model labs), [`nan`] (folds
+//! that keep a NaN), [`exp`] and [`rng`].
 //! [`lab`] is the registry that dispatches a string to
 //! the lab its `lab` key names. A lab's folder never imports another lab's (checked by
 //! `cargo xtask test`), with one edge by design: the depth lab's `particle` key reads a particle
@@ -37,6 +38,7 @@ pub mod lab;
 pub mod linalg;
 pub mod link;
 pub mod model;
+pub mod nan;
 pub mod particles;
 pub mod rng;
 pub mod run;

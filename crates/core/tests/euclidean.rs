@@ -1,6 +1,6 @@
 //! Science checks 1-6 of science.md §1 (Geshkovski et al. 2023) for the Euclidean model.
 
-use crate::common::{attention, max_diff, run, sim};
+use crate::common::{attention, max_diff, nan_max, nan_min, run, sim};
 use attn_core::particles::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
 use attn_core::particles::analysis::{boolean_distance, cluster_labels, spread};
 use attn_core::particles::config::{Space, PAPER_V_2D};
@@ -132,7 +132,8 @@ fn hyperplanes_two_groups_at_the_extremes() {
         let x0 = s.state().to_vec();
         let proj = |x: &[f64]| -> Vec<f64> { x.chunks(2).map(|p| eig[0] * p[0] + eig[1] * p[1]).collect() };
         let p0 = proj(&x0);
-        let (min0, max0) = p0.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+        let (min0, max0) =
+            p0.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (nan_min(a, x), nan_max(b, x)));
         let range = max0 - min0;
         run(&mut s, 150);
         let pt = proj(s.state());

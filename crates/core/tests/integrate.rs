@@ -185,8 +185,8 @@ fn the_fast_kernel_agrees_with_a_plain_reference_over_100_steps() {
             sim.step().unwrap();
             reference_step(&c, &m.q, &m.k, &m.v, step, &mut y);
         }
-        let scale = y.iter().fold(0.0f64, |a, x| a.max(x.abs()));
-        let worst = sim.state().iter().zip(&y).fold(0.0f64, |a, (s, r)| a.max((s - r).abs()));
+        let scale = crate::common::max_abs(&y);
+        let worst = crate::common::max_diff(sim.state(), &y);
         assert!(worst <= 1e-9 * scale, "{}: max |fast - reference| = {:e} (scale {:e})", config, worst, scale);
     }
 }

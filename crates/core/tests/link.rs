@@ -121,8 +121,8 @@ fn version_1_links_keep_their_arithmetic_and_version_2_uses_the_rational_exponen
     let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&x0), bits(&x1), "a link without version replays as version 1");
     assert_ne!(bits(&x1), bits(&x2), "version 2's exponential changes last bits");
-    let scale = x1.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let diff = x1.iter().zip(&x2).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    let scale = crate::common::max_abs(&x1);
+    let diff = crate::common::max_diff(&x1, &x2);
     assert!(diff <= 1e-12 * scale, "versions 1 and 2 differ by {:e} (scale {:e})", diff, scale);
     // The empty string (nothing to replay) is today's default.
     assert_eq!(parse("").unwrap().version, VERSION);

@@ -35,6 +35,7 @@ mod model_golden;
 mod model_keys;
 mod model_loader;
 mod model_tokenizer;
+mod non_finite;
 mod order;
 mod partials;
 mod plateaus;

@@ -80,7 +80,7 @@ fn reference(w: &HashMap<String, Vec<f64>>, ids: &[u32], variant: Variant) -> Re
                         (0..dh).map(|c| q[i * D + h * dh + c] * k[j * D + h * dh + c]).sum::<f64>() / (dh as f64).sqrt()
                     })
                     .collect();
-                let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let m = s.iter().cloned().fold(f64::NEG_INFINITY, crate::common::nan_max);
                 let e: Vec<f64> = s.iter().map(|v| (v - m).exp()).collect();
                 let z: f64 = e.iter().sum();
                 pa.extend(e.iter().map(|v| v / z));
@@ -118,10 +118,7 @@ fn tiny(seed: u64) -> Encoder {
     Encoder::load(&safetensors(seed, false), &config_json(""), &vocab_txt(), None).unwrap()
 }
 
-fn max_diff(a: &[f32], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(&x, &y)| (x as f64 - y).abs()).fold(0.0, f64::max)
-}
+use crate::common::max_diff_f32 as max_diff;
 
 const TEXT: &str = "The quick brown fox jumps, the lazy dogs. A fox.";
 
@@ -231,7 +228,8 @@ fn head_contributions_add_up_to_the_attention_output() {
             *s += x;
         }
     }
-    let diff = a.iter().zip(&sum).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+    let sum: Vec<f64> = sum.iter().map(|&v| v as f64).collect();
+    let diff = max_diff(&a, &sum);
     assert!(diff < 1e-5, "{}", diff);
 }
 

@@ -8,6 +8,7 @@
 //! these tests fail, saying to run `cargo xtask fetch-model` (as `cargo xtask test` does first).
 
 use crate::common::model::model_dir;
+use crate::common::{max_abs, max_diff_f32, nan_max};
 use std::sync::OnceLock;
 
 use attn_core::model::analysis::{residual_curve, similarity, statistics, QUANTILE};
@@ -58,6 +59,11 @@ fn golden() -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The largest `|got - want|` over `want`'s length (NaN when one is NaN).
+fn prefix_diff(got: &[f32], want: &[f64]) -> f64 {
+    max_diff_f32(&got[..want.len()], want)
+}
+
 fn floats(v: &serde_json::Value) -> Vec<f64> {
     v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
 }
@@ -90,8 +96,7 @@ fn the_numpy_reference_agrees_on_ids_attention_hidden_states_residuals_and_simil
                 let r: usize = r.parse().unwrap();
                 let got = &p[r * n..(r + 1) * n];
                 assert_close(got, &floats(row), 1e-5, &format!("{:?} P layer {} head {} row {}", text, l, h, r));
-                worst[0] =
-                    worst[0].max(got.iter().zip(floats(row)).map(|(&x, y)| (x as f64 - y).abs()).fold(0.0, f64::max));
+                worst[0] = nan_max(worst[0], prefix_diff(got, &floats(row)));
             }
         }
         for layer in case["hidden"].as_array().unwrap() {
@@ -100,8 +105,7 @@ fn the_numpy_reference_agrees_on_ids_attention_hidden_states_residuals_and_simil
                 let r: usize = r.parse().unwrap();
                 let got = &f.hidden[l][r * d..(r + 1) * d];
                 assert_close(got, &floats(row), 1e-4, &format!("{:?} X_{} row {}", text, l, r));
-                worst[1] =
-                    worst[1].max(got.iter().zip(floats(row)).map(|(&x, y)| (x as f64 - y).abs()).fold(0.0, f64::max));
+                worst[1] = nan_max(worst[1], prefix_diff(got, &floats(row)));
             }
         }
         for (v, curve) in VARIANTS.iter().zip(&a.curves) {
@@ -110,7 +114,7 @@ fn the_numpy_reference_agrees_on_ids_attention_hidden_states_residuals_and_simil
             assert_eq!(curve.residual.len(), want.len());
             for (l, (x, y)) in curve.residual.iter().zip(&want).enumerate() {
                 assert!((x - y).abs() <= 1e-4, "{:?} {} layer {}: {} vs {}", text, v.label(), l, x, y);
-                worst[2] = worst[2].max((x - y).abs());
+                worst[2] = nan_max(worst[2], (x - y).abs());
             }
         }
         let sim = &case["similarity"];
@@ -118,10 +122,10 @@ fn the_numpy_reference_agrees_on_ids_attention_hidden_states_residuals_and_simil
         let s = similarity(f.head_output(l, h).unwrap(), n, f.d_head);
         let want: Vec<f64> = sim["s"].as_array().unwrap().iter().flat_map(floats).collect();
         assert_eq!(want.len(), n * n);
-        let scale = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let scale = max_abs(&want);
         for (k, (&x, y)) in s.iter().zip(&want).enumerate() {
             assert!((x as f64 - y).abs() <= 1e-4 * scale, "{:?} S[{}] = {} vs {} (scale {})", text, k, x, y, scale);
-            worst[3] = worst[3].max((x as f64 - y).abs() / scale);
+            worst[3] = nan_max(worst[3], (x as f64 - y).abs() / scale);
         }
         // The statistics run on the real text: one layer per layer, every head, pairs counted.
         let stats = statistics(f, &a.encoding, QUANTILE);

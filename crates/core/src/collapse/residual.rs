@@ -7,7 +7,7 @@
 //! `||X||_1` is the largest column abs-sum, `||X||_inf` the largest row abs-sum (tokens are rows),
 //! `||X||_{1,inf} = sqrt(||X||_1 ||X||_inf)`.
 
-/// `||X||_1`: the largest column abs-sum.
+/// `||X||_1`: the largest column abs-sum (NaN when an entry is NaN: [`crate::nan`]).
 pub fn norm_1(x: &[f64], n: usize, d: usize) -> f64 {
     let mut cols = vec![0.0f64; d];
     for row in x.chunks(d.max(1)).take(n) {
@@ -15,12 +15,12 @@ pub fn norm_1(x: &[f64], n: usize, d: usize) -> f64 {
             *s += v.abs();
         }
     }
-    cols.into_iter().fold(0.0, f64::max)
+    crate::nan::max_of(0.0, cols)
 }
 
-/// `||X||_inf`: the largest row abs-sum.
+/// `||X||_inf`: the largest row abs-sum (NaN when an entry is NaN).
 pub fn norm_inf(x: &[f64], n: usize, d: usize) -> f64 {
-    x.chunks(d.max(1)).take(n).map(|row| row.iter().map(|v| v.abs()).sum::<f64>()).fold(0.0, f64::max)
+    crate::nan::max_of(0.0, x.chunks(d.max(1)).take(n).map(|row| row.iter().map(|v| v.abs()).sum::<f64>()))
 }
 
 /// The composite norm `||X||_{1,inf} = sqrt(||X||_1 ||X||_inf)` (science.md §3).
@@ -52,7 +52,8 @@ pub fn residual(x: &[f64], n: usize, d: usize, c: &[f64]) -> Vec<f64> {
     r
 }
 
-/// `||X - 1 c^T||_{1,inf} / ||X||_{1,inf}` for a given centre `c`; 0 when `X = 0`.
+/// `||X - 1 c^T||_{1,inf} / ||X||_{1,inf}` for a given centre `c`; 0 when `X = 0`; NaN when an
+/// entry of `X` is not finite (`inf / inf` or a NaN norm), never a number.
 pub fn relative_residual_about(x: &[f64], n: usize, d: usize, c: &[f64]) -> f64 {
     let norm = composite_norm(x, n, d);
     if norm == 0.0 {

@@ -42,17 +42,19 @@ pub fn normalize(s: &mut [f64], n: usize, norm: SimilarityNorm) {
     match norm {
         SimilarityNorm::Raw => {}
         SimilarityNorm::MaxAbs => {
-            let m = s.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            if m > 0.0 {
+            // A NaN or infinite entry makes `m` NaN or infinite: every entry is then NaN or
+            // divided by it, never left unnormalised.
+            let m = crate::nan::max_abs(s);
+            if m > 0.0 || m.is_nan() {
                 s.iter_mut().for_each(|v| *v /= m);
             }
         }
         SimilarityNorm::Cosine => {
-            let len: Vec<f64> = diag.iter().map(|v| v.max(0.0).sqrt()).collect();
+            let len: Vec<f64> = diag.iter().map(|&v| crate::nan::max(v, 0.0).sqrt()).collect();
             for i in 0..n {
                 for j in 0..n {
                     let l = len[i] * len[j];
-                    s[i * n + j] = if l > 0.0 { s[i * n + j] / l } else { 0.0 };
+                    s[i * n + j] = if l > 0.0 || l.is_nan() { s[i * n + j] / l } else { 0.0 };
                 }
             }
         }

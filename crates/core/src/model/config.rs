@@ -68,7 +68,7 @@ impl BertConfig {
     /// Reads the text of a `config.json`. Refuses (naming the field) a `model_type` other than
     /// `"bert"`, an activation other than `"gelu"`, a missing or non-integer size, 0 heads, a
     /// hidden size not divisible by the heads, sizes above this module's limits, a
-    /// non-positive or non-finite `layer_norm_eps`.
+    /// non-positive or non-finite `layer_norm_eps`, or one that is 0 or subnormal in `f32`.
     pub fn parse(text: &str) -> Result<BertConfig, ModelError> {
         let value: Value = serde_json::from_str(text)
             .map_err(|e| ModelError::Config { field: String::new(), why: format!("not valid JSON: {}", e) })?;
@@ -123,6 +123,22 @@ impl BertConfig {
         };
         if !(eps > 0.0 && eps < 1.0) {
             return Err(err("layer_norm_eps", format!("is {}; must be in (0, 1)", eps)));
+        }
+        // The forward adds the f32 value: 0 (1e-50) or a subnormal (1e-40) divides by about 0 on
+        // a constant row instead of regularising it.
+        if !(eps as f32).is_normal() {
+            let e32 = eps as f32;
+            let what = if e32 == 0.0 { "0".to_string() } else { format!("{:e}, a subnormal number,", e32) };
+            return Err(err(
+                "layer_norm_eps",
+                format!(
+                    "is {:.3e}, which is {} in f32 (the forward adds it in f32); must be at least {:e}, f32's smallest \
+                     normal number",
+                    eps,
+                    what,
+                    f32::MIN_POSITIVE
+                ),
+            ));
         }
         Ok(BertConfig {
             hidden,

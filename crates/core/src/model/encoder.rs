@@ -44,7 +44,8 @@ impl Encoder {
     /// The encoder of a model folder's files (their contents; the core never reads the disk).
     /// Errors name the file and the field or tensor: see [`BertConfig::parse`],
     /// [`BertWeights::from_safetensors`], [`super::Vocab::parse`]; and `vocab.txt`'s size must be
-    /// `config.json`'s `vocab_size`.
+    /// `config.json`'s `vocab_size`; the tensors the forward reads must be finite
+    /// ([`super::finite::check_weights`]).
     pub fn load(
         safetensors: &[u8],
         config_json: &str,
@@ -61,6 +62,7 @@ impl Encoder {
             )));
         }
         let weights = BertWeights::from_safetensors(safetensors, &config)?;
+        super::finite::check_weights(safetensors, weights.prefixed, config.layers)?;
         Ok(Encoder { config, weights, tokenizer })
     }
 

@@ -61,16 +61,10 @@ pub fn mean_distinct_entropy(c: &[f64], m: usize, classes: &[Class]) -> f64 {
     }
 }
 
-/// `max_i |a_i - b_i|` (0 for empty slices): the per-iteration change of `c`.
+/// `max_i |a_i - b_i|` (0 for empty slices; NaN when a difference is NaN): the per-iteration
+/// change of `c`.
 pub fn max_abs_change(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).fold(0.0, |m, (x, y)| {
-        let d = (x - y).abs();
-        if d > m {
-            d
-        } else {
-            m
-        }
-    })
+    crate::nan::max_of(0.0, a.iter().zip(b).map(|(x, y)| (x - y).abs()))
 }
 
 /// The snap iteration of a finished run (science.md §5, "snap": attention freezes).

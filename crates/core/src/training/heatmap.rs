@@ -107,8 +107,8 @@ pub fn layout(t: &Trainer) -> Layout {
                 kind,
                 start,
                 end: columns.len(),
-                p_min: tokens.iter().map(|x| x.1).fold(f64::INFINITY, f64::min),
-                p_max: tokens.iter().map(|x| x.1).fold(0.0, f64::max),
+                p_min: crate::nan::min_of(f64::INFINITY, tokens.iter().map(|x| x.1)),
+                p_max: crate::nan::max_of(0.0, tokens.iter().map(|x| x.1)),
             });
         }
     }

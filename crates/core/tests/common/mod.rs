@@ -28,7 +28,38 @@ pub fn attention(sim: &mut Simulation) -> Vec<f64> {
     p
 }
 
-/// Largest absolute difference.
+/// The larger of `a` and `b`, NaN when either is NaN. `f64::max` returns the other argument
+/// when one is NaN, so a fold with it drops a NaN output and a largest-difference check passes.
+pub fn nan_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// The smaller of `a` and `b`, NaN when either is NaN (see [`nan_max`]).
+pub fn nan_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+/// Largest absolute difference (0 for empty slices); NaN when a difference is NaN, so that
+/// `max_diff(..) < tol` fails on a NaN output.
 pub fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+    a.iter().zip(b).fold(0.0f64, |m, (x, y)| nan_max(m, (x - y).abs()))
+}
+
+/// [`max_diff`] of `f32` values against an `f64` reference of the same length.
+pub fn max_diff_f32(a: &[f32], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).fold(0.0f64, |m, (&x, y)| nan_max(m, (x as f64 - y).abs()))
+}
+
+/// Largest `|x|` (0 for an empty slice); NaN when an entry is NaN.
+pub fn max_abs(a: &[f64]) -> f64 {
+    a.iter().fold(0.0f64, |m, x| nan_max(m, x.abs()))
 }

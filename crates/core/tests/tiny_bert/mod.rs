@@ -157,3 +157,25 @@ pub fn write_dir(dir: &std::path::Path, seed: u64) {
     std::fs::write(dir.join("config.json"), config_json("")).unwrap();
     std::fs::write(dir.join("vocab.txt"), vocab_txt()).unwrap();
 }
+
+/// The tiny model's tensors (no prefix) with every value of `name` passed through `f` (its flat
+/// index and value): a broken variant (a NaN, an infinity, weights that overflow `f32`).
+pub fn tensors_with(seed: u64, name: &str, f: impl Fn(usize, f32) -> f32) -> Vec<Tensor> {
+    let mut t = tensors(seed, "");
+    let target = t.iter_mut().find(|t| t.name == name).expect("a tensor of the tiny model");
+    let values: Vec<f32> = target
+        .data
+        .chunks_exact(4)
+        .enumerate()
+        .map(|(k, b)| f(k, f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+        .collect();
+    target.data = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    t
+}
+
+/// The tiny model whose feed-forward output weights of layer `layer` (0-based) are all `3e38`:
+/// finite weights whose products overflow `f32`, so from layer `layer + 1` on the hidden states of
+/// the transformer and SAN+MLP are not finite (SAN and SAN+skip never run the feed-forward).
+pub fn overflowing_safetensors(seed: u64, layer: usize) -> Vec<u8> {
+    serialize(&tensors_with(seed, &format!("encoder.layer.{}.output.dense.weight", layer), |_, _| 3e38))
+}

@@ -4,8 +4,9 @@
 //! On the log axis (drawn over `log10`, ticks at powers of ten down to the floor, labelled below
 //! 1 as `0.001` and `10⁻¹⁸`) a residual of exactly 0 is drawn at the axis floor, a power of ten
 //! under the smallest positive value, and a note under the plot says so. A layer whose value is
-//! not finite (an f32 overflow; null in the worker's JSON) is drawn as a cross at the floor (0 on
-//! the linear axis), with a note naming the variants and the first such layer. The legend and
+//! not finite (an f32 overflow; null in the worker's JSON) is not drawn, never as a number: the
+//! curve's last finite point gets a hollow ring, and a note says "○ overflow at layer k" with the
+//! variants whose first such layer is k. The legend and
 //! the notes sit in a band under the plot, so they never cover a curve. The log axis also marks
 //! the run's round-off floor: a dashed line at the unit round-off of its precision (`2⁻²⁴` for
 //! `f32`, `2⁻⁵³` for `f64`), labelled, where a collapsed stack's residual stops falling. It returns the one chart
@@ -28,22 +29,27 @@ fn notes(results: &Results, log: bool, floor: &str) -> Vec<String> {
     if log && zero {
         out.push(format!("0 drawn at the floor {}", floor));
     }
-    let bad: Vec<(String, usize)> = results
-        .iter()
-        .filter_map(|r| {
-            let l = r.residual.iter().position(|v| !v.is_some_and(f64::is_finite))?;
-            Some((r.variant.clone(), l))
-        })
-        .collect();
-    if !bad.is_empty() {
-        let which: Vec<String> = bad.iter().map(|(v, l)| format!("{} from layer {}", v, l)).collect();
-        out.push(format!(
-            "× not finite (overflow): {}; drawn at the floor {}",
-            which.join(", "),
-            if log { floor } else { "0" }
-        ));
+    let mut bad: Vec<(usize, &str)> =
+        results.iter().filter_map(|r| Some((first_not_finite(&r.residual)?, r.variant.as_str()))).collect();
+    bad.sort_by_key(|&(l, _)| l);
+    for (k, group) in bad.chunk_by(|a, b| a.0 == b.0).map(|g| (g[0].0, g)) {
+        let which: Vec<&str> = group.iter().map(|&(_, v)| v).collect();
+        out.push(format!("○ overflow at layer {} ({}): no value from there on", k, which.join(", ")));
     }
     out
+}
+
+/// The first layer whose value is not finite (null or NaN), if any.
+pub fn first_not_finite(residual: &[Option<f64>]) -> Option<usize> {
+    residual.iter().position(|v| !v.is_some_and(f64::is_finite))
+}
+
+/// The last finite point before the first value that is not finite: where the ring is drawn
+/// (`None` when every value is finite or the first is not).
+pub fn last_finite(residual: &[Option<f64>]) -> Option<(usize, f64)> {
+    let k = first_not_finite(residual)?;
+    let l = k.checked_sub(1)?;
+    residual[l].map(|v| (l, v))
 }
 
 /// The dashed line at `log10` of `precision`'s unit round-off, labelled at its left end, when
@@ -164,7 +170,7 @@ pub fn residual(
         y_fmt,
     };
     let radius = (2.5 * g.dpr).round() as i32;
-    let cross = (4.0 * g.dpr).round() as i32;
+    let ring = (6.0 * g.dpr).round() as i32;
     macro_rules! curves {
         ($chart:expr, $at:expr, $floor:expr) => {{
             let chart = &mut $chart;
@@ -178,10 +184,13 @@ pub fn residual(
                     .collect();
                 chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(g.line(2.0)))).map_err(err)?;
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
-                let bad = r.residual.iter().enumerate().filter(|(_, v)| !v.is_some_and(f64::is_finite));
-                chart
-                    .draw_series(bad.map(|(l, _)| Cross::new((l as f64, $floor), cross, c.stroke_width(g.line(2.0)))))
-                    .map_err(err)?;
+                // The last finite point of a curve that overflows: a hollow ring (background
+                // inside), never a point at 0 or at the floor.
+                if let Some((l, v)) = last_finite(&r.residual) {
+                    let p = (l as f64, $at(v));
+                    chart.draw_series([Circle::new(p, ring, th.bg.filled())]).map_err(err)?;
+                    chart.draw_series([Circle::new(p, ring, c.stroke_width(g.line(2.0)))]).map_err(err)?;
+                }
             }
             let (xr, yr) = chart.plotting_area().get_pixel_range();
             let (px0, _) = chart.backend_coord(&(0.0, $floor));
@@ -224,4 +233,19 @@ pub fn residual(
         legend: legend.map(|r| r.css(g.dpr)),
         labels: texts.css(g.dpr),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ring_marks_the_last_finite_point_before_the_first_value_that_is_not() {
+        let r = [Some(0.9), Some(0.5), None, Some(f64::NAN)];
+        assert_eq!((first_not_finite(&r), last_finite(&r)), (Some(2), Some((1, 0.5))));
+        let nan = [Some(0.9), Some(f64::NAN), Some(0.2)];
+        assert_eq!((first_not_finite(&nan), last_finite(&nan)), (Some(1), Some((0, 0.9))));
+        assert_eq!((first_not_finite(&[Some(1.0)]), last_finite(&[Some(1.0)])), (None, None));
+        assert_eq!(last_finite(&[None, Some(1.0)]), None);
+    }
 }

@@ -44,18 +44,30 @@ pub fn finite_max(p: &[f64]) -> f64 {
     }
 }
 
+/// The colour of a pixel with no value (an entry that is not finite: an `f32` overflow): a grey
+/// outside viridis, never the colour of a number.
+pub const NO_VALUE: [u8; 3] = [0x9e, 0x9e, 0x9e];
+
 /// RGBA pixels (`side x side x 4`, row-major, opaque) of `p` (`n x n`, row-major): each pixel
-/// shows the largest entry of its `block x block` block, coloured `viridis(value / scale)`.
+/// shows the largest entry of its `block x block` block, coloured `viridis(value / scale)`, or
+/// [`NO_VALUE`] when an entry of the block is not finite.
 pub fn rgba(p: &[f64], n: usize, max_side: usize, scale: f64) -> Vec<u8> {
-    let (side, _) = side(n, max_side);
+    let (side, block) = side(n, max_side);
     let mut out = vec![0u8; side * side * 4];
     if p.len() < n * n {
         return out;
     }
     let inv = if scale > 0.0 && scale.is_finite() { 1.0 / scale } else { 1.0 };
     let (pooled, _) = block_maxima(p, n, max_side);
-    for (px, &m) in out.chunks_mut(4).zip(&pooled) {
-        let [cr, cg, cb] = viridis(m * inv);
+    // The block maxima skip NaN (the particle lab's fold): mark the blocks holding one here.
+    let mut missing = vec![false; side * side];
+    for (k, x) in p[..n * n].iter().enumerate() {
+        if !x.is_finite() {
+            missing[(k / n / block) * side + (k % n) / block] = true;
+        }
+    }
+    for ((px, &m), &none) in out.chunks_mut(4).zip(&pooled).zip(&missing) {
+        let [cr, cg, cb] = if none { NO_VALUE } else { viridis(m * inv) };
         px.copy_from_slice(&[cr, cg, cb, 255]);
     }
     out
@@ -82,6 +94,22 @@ pub fn grid_rgba(rows: usize, cols: usize, scale: f64, value: impl Fn(usize, usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_that_is_not_finite_is_grey_never_a_colour_of_the_map() {
+        // Before: NaN took the colour of 0 (viridis' low end), +inf that of the top.
+        let p = [0.5, f64::NAN, f64::INFINITY, 1.0];
+        let px = rgba(&p, 2, 512, 1.0);
+        assert_eq!(&px[0..3], &viridis(0.5));
+        assert_eq!((&px[4..7], &px[8..11]), (&NO_VALUE[..], &NO_VALUE[..]));
+        assert_eq!(&px[12..15], &viridis(1.0));
+        // Pooled blocks: a block holding a NaN is grey.
+        let mut big = vec![0.25; 16];
+        big[5] = f64::NAN;
+        let px = rgba(&big, 4, 2, 1.0);
+        assert_eq!((&px[0..3], &px[4..7]), (&NO_VALUE[..], &viridis(0.25)[..]));
+        assert!((0..256).all(|k| viridis(k as f64 / 255.0) != NO_VALUE));
+    }
 
     #[test]
     fn palette_ends_are_viridis_ends() {

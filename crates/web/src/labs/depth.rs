@@ -211,7 +211,8 @@ pub fn off_diagonal_range(s: &[f64], n: usize) -> (f64, f64) {
 }
 
 /// Viridis pixels of `s` (`n x n`) with `[lo, hi]` spanning the colour map (a span that is not
-/// positive: 1; `lo` not finite: 0); the diagonal at the low end.
+/// positive: 1; `lo` not finite: 0); the diagonal at the low end; an entry that is not finite
+/// grey ([`heatmap::NO_VALUE`]).
 pub fn tile_in(s: &[f64], n: usize, max_side: usize, lo: f64, hi: f64) -> Vec<u8> {
     let span = if hi > lo { hi - lo } else { 1.0 };
     let lo = if lo.is_finite() { lo } else { 0.0 };

@@ -1,6 +1,7 @@
 //! Clusters by single linkage.
 
-/// The spread of a token set: the largest coordinate range, `max_c (max_i x_ic - min_i x_ic)`.
+/// The spread of a token set: the largest coordinate range, `max_c (max_i x_ic - min_i x_ic)`
+/// (NaN when a coordinate is NaN: [`crate::nan`]).
 pub fn spread(x: &[f64], n: usize, d: usize) -> f64 {
     let mut best = 0.0f64;
     for c in 0..d {
@@ -8,10 +9,10 @@ pub fn spread(x: &[f64], n: usize, d: usize) -> f64 {
         let mut hi = f64::NEG_INFINITY;
         for i in 0..n {
             let v = x[i * d + c];
-            lo = lo.min(v);
-            hi = hi.max(v);
+            lo = crate::nan::min(lo, v);
+            hi = crate::nan::max(hi, v);
         }
-        if hi - lo > best {
+        if hi - lo > best || (hi - lo).is_nan() {
             best = hi - lo;
         }
     }

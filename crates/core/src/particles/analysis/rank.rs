@@ -65,7 +65,7 @@ pub fn effective_rank_of_rows(rows: &[f64], n: usize) -> f64 {
     };
     // Eigenvalues below the solver's resolution (m eps lambda_max) are zero: their square roots
     // would otherwise turn round-off into spurious singular values.
-    let lmax = eig.eigenvalues.iter().fold(0.0f64, |a, &l| a.max(l));
+    let lmax = crate::nan::max_of(0.0, eig.eigenvalues.iter().copied());
     let floor = lmax * m as f64 * f64::EPSILON;
     let sv: Vec<f64> = eig.eigenvalues.iter().map(|&l| if l > floor { l.sqrt() } else { 0.0 }).collect();
     let total: f64 = sv.iter().sum();
