@@ -29,12 +29,16 @@
 
 pub mod analysis;
 pub mod basic;
+pub mod clusters;
 pub mod config;
 pub mod encoder;
 pub mod forward;
+pub mod head_spectrum;
+pub mod heads;
 pub mod keys;
 pub mod no_pieces;
 pub mod ops;
+pub mod repeat;
 pub mod tokenizer;
 pub mod unicode;
 mod unicode_changed;
