@@ -142,7 +142,7 @@ fn check_heads(enc: &Encoder, entries: &Value) -> (usize, usize, f64, f64) {
                         wi
                     );
                 }
-                if let Some(zeros) = e.get(&format!("{}_zeros_max", name)) {
+                if let Some(zeros) = e.get(format!("{}_zeros_max", name)) {
                     // NumPy's eigenvalues past the block's are rounding noise about 0; ours are 0 exactly.
                     assert!(ours[want.len()..].iter().all(|&z| z == (0.0, 0.0)), "{}: {:?}", name, &ours[want.len()..]);
                     eig_err = eig_err.max(f(zeros) / top);
