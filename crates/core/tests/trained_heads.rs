@@ -304,3 +304,27 @@ fn minilm_repeated_layers_match_a_numpy_float32_reference() {
     println!("states: max error {:.2e}; partitions compared {}, without a margin {}", state_err, compared, skipped);
     assert!(compared >= 12, "only {} partitions have a margin", compared);
 }
+
+/// A repetition whose output overflows stops the run naming it; the listed steps before it stay.
+#[test]
+fn a_non_finite_state_stops_the_run() {
+    let mut enc = tiny();
+    let e = encoding(&enc, "The quick brown fox jumps, the lazy dogs. A fox.");
+    // LN₁'s gain grows 1e30 fold: one repetition gives about 1e30, the next overflows f32.
+    for g in &mut enc.weights.layers[1].ln1.gain {
+        *g *= 1e30;
+    }
+    let spec = RepeatSpec { layer: 2, variant: Variant::SanSkip, iterations: 10, every: 1, cos_tol: 0.01 };
+    let run = repeat(&enc, &e, &spec, &Serial);
+    let stopped = run.stopped.expect("the run stops");
+    let its: Vec<usize> = run.steps.iter().map(|s| s.iteration).collect();
+    assert_eq!(its, (0..stopped.iteration).collect::<Vec<_>>());
+    assert!((1..=3).contains(&stopped.iteration), "{:?}", stopped);
+    assert!(
+        stopped.what.contains(&format!("repetition {} of layer 2 (SAN+skip)", stopped.iteration)),
+        "{}",
+        stopped.what
+    );
+    assert!(stopped.what.contains("non-finite"), "{}", stopped.what);
+    println!("{}", stopped.what);
+}
