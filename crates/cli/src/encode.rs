@@ -52,6 +52,9 @@ pub struct EncodeArgs {
     /// `L,H`: print head H's context-similarity matrix S = O O^T of layer L; repeatable.
     #[arg(long = "similarity", value_name = "L,H")]
     pub similarity: Vec<String>,
+    /// The sections on trained heads and layers (science.md §7).
+    #[command(flatten)]
+    pub trained: crate::encode_trained::TrainedArgs,
     /// Threads (rows and heads split across them; the bits never change). Default: every core.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -122,6 +125,10 @@ struct Output<'a> {
     /// `f32` overflow during the forward. Absent when every number is finite.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     non_finite: Vec<NonFinite>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spectrum: Option<Vec<crate::encode_trained::SpectrumOut>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repeat: Option<crate::encode_trained::RepeatOut>,
     /// For a `--config` link older than the tokenizer's Unicode tables whose text has code points
     /// they treat otherwise: the note naming them (also printed on stderr).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -254,12 +261,21 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         args.attention.iter().map(|v| layer_head("attention", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
     let similarity_flags: Vec<(usize, usize)> =
         args.similarity.iter().map(|v| layer_head("similarity", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let spectrum_flags: Vec<(usize, usize)> =
+        args.trained.spectrum.iter().map(|v| layer_head("spectrum", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let repeat_request = crate::encode_trained::check(&args.trained, c.layers, link.cos_tol)?;
     let source = if args.text.is_some() { "--text" } else { "--config's text" };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {}", threads, e))?;
-    let analysis = encoder.analyse(&link.text, &Rayon(pool)).map_err(|e| format!("invalid {}: {}", source, e))?;
+    let pool = Rayon(pool);
+    let analysis = encoder.analyse(&link.text, &pool).map_err(|e| format!("invalid {}: {}", source, e))?;
+    let spectrum = match spectrum_flags.is_empty() {
+        true => None,
+        false => Some(crate::encode_trained::spectrum_section(&encoder, &spectrum_flags)?),
+    };
+    let repeat = repeat_request.map(|r| crate::encode_trained::repeat_section(&encoder, &analysis.encoding, &r, &pool));
     let f = &analysis.forward;
     let (n, d) = (f.n, f.d);
     // A --text is today's text: only a link can be older than the tokenizer's tables.
@@ -319,6 +335,8 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
                 .collect()
         }),
         non_finite,
+        spectrum,
+        repeat,
         tokenizer_note: note,
     };
     let text = serde_json::to_string(&output).map_err(|e| format!("cannot write JSON: {}", e))?;

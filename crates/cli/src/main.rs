@@ -3,6 +3,7 @@
 mod bench;
 mod depth;
 mod encode;
+mod encode_trained;
 mod heap;
 mod model_bench;
 mod particle_bench;

@@ -10,6 +10,7 @@ mod bench;
 mod depth;
 mod diverged;
 mod encode;
+mod encode_trained;
 mod link;
 mod model_files;
 mod non_finite;

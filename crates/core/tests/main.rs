@@ -50,6 +50,7 @@ mod spectrum;
 mod sphere;
 mod tokenizer_changes;
 mod tokenizer_unicode;
+mod trained_heads;
 mod training;
 mod training_config;
 mod view;

@@ -14,6 +14,7 @@ fn a_link_round_trips_through_its_canonical_form() {
         ModelLink {
             model: "all-MiniLM-L6-v2@53aa51172d142c89".into(),
             text: "The fox. A dog&cat".into(),
+            cos_tol: 0.01,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -25,7 +26,12 @@ fn a_link_round_trips_through_its_canonical_form() {
     let viewed = ModelLink { layer: 3, head: 11, ..l };
     let c = viewed.to_canonical_string();
     assert!(c.ends_with("&layer=3&head=11"), "{}", c);
-    assert_eq!(parse(&c), Ok(viewed));
+    assert_eq!(parse(&c), Ok(viewed.clone()));
+    // cos_tol is written only when it is not its default, before the view keys.
+    let tol = ModelLink { cos_tol: 0.02, ..viewed };
+    let c = tol.to_canonical_string();
+    assert!(c.ends_with("&text=The%20fox.%20A%20dog%26cat&cos_tol=0.02&layer=3&head=11"), "{}", c);
+    assert_eq!(parse(&c), Ok(tol));
     assert_eq!(model_id("all-MiniLM-L6-v2", SHA), "all-MiniLM-L6-v2@53aa51172d142c89");
     let example = ModelLink::example();
     assert_eq!(example.model, model_id("all-MiniLM-L6-v2", SHA));
@@ -48,6 +54,9 @@ fn bad_values_are_refused_naming_the_key() {
         ("lab=model&model=m@0123456789abcdef&text=hi&layer=0", "layer"),
         ("lab=model&model=m@0123456789abcdef&text=hi&head=-1", "head"),
         ("lab=model&model=m@0123456789abcdef&text=hi&seed=3", "seed"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=0", "cos_tol"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=2.5", "cos_tol"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=nan", "cos_tol"),
     ];
     for (link, key) in cases {
         let e = parse(link).expect_err(link);
@@ -194,9 +203,10 @@ fn the_registry_reads_model_links_with_the_page_view_keys() {
 fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     let infos = key_infos("model").unwrap();
     let names: Vec<&str> = infos.iter().map(|k| k.name).collect();
-    assert_eq!(names, ["lab", "model", "text", "layer", "head", "grid_scale"]);
+    assert_eq!(names, ["lab", "model", "text", "cos_tol", "layer", "head", "grid_scale"]);
     let json = serde_json::to_value(&infos).unwrap();
     assert_eq!(json[1]["default"], ModelLink::example().model);
-    assert_eq!(json[5]["choices"], serde_json::json!(["head", "shared"]));
-    assert_eq!(json[5]["default"], "head");
+    assert_eq!(json[3]["default"], "0.01");
+    assert_eq!(json[6]["choices"], serde_json::json!(["head", "shared"]));
+    assert_eq!(json[6]["default"], "head");
 }

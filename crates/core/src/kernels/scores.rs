@@ -31,6 +31,11 @@ impl<T: Float> KeyPanels<T> {
     pub fn d(&self) -> usize {
         self.d
     }
+
+    /// Coordinate `c` of key `j` as packed (`j < n`, `c < d`): what `pack_keys`' `key(j, c)` gave.
+    pub fn get(&self, j: usize, c: usize) -> T {
+        self.data[(j / SK) * self.d * SK + c * SK + j % SK]
+    }
 }
 
 /// Packs `n` keys of dimension `d` into `out` (reusing its memory): `key(j, c)` is coordinate `c`

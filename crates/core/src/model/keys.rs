@@ -1,10 +1,11 @@
-//! The model lab's link, `version=5&lab=model&model=NAME@SHA16&text=…&layer=L&head=H&grid_scale=S`, and its key
+//! The model lab's link, `version=5&lab=model&model=NAME@SHA16&text=…&cos_tol=C&layer=L&head=H&grid_scale=S`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
 //! `model` names the weights: the model's name and the first 16 hex digits of its
 //! `model.safetensors`' sha256 ([`model_id`]), so a link opened with other weights can be refused
-//! ([`ModelLink::check_model`]). `text` is the text analysed. `layer` (1-based) and `head` (0-based)
+//! ([`ModelLink::check_model`]). `text` is the text analysed; `cos_tol` the cluster rule of the real
+//! tokens (science.md §7.3, written only when not 0.01). `layer` (1-based) and `head` (0-based)
 //! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
 //! scale. They are written after the model keys, and only when they differ from
 //! `layer=1&head=0&grid_scale=head`; the page's view keys ([`crate::view::MODEL_VIEW`]: `embed`,
@@ -40,6 +41,8 @@ pub struct ModelLink {
     pub model: String,
     /// The text analysed.
     pub text: String,
+    /// The cluster rule's tolerance on `1 − cos` (science.md §7.3).
+    pub cos_tol: f64,
     /// The layer shown (view key), 1-based.
     pub layer: usize,
     /// The head shown (view key), 0-based.
@@ -55,6 +58,7 @@ impl ModelLink {
         ModelLink {
             model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),
             text: "The quick brown fox jumps over the lazy dog.".to_string(),
+            cos_tol: super::clusters::COS_TOL,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -64,7 +68,7 @@ impl ModelLink {
     /// The link of model `model` (`NAME@SHA16`) on `text`, showing layer 1, head 0 on per-head
     /// scales (the view keys' defaults).
     pub fn new(model: String, text: String) -> ModelLink {
-        ModelLink { model, text, layer: 1, head: 0, grid_scale: TileScale::Head }
+        ModelLink { model, text, cos_tol: super::clusters::COS_TOL, layer: 1, head: 0, grid_scale: TileScale::Head }
     }
 }
 
@@ -145,6 +149,12 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
         },
     },
     key_text!(text, MAX_TEXT_BYTES, "the text analysed (percent-encoded), one segment [CLS] … [SEP]"),
+    crate::key_float!(
+        cos_tol,
+        open 0.0,
+        closed 2.0,
+        "cluster rule of the real tokens: two tokens are linked when 1 − cos ≤ cos_tol, and clusters are the linked groups ([CLS] and [SEP] included)"
+    ),
     Key {
         effect: "view key: the layer shown",
         ..key_count!(layer, 1, super::config::MAX_LAYERS, "layer shown (1-based)")
@@ -163,10 +173,13 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
     },
 ];
 
-/// The view keys of [`MODEL_TABLE`] and their defaults, as the canonical form leaves them out.
-const VIEW_DEFAULTS: [(&str, &str); 3] = [("layer", "1"), ("head", "0"), ("grid_scale", "head")];
+/// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default: `cos_tol`
+/// and the view keys.
+const OMITTED_DEFAULTS: [(&str, &str); 4] =
+    [("cos_tol", "0.01"), ("layer", "1"), ("head", "0"), ("grid_scale", "head")];
 
-/// Number of model keys (the rest of [`MODEL_TABLE`] are view keys).
+/// Number of keys every canonical link writes (`lab`, `model`, `text`; then `cos_tol` and the view
+/// keys, each when it differs from its default).
 pub const MODEL_KEYS: usize = 3;
 
 /// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
@@ -274,13 +287,13 @@ impl ModelLink {
         keys::pairs(MODEL_TABLE, self)
     }
 
-    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `layer`, `head` and
-    /// `grid_scale` when they differ from 1, 0 and `head`. `parse(&l.to_canonical_string()) == Ok(l)`.
+    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `cos_tol`, `layer`, `head`
+    /// and `grid_scale` when they differ from 0.01, 1, 0 and `head`. `parse(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {
         let pairs = self.pairs();
         let mut out = format!("version={}", crate::link::VERSION);
         for (k, (key, value)) in pairs.iter().enumerate() {
-            let default = VIEW_DEFAULTS.iter().find(|(name, _)| name == key).map_or("", |(_, d)| *d);
+            let default = OMITTED_DEFAULTS.iter().find(|(name, _)| name == key).map_or("", |(_, d)| *d);
             if k < MODEL_KEYS || value != default {
                 out.push_str(&format!("&{}={}", key, value));
             }

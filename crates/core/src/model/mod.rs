@@ -30,16 +30,20 @@
 
 pub mod analysis;
 pub mod basic;
+pub mod clusters;
 pub mod config;
 pub mod encoder;
 pub mod finite;
 pub mod forward;
+pub mod head_spectrum;
+pub mod heads;
 pub mod keys;
 pub mod no_pieces;
 pub mod non_finite;
 pub mod ops;
 pub mod tensor_file;
 pub mod text_file;
+pub mod repeat;
 pub mod tokenizer;
 pub mod unicode;
 mod unicode_changed;

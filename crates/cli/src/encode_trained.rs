@@ -1,0 +1,119 @@
+//! `attn encode`'s sections on trained heads and layers (science.md §7): `--spectrum L,H`
+//! (repeatable) prints `"spectrum": [{"layer", "head", "v", "s"}, …]`, all `d_model` eigenvalues of
+//! `V_h` and `S_h` as `[re, im]`; `--repeat L --iterations T [--variant NAME] [--every K]` prints
+//! `"repeat": {"layer", "variant", "iterations", "every", "steps": [{"iteration", "clusters",
+//! "labels", "mean_cos"}, …], "stopped"}`, clusters under the link's `cos_tol`.
+
+use attn_core::model::head_spectrum::head_spectrum;
+use attn_core::model::heads::head_matrices;
+use attn_core::model::repeat::{repeat, RepeatSpec, RepeatStep, Stopped, MAX_ITERATIONS};
+use attn_core::model::{Encoder, Encoding, Pool, Variant, VARIANTS};
+use serde::Serialize;
+
+/// The flags of the trained-weights sections.
+#[derive(clap::Args, Debug, Default)]
+pub struct TrainedArgs {
+    /// `L,H`: print all eigenvalues of head H's V_h and S_h in layer L (science.md §7.2); repeatable.
+    #[arg(long = "spectrum", value_name = "L,H")]
+    pub spectrum: Vec<String>,
+    /// Repeat layer L (1-based) on the text's h_{L-1}, the weights constant (science.md §7.4).
+    #[arg(long = "repeat", value_name = "L")]
+    pub repeat: Option<usize>,
+    /// Repetitions of --repeat (1..=1000).
+    #[arg(long, value_name = "T")]
+    pub iterations: Option<usize>,
+    /// The variant repeated: transformer (default), SAN+skip, SAN+MLP, SAN.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// List every K-th repetition (and the last); default 1.
+    #[arg(long, value_name = "K")]
+    pub every: Option<usize>,
+}
+
+/// `"spectrum"`'s entries.
+#[derive(Serialize)]
+pub struct SpectrumOut {
+    layer: usize,
+    head: usize,
+    v: Vec<(f64, f64)>,
+    s: Vec<(f64, f64)>,
+}
+
+/// `"repeat"`.
+#[derive(Serialize)]
+pub struct RepeatOut {
+    layer: usize,
+    variant: &'static str,
+    iterations: usize,
+    every: usize,
+    steps: Vec<RepeatStep>,
+    stopped: Option<Stopped>,
+}
+
+/// The checked `--repeat` request.
+pub struct RepeatRequest(RepeatSpec);
+
+/// Checks the flags against the model (`layers`), before anything runs.
+pub fn check(args: &TrainedArgs, layers: usize, cos_tol: f64) -> Result<Option<RepeatRequest>, String> {
+    let Some(layer) = args.repeat else {
+        for (given, flag) in [
+            (args.iterations.is_some(), "--iterations"),
+            (args.variant.is_some(), "--variant"),
+            (args.every.is_some(), "--every"),
+        ] {
+            if given {
+                return Err(format!("{} needs --repeat L (the layer repeated)", flag));
+            }
+        }
+        return Ok(None);
+    };
+    if !(1..=layers).contains(&layer) {
+        return Err(format!("invalid --repeat {}: the model has layers 1..={}", layer, layers));
+    }
+    let iterations = args.iterations.ok_or("--repeat needs --iterations T (1..=1000)")?;
+    if !(1..=MAX_ITERATIONS).contains(&iterations) {
+        return Err(format!("invalid --iterations {}: 1..={}", iterations, MAX_ITERATIONS));
+    }
+    let every = args.every.unwrap_or(1);
+    if !(1..=MAX_ITERATIONS).contains(&every) {
+        return Err(format!("invalid --every {}: 1..={}", every, MAX_ITERATIONS));
+    }
+    let variant = match &args.variant {
+        None => Variant::Transformer,
+        Some(name) => *VARIANTS.iter().find(|v| v.label() == name).ok_or_else(|| {
+            let names: Vec<&str> = VARIANTS.iter().rev().map(|v| v.label()).collect();
+            format!("invalid --variant {:?}: one of {}", name, names.join(", "))
+        })?,
+    };
+    Ok(Some(RepeatRequest(RepeatSpec { layer, variant, iterations, every, cos_tol })))
+}
+
+/// The `"repeat"` section.
+pub fn repeat_section(encoder: &Encoder, enc: &Encoding, req: &RepeatRequest, pool: &dyn Pool) -> RepeatOut {
+    let spec = &req.0;
+    let run = repeat(encoder, enc, spec, pool);
+    if let Some(s) = &run.stopped {
+        eprintln!("note: the repeated layer stopped: {}", s.what);
+    }
+    RepeatOut {
+        layer: spec.layer,
+        variant: spec.variant.label(),
+        iterations: spec.iterations,
+        every: spec.every,
+        steps: run.steps,
+        stopped: run.stopped,
+    }
+}
+
+/// The `"spectrum"` section for the heads `(layer, head)` (checked in range).
+pub fn spectrum_section(encoder: &Encoder, heads: &[(usize, usize)]) -> Result<Vec<SpectrumOut>, String> {
+    heads
+        .iter()
+        .map(|&(layer, head)| {
+            let m = head_matrices(&encoder.config, &encoder.weights, layer, head).expect("checked in range");
+            let sp = head_spectrum(&m)
+                .ok_or_else(|| format!("--spectrum {},{}: the eigenvalue iteration did not converge", layer, head))?;
+            Ok(SpectrumOut { layer, head, v: sp.v, s: sp.s })
+        })
+        .collect()
+}

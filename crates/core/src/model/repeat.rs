@@ -1,0 +1,161 @@
+//! A trained layer repeated (science.md §7): `x ← Block_L(x)` again and again, the weights
+//! constant in time as in ALBERT. Each repetition is the forward's own layer function
+//! ([`super::forward::layer`]) of the chosen [`Variant`] (§6.3), with every bias and the trained
+//! LayerNorms, in `f32`, the state kept in `f32` between repetitions. Repetition 0 is `h_{L−1}`,
+//! the input of layer `L` in the *unmodified* forward. A repetition whose output has a non-finite
+//! entry stops the run ([`Stopped`]).
+
+use super::clusters::{cosines, labels_of, mean_cosine};
+use super::encoder::Encoder;
+use super::forward::{embed, layer, Variant};
+use super::ops::Pool;
+use super::tokenizer::Encoding;
+
+/// Most repetitions of one run.
+pub const MAX_ITERATIONS: usize = 1000;
+
+/// A layer repeated: the state after `iteration` repetitions.
+#[derive(Clone, Debug)]
+pub struct Repeater<'a> {
+    encoder: &'a Encoder,
+    layer: usize,
+    variant: Variant,
+    n: usize,
+    state: Vec<f32>,
+    iteration: usize,
+}
+
+/// Why a run stopped: the repetition whose output is not finite, and what.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Stopped {
+    /// The repetition (1-based) whose output has a non-finite entry.
+    pub iteration: usize,
+    /// What overflowed: how many entries, the first's token and feature.
+    pub what: String,
+}
+
+impl<'a> Repeater<'a> {
+    /// Repetition 0 of layer `layer` (1-based, at most the model's layers) of `variant` on `enc`'s
+    /// tokens: `h_{layer−1}` of the unmodified forward.
+    pub fn new(encoder: &'a Encoder, enc: &Encoding, layer_no: usize, variant: Variant, pool: &dyn Pool) -> Self {
+        let c = &encoder.config;
+        assert!((1..=c.layers).contains(&layer_no), "layer {} out of 1..={}", layer_no, c.layers);
+        let n = enc.ids.len();
+        let mut state = embed(&enc.ids, c, &encoder.weights);
+        for lw in &encoder.weights.layers[..layer_no - 1] {
+            state = layer(&state, n, c, lw, Variant::Transformer, pool).0;
+        }
+        Repeater { encoder, layer: layer_no, variant, n, state, iteration: 0 }
+    }
+
+    /// Tokens `n`.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Repetitions done.
+    pub fn iteration(&self) -> usize {
+        self.iteration
+    }
+
+    /// The state after [`Repeater::iteration`] repetitions (`n x d`, row-major).
+    pub fn state(&self) -> &[f32] {
+        &self.state
+    }
+
+    /// One more repetition. A non-finite output is refused (the state stays the last finite one).
+    pub fn step(&mut self, pool: &dyn Pool) -> Result<(), Stopped> {
+        let c = &self.encoder.config;
+        let lw = &self.encoder.weights.layers[self.layer - 1];
+        let (y, _, _) = layer(&self.state, self.n, c, lw, self.variant, pool);
+        let iteration = self.iteration + 1;
+        let bad = y.iter().filter(|v| !v.is_finite()).count();
+        if bad > 0 {
+            let first = y.iter().position(|v| !v.is_finite()).unwrap_or(0);
+            return Err(Stopped {
+                iteration,
+                what: format!(
+                    "repetition {} of layer {} ({}) gave {} non-finite hidden-state entries (first: token {}, \
+                     feature {}, {})",
+                    iteration,
+                    self.layer,
+                    self.variant.label(),
+                    bad,
+                    first / c.hidden,
+                    first % c.hidden,
+                    y[first]
+                ),
+            });
+        }
+        self.state = y;
+        self.iteration = iteration;
+        Ok(())
+    }
+}
+
+/// One listed repetition of a run: its clusters under `cos_tol` and the mean cosine over `i < j`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RepeatStep {
+    /// Repetitions done.
+    pub iteration: usize,
+    /// Number of clusters.
+    pub clusters: usize,
+    /// Each token's cluster.
+    pub labels: Vec<usize>,
+    /// Mean cosine over `i < j`, `f64`.
+    pub mean_cos: f64,
+}
+
+impl RepeatStep {
+    /// The statistics of `state` (`n x d`) after `iteration` repetitions.
+    pub fn of(iteration: usize, state: &[f32], n: usize, d: usize, cos_tol: f64) -> RepeatStep {
+        let cos = cosines(state, n, d);
+        let labels = labels_of(&cos, n, cos_tol);
+        let clusters = labels.iter().max().map_or(0, |m| m + 1);
+        RepeatStep { iteration, clusters, labels, mean_cos: mean_cosine(&cos, n) }
+    }
+}
+
+/// A run's listed repetitions: `0, every, 2 every, …` and `iterations`, those before a stop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Repeated {
+    /// The listed repetitions.
+    pub steps: Vec<RepeatStep>,
+    /// Why the run stopped early, if it did.
+    pub stopped: Option<Stopped>,
+}
+
+/// What to repeat: layer `layer` (1-based) of `variant`, `iterations` times (1..=[`MAX_ITERATIONS`]),
+/// listing every `every`-th repetition, clusters under `cos_tol`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RepeatSpec {
+    /// The layer, 1-based.
+    pub layer: usize,
+    /// The variant of §6.3.
+    pub variant: Variant,
+    /// Repetitions.
+    pub iterations: usize,
+    /// Every how many repetitions a step is listed (at least 1).
+    pub every: usize,
+    /// The cluster rule's tolerance ([`super::clusters`]).
+    pub cos_tol: f64,
+}
+
+/// Runs `spec` on `enc`'s tokens (module documentation), listing repetitions `0, every, 2 every,
+/// …` and the last.
+pub fn repeat(encoder: &Encoder, enc: &Encoding, spec: &RepeatSpec, pool: &dyn Pool) -> Repeated {
+    let d = encoder.config.hidden;
+    let mut r = Repeater::new(encoder, enc, spec.layer, spec.variant, pool);
+    let n = r.n();
+    let mut steps = vec![RepeatStep::of(0, r.state(), n, d, spec.cos_tol)];
+    let every = spec.every.max(1);
+    for t in 1..=spec.iterations {
+        if let Err(stopped) = r.step(pool) {
+            return Repeated { steps, stopped: Some(stopped) };
+        }
+        if t % every == 0 || t == spec.iterations {
+            steps.push(RepeatStep::of(t, r.state(), n, d, spec.cos_tol));
+        }
+    }
+    Repeated { steps, stopped: None }
+}
