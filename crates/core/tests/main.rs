@@ -34,6 +34,7 @@ mod model_golden;
 mod model_keys;
 mod model_loader;
 mod model_tokenizer;
+mod opening_defaults;
 mod order;
 mod partials;
 mod plateaus;
