@@ -35,10 +35,10 @@ const shownLoss = async (page) => Number(await page.locator('#tr-loss').textCont
 
 describe('training lab', () => {
   test('runs: the c_n heatmap gains rows, the loss shown falls, snap is marked; same numbers as the CLI', async () => {
-    const page = await openPage(browser, 'lab=training&preset=scan-snap');
+    const page = await openPage(browser, 'version=6&lab=training&preset=scan-snap&iterations=100');
     try {
       await trainingReady(page);
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap');
+      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap&iterations=100');
       assert.equal(await page.isVisible('#lab-training'), true);
       assert.equal(await page.isVisible('#lab-particles'), false);
       assert.equal(await page.getAttribute('#tab-training', 'aria-selected'), 'true');
@@ -93,7 +93,7 @@ describe('training lab', () => {
           lab.free();
           return out;
         });
-        const cli = JSON.parse(await runCli(['train', '--config', 'lab=training&preset=scan-snap']));
+        const cli = JSON.parse(await runCli(['train', '--config', 'version=6&lab=training&preset=scan-snap&iterations=100']));
         assert.deepEqual(web.loss, cli.iterations.map((r) => r.loss));
         assert.deepEqual(web.entropy, [...cli.iterations.map((r) => r.entropy), cli.final_entropy]);
         assert.equal(web.snap, cli.snap_iteration);
@@ -203,7 +203,7 @@ describe('training lab', () => {
   });
 
   test('an invalid training key shows a message naming it; the last good run is kept', async () => {
-    const page = await openPage(browser, 'lab=training&preset=scan-snap&eta_z=abc');
+    const page = await openPage(browser, 'version=6&lab=training&preset=scan-snap&eta_z=abc');
     try {
       await trainingReady(page);
       const alert = page.locator('#tr-config-error');
@@ -308,10 +308,11 @@ describe('training lab', () => {
   });
 
   test('on a phone-sized screen the training panels stack in one column without sideways scrolling', async () => {
-    const page = await openPage(browser, 'lab=training&preset=scan-snap', { viewport: { width: 390, height: 844 } });
+    const page = await openPage(browser, 'version=6&lab=training&preset=scan-snap', { viewport: { width: 390, height: 844 } });
     try {
       await trainingReady(page);
-      const sel = ['.training-layout .status-area', '.training-layout .run-panel', '.cn-panel', '.tchart-panel', '.sweep-panel', '.training-layout .config-panel'];
+      // The heatmap right under the status line (phone.css: the main picture in the first screen).
+      const sel = ['.training-layout .status-line', '.cn-panel', '.training-layout .run-panel', '.tchart-panel', '.sweep-panel', '.training-layout .config-panel'];
       const layout = await page.evaluate((sel) => ({
         scrollWidth: document.documentElement.scrollWidth,
         lefts: sel.map((s) => Math.round(document.querySelector(s).getBoundingClientRect().left)),
@@ -319,7 +320,7 @@ describe('training lab', () => {
       }), sel);
       assert.ok(layout.scrollWidth <= 390, `no horizontal scroll (scrollWidth ${layout.scrollWidth})`);
       assert.equal(new Set(layout.lefts).size, 1, `one column: ${layout.lefts}`);
-      assert.deepEqual([...layout.tops].sort((a, b) => a - b), layout.tops, 'status, run, heatmap, chart, sweep, controls');
+      assert.deepEqual([...layout.tops].sort((a, b) => a - b), layout.tops, 'status, heatmap, run, chart, sweep, controls');
       await page.waitForFunction(() => window.__attnTraining.iteration() >= 5);
       assert.ok((await canvasSnapshot(page, '#tr-heatmap')).inked > 1000);
       assertNoErrors(page);
