@@ -14,11 +14,13 @@ import { Tour } from './ui/tour.js';
 import { setupExport } from './export/menu.js';
 import { setupApi } from './embed/api.js';
 
-/** The labs, in the tabs' order; the first is the default (a link naming no lab opens it). */
+/** The labs, in the tabs' order; the first is the default (a link naming no lab opens it). The
+ * default links name today's version: a link without `version` is an old link and keeps the
+ * defaults it was made with (a bare `lab=depth` is `bert-init`, docs/links.md). */
 const LABS = {
   particles: { title: 'Particles', load: () => import('./particles/lab.js'), defaultLink: '' },
-  training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'lab=training&preset=scan-snap' },
-  depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'lab=depth&preset=collapse-small' },
+  training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'version=6&lab=training&preset=scan-snap' },
+  depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'version=6&lab=depth&preset=collapse-small' },
   model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink(encodeValue) },
 };
 

@@ -21,7 +21,7 @@ const PARTICLE_STEP = 48;
 
 /**
  * Each lab's default link (www/main.js's table of labs; the particle lab's is the empty link,
- * which opens `version=5&preset=polytope`) in embed mode (`embed=1`: the panels without the page's
+ * which opens `version=6&preset=polytope`) in embed mode (`embed=1`: the panels without the page's
  * header and forms; view keys only, the same run), and the moment shown: one the lab reaches by
  * itself, the same on every machine.
  */

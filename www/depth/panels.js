@@ -3,6 +3,7 @@
 // view and the singular values (Rust/plotters charts, ImageData tiles), their captions and hover
 // readouts. Methods of the lab's page (lab.js mixes them in).
 
+import { firstPicture, markOnce } from '../lab/marks.js';
 import { fitCanvas, isDark, setLabels } from '../render/palette.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
@@ -61,6 +62,9 @@ export const panelMethods = {
   drawResidual() {
     this.resLayout = this.chart('dp-residual', (c, dpr, dark) =>
       this.wasm.draw_depth_residual(c, this.results, this.info.layers, this.log, this.info.precision, dpr, dark));
+    // The residual chart is the lab's main picture: its first curve, then every variant's (lab/marks.js).
+    if (this.results.length > 0) firstPicture('depth');
+    if (this.results.length > 0 && this.results.length === this.info.variants.length) markOnce('attn-depth-complete');
     if (this.resHover) this.resTip(this.resHover);
   },
 

@@ -5,6 +5,7 @@ import { fill } from '../ui/math.js';
 
 /** The captions' sentences, by name. */
 export const CAPTIONS = {
+  lede: 'Type a sentence; click a tile to enlarge a head.',
   grid: '$n tokens, $layers layers × $heads heads. $span Click a head to enlarge it (layer $layer, head $head shown).',
   gridShared: 'Attention tiles span 0 to the largest weight of any head; similarity tiles the off-diagonal range of all heads (shared scale).',
   gridHead: 'Attention tiles span 0 to each head\'s largest weight; similarity tiles each head\'s off-diagonal range (per-head scale).',

@@ -17,7 +17,8 @@ import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.j
 import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { mountFiles, servedMissing } from './files.js';
-import { DEFAULT_MODEL, DEFAULT_MODEL_ID, TEXTS } from './texts.js';
+import { DEFAULT_MODEL, DEFAULT_MODEL_ID, OPENING_HEAD, TEXTS } from './texts.js';
+import { firstPicture, markOnce } from '../lab/marks.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
 import { mountShareBar } from '../share/share_bar.js';
@@ -56,7 +57,11 @@ const BARE_KEYS = ['version', 'lab', ...VIEW_KEYS];
 function linkFor(text, defaultLink) {
   const pairs = String(text ?? '').replace(/^[#?]/, '').split('&').filter(Boolean);
   if (pairs.some((p) => !BARE_KEYS.includes(p.split('=')[0]))) return text;
-  return [defaultLink, ...pairs.filter((p) => VIEW_KEYS.includes(p.split('=')[0]))].join('&');
+  const view = pairs.filter((p) => VIEW_KEYS.includes(p.split('=')[0]));
+  const named = new Set(view.map((p) => p.split('=')[0]));
+  // The default's own view keys (the opening head) unless the bare link names them.
+  const base = defaultLink.split('&').filter((p) => !named.has(p.split('=')[0]));
+  return [...base, ...view].join('&');
 }
 
 /** `s` ending as a sentence (a full stop added unless it ends in . ! or ?). */
@@ -85,6 +90,7 @@ export function createLab(ctx) {
     mount(root) {
       lab.root = root;
       buildMarkup(root);
+      markOnce('attn-model-skeleton'); // the lede and the panels' skeleton, before the model loads
       page = new ModelLabPage(ctx);
       mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, 'md-', 'analysis');
       applyModelHints(ctx.wasm, root);
@@ -144,7 +150,8 @@ class ModelLabPage {
       const t = TEXTS.find(([v]) => v === $('md-example').value);
       if (!t) return;
       $('md-text').value = t[2];
-      this.analyse(this.linkWith({ text: t[2], layer: 1, head: 0 }), 'push');
+      // The served model opens each text on the tour's head; the user's own model on the first.
+      this.analyse(this.linkWith({ text: t[2], ...(this.model?.own ? { layer: 1, head: 0 } : OPENING_HEAD) }), 'push');
     });
     $('md-run').addEventListener('click', () => this.analyse(this.linkWith({ text: $('md-text').value }), 'push'));
     $('md-text').addEventListener('keydown', (e) => {
@@ -185,8 +192,8 @@ class ModelLabPage {
   linkWith(c) {
     const r = this.result;
     const text = c.text ?? this.shownText();
-    const layer = c.layer ?? r?.layer ?? 1;
-    const head = c.head ?? r?.head ?? 0;
+    const layer = c.layer ?? r?.layer ?? OPENING_HEAD.layer;
+    const head = c.head ?? r?.head ?? OPENING_HEAD.head;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
     return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`, c.scale ?? r?.scale ?? 'head');
   }
@@ -318,7 +325,9 @@ class ModelLabPage {
     this.scale.show(r.scale, m.tiles);
     writeCaptions(r);
     if (this.how) this.ctx.linkChanged(this.how);
+    document.querySelector('.model-layout')?.classList.remove('md-loading'); // the skeleton gives way
     this.drawAll();
+    firstPicture('model'); // the grids and the chosen head drawn (lab/marks.js)
   }
 
   /** The grid's hover readout: which head, and that a click enlarges it. */

@@ -72,7 +72,8 @@ function chartPanel(key, title, label) {
 
 /** Builds the lab's panels in `root` (its <main>). */
 export function buildMarkup(root) {
-  root.className = 'layout model-layout';
+  // md-loading: the panels' skeleton (model.css) until the first analysis is drawn (lab.js).
+  root.className = 'layout model-layout md-loading';
   root.append(
     statusArea(),
     h('div.col.col-side', {}, textPanel()),
@@ -91,12 +92,12 @@ export function buildMarkup(root) {
   );
 }
 
-/** The header's line for this lab. */
+/** The header's lines for this lab: the one-line lede (what to do), then what it shows. */
 export function subtitle() {
-  return h('p.subtitle', {},
+  return h('div.lab-head', {}, h('p#md-lede.lede', {}, CAPTIONS.lede), h('p.subtitle', {},
     'A pretrained BERT encoder (all-MiniLM-L6-v2) on your text: what each head attends to, what it outputs, ',
     h('span.eq', {}, 'S = O O', h('sup', {}, 'T')), ' (Halevi et al. 2025), and how fast its tokens collapse when the skips and MLPs are removed ',
-    h('span.eq', {}, '(Dong et al. 2021)'), '.');
+    h('span.eq', {}, '(Dong et al. 2021)'), '.'));
 }
 
 /** The lab has no footer citation (its header line names the papers). */

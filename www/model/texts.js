@@ -11,7 +11,11 @@ export const TEXTS = [
   ['attention', 'Attention', 'Attention lets every token look at every other token. Without skip connections, deep stacks of attention collapse to rank one. Skips and MLPs slow the collapse down.'],
 ];
 
-/** The default text's link (the lab's first link). */
+/** The head the lab opens on: the tour's pick, a head with visible structure on the default text
+ * (layer 1, head 0, the link's default, is the noisiest). */
+export const OPENING_HEAD = { layer: 2, head: 3 };
+
+/** The default text's link (the lab's first link), on the tour's head. */
 export function defaultLink(encodeValue) {
-  return `lab=model&model=${DEFAULT_MODEL_ID}&text=${encodeValue(TEXTS[0][2])}`;
+  return `lab=model&model=${DEFAULT_MODEL_ID}&text=${encodeValue(TEXTS[0][2])}&layer=${OPENING_HEAD.layer}&head=${OPENING_HEAD.head}`;
 }

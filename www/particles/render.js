@@ -8,6 +8,7 @@
 // and `showAnalysed` shows them when they land, before that step completes.
 
 import { FRAME_BUDGET_MS } from '../lab/run_loop.js';
+import { firstPicture } from '../lab/marks.js';
 import { fmtT, fmtValue } from './format.js';
 import { showChartTip, showHeatTip } from './hover.js';
 import { overlayMetrics } from './overlays.js';
@@ -185,6 +186,7 @@ export function render(now, force, tokensOnly = false) {
   if (tokensOnly) {
     ui.tokens.push(s.step_count(), s.t(), viewTokens());
     ui.tokens.draw();
+    firstPicture('particles');
     ui.heatmap.clear();
     app.needs.data = false;
     updateStatus(now, settled);
@@ -225,6 +227,7 @@ export function render(now, force, tokensOnly = false) {
   if (app.needs.draw) {
     const t0 = performance.now();
     ui.tokens.draw();
+    firstPicture('particles'); // the first token frame (lab/marks.js)
     app.drawCost = 0.7 * app.drawCost + 0.3 * (performance.now() - t0);
     app.needs.draw = false;
   }

@@ -84,7 +84,7 @@ class TrainingLabPage {
       playing: (on) => this.controls.setPlaying(on),
       showSpeed: (k) => this.controls.showSpeed(k),
       speeds: SPEEDS,
-      framesToEnd: 180, // a preset reaches its `iterations` in about 3 s
+      framesToEnd: 900, // a preset plays its `iterations` for about 15 s (scan-snap: 1000 at 1 per frame, still moving 10 s after opening)
       renderOnPause: true,
       renderOnStep: true,
       seekProgress: () => this.markAll(),
@@ -227,7 +227,7 @@ class TrainingLabPage {
     this.config.refuse(res, tail);
   }
 
-  /** A speed at which the run reaches `iterations` in about 3 s (set when a preset is opened). */
+  /** A speed at which the run reaches `iterations` in about 15 s, at least 1 per frame (set when a preset is opened). */
   suggestSpeed() {
     this.loop.suggestSpeed(this.lab.iterations());
   }

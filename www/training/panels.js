@@ -4,6 +4,7 @@
 // (lab.js mixes them in).
 
 import { fmt } from '../ui/format.js';
+import { firstPicture } from '../lab/marks.js';
 import { description, writeCaptions } from './captions.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 
@@ -31,6 +32,7 @@ export const panelMethods = {
     const settled = force || !this.loop.playing;
     if (this.needs.heat) {
       this.heatmap.update(lab);
+      firstPicture('training'); // the heatmap, the lab's main picture (lab/marks.js)
       $('tr-heat-max').textContent = `max c = ${fmt(lab.heatmap_scale())}`;
       this.needs.heat = false;
       if (this.heatHover) this.showHeatTip(this.heatHover);

@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 /// Self-attention particle dynamics, headless. The configuration string is the one the
-/// playground keeps in its URL, e.g. `version=5&preset=polytope&n=30&seed=7` (without `version`, an old
+/// playground keeps in its URL, e.g. `version=6&preset=polytope&n=30&seed=7` (without `version`, an old
 /// link: version 1's arithmetic).
 #[derive(Parser)]
 #[command(name = "attn", version)]

@@ -36,6 +36,7 @@ mod model_keys;
 mod model_loader;
 mod model_tokenizer;
 mod non_finite;
+mod opening_defaults;
 mod order;
 mod partials;
 mod plateaus;

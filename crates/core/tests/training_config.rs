@@ -10,7 +10,7 @@ fn every_preset_round_trips_and_is_canonical() {
     for p in TRAINING_PRESETS {
         let c = p.config();
         let s = c.to_canonical_string();
-        assert_eq!(s, format!("version=5&lab=training&preset={}", p.name()));
+        assert_eq!(s, format!("version=6&lab=training&preset={}", p.name()));
         assert_eq!(parse(&s).unwrap(), c);
         assert_eq!(parse_lab(&s).unwrap(), LabConfig::Training(c.clone()));
         assert!(!p.description().is_empty());
@@ -26,7 +26,7 @@ fn presets_are_the_papers_settings() {
     let a = TrainingPreset::ScanSnap.config();
     assert_eq!((a.queries, a.next_per_query, a.commons, a.distinct, a.synthetic_m()), (2, 1, 10, 10, 34));
     assert_eq!((a.weight_lo, a.weight_hi, a.weights_init), (0.1, 1.0, WeightsInit::Zero));
-    assert_eq!((a.eta_z, a.ratio, a.momentum, a.batch, a.seq_len, a.iterations), (1.0, 1.0, 0.9, 128, 128, 100));
+    assert_eq!((a.eta_z, a.ratio, a.momentum, a.batch, a.seq_len, a.iterations), (1.0, 1.0, 0.9, 128, 128, 1000));
     let b = TrainingPreset::ScanSnapSweep.config();
     assert_eq!((b.queries, b.next_per_query, b.synthetic_m(), b.weights_init), (1, 2, 33, WeightsInit::Uniform));
 }
@@ -35,11 +35,13 @@ fn presets_are_the_papers_settings() {
 fn keys_override_the_preset_in_any_order() {
     let c = parse("eta_z=2&lab=training&preset=scan-snap-sweep&ratio=10&seed=7").unwrap();
     assert_eq!((c.eta_z, c.ratio, c.seed, c.queries), (2.0, 10.0, 7, 1));
-    assert_eq!(c.to_canonical_string(), "version=5&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
-    let d = parse("#lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2")
-        .unwrap();
+    assert_eq!(c.to_canonical_string(), "version=6&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
+    let d = parse(
+        "#version=6&lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2",
+    )
+    .unwrap();
     let s = d.to_canonical_string();
-    assert_eq!(s, "version=5&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
+    assert_eq!(s, "version=6&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
     assert_eq!(parse(&s).unwrap(), d);
     assert_eq!(d.differences_from_preset()[0], ("commons_per_query", "0".to_string(), "2".to_string()));
 }
@@ -51,7 +53,7 @@ fn text_round_trips_percent_encoded() {
     let c = TrainingConfig { text: text.to_string(), ..TrainingPreset::ScanSnap.config() };
     c.validate().unwrap();
     let s = c.to_canonical_string();
-    assert!(s.starts_with("version=5&lab=training&preset=scan-snap&text=Hello%2C%20world%20%26"), "{}", s);
+    assert!(s.starts_with("version=6&lab=training&preset=scan-snap&text=Hello%2C%20world%20%26"), "{}", s);
     assert_eq!(parse(&s).unwrap(), c);
     assert_eq!(parse_lab(&s).unwrap(), LabConfig::Training(c));
 }
@@ -98,7 +100,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=training&text=hello%20world", "text"),
     ("lab=training&text=%zz", "text"),
     ("lab=training&eta_z=1&eta_z=2", "eta_z"),
-    ("lab=training&version=6", "version"),
+    ("lab=training&version=7", "version"),
     ("lab=training&nokey", "nokey"),
     ("lab=training&=3", "(empty key)"),
     ("lab=quantum", "lab"),
@@ -140,7 +142,7 @@ fn parse_lab_dispatches_by_the_lab_key() {
     assert_eq!(q.to_canonical_string(), "version=1&preset=polytope&n=7");
     let t = parse_lab("?lab=training&preset=scan-snap-sweep&eta_z=3").unwrap();
     assert_eq!(t.lab(), "training");
-    assert_eq!(t.to_canonical_string(), "version=5&lab=training&preset=scan-snap-sweep&eta_z=3");
+    assert_eq!(t.to_canonical_string(), "version=6&lab=training&preset=scan-snap-sweep&eta_z=3");
     assert_eq!(parse_lab("lab%3Dtraining").unwrap_err().key, "lab%3Dtraining"); // not a key=value pair
                                                                                 // Particle keys in a training configuration and training keys in a particle one are refused.
     assert_eq!(parse_lab("lab=training&beta=2").unwrap_err().key, "beta");
@@ -195,8 +197,8 @@ fn requested_lab_reads_the_lab_key_of_valid_and_invalid_text() {
     assert_eq!(requested_lab("lab=model&model=m@0123456789abcdef&text=hi"), "model");
     assert_eq!(requested_lab("lab=model&text="), "model");
     // Each lab's pairs and differences, through the dispatcher.
-    let t = parse_lab("lab=training&eta_z=2").unwrap();
-    assert_eq!(t.pairs(), parse("lab=training&eta_z=2").unwrap().pairs());
+    let t = parse_lab("version=6&lab=training&eta_z=2").unwrap();
+    assert_eq!(t.pairs(), parse("version=6&lab=training&eta_z=2").unwrap().pairs());
     assert_eq!(t.differences_from_preset(), vec![("eta_z", "1".to_string(), "2".to_string())]);
     let p = parse_lab("preset=polytope&n=3").unwrap();
     assert_eq!(p.differences_from_preset(), vec![("n", "20".to_string(), "3".to_string())]);

@@ -14,12 +14,14 @@
 //! targets ([`table::targets`] at d <= 3, [`targets_wide`] at d = 16 and 128, [`page`]: the particle
 //! page in Chromium beside the Node pool at n = 4096) and the GFLOP/s per d as a fraction of the
 //! peaks ([`fractions`]). Training lab: `attn bench --training` and `bench/training_bench.mjs`;
-//! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`.
+//! depth lab: `attn bench --depth` and `bench/depth_bench.mjs`. Last, or alone with
+//! `--open-only`, how fast each lab opens in Chromium ([`open`]).
 
 mod cases;
 mod fractions;
 mod model;
 mod model_report;
+mod open;
 mod page;
 mod particles;
 mod peak;
@@ -48,6 +50,8 @@ pub struct Options {
     pub quick: bool,
     /// Rounds of the particle comparison; each case keeps each backend's fastest round.
     pub rounds: usize,
+    /// Only the opening times: each lab's first picture in Chromium ([`open`]).
+    pub open_only: bool,
 }
 
 /// Builds what is needed and runs the benchmark.
@@ -55,6 +59,9 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     toolchain::ensure_wasm_target()?;
     toolchain::ensure_wasm_bindgen_cli(root)?;
     wasm::build(root)?;
+    if options.open_only {
+        return opening(root, options.rounds.max(3));
+    }
     phase("build attn CLI (cargo build --release -p attn-cli)");
     util::run(cargo().args(["build", "--release", "-p", "attn-cli"]).current_dir(root), "CLI build")?;
     let attn = target_dir().join("release").join("attn");
@@ -80,7 +87,17 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     if options.model_only {
         return Ok(());
     }
-    lab_phases(root, &attn)
+    lab_phases(root, &attn)?;
+    opening(root, options.rounds.max(3))
+}
+
+/// The opening times ([`open`]), printed: `/`'s first token frame, each lab's first picture and
+/// the model lab's skeleton against their budgets, with the load average.
+fn opening(root: &Path, rounds: usize) -> Result<()> {
+    for line in open::lines(&open::measure(root, rounds)) {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// Seconds of 2 ms chunks per instruction set and thread count (a process shared with 10 others

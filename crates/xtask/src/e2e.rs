@@ -16,7 +16,7 @@ use crate::toolchain::CHROMIUM;
 use crate::util::{self, phase, target_dir};
 
 /// The test files (`NAME.test.mjs`) that run alone, after the others, and why.
-pub const ALONE: [(&str, &str); 8] = [
+pub const ALONE: [(&str, &str); 9] = [
     ("particles_fixes", "a frame's longest task at n = 4096; the chart's samples at 1000 steps per frame"),
     ("frame_cadence", "counts the frames a pooled run asks for"),
     ("status_cadence", "times the status line's writes"),
@@ -25,6 +25,7 @@ pub const ALONE: [(&str, &str); 8] = [
     ("layout", "waits for a playing run's steps per second on a phone"),
     ("export_defects", "a 10 s WebM recording's duration against the wall clock"),
     ("first_seconds", "reads the front page 2, 3 and 5 s after opening, when the dots have merged"),
+    ("opening", "bounds the depth lab's time to fully drawn and reads each lab 10 s after opening"),
 ];
 
 /// The test files of `dir` to run: every `*.test.mjs` (sorted) when `names` is empty, else each

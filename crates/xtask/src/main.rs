@@ -4,9 +4,9 @@
 //! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
 //! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e [FILE…]] [--skip-lint]`: install,
 //!   lint, build, `cargo test`, then the browser tests; the flags pick a part for the inner loop.
-//! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R]`: the particle stepper natively and
+//! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R] [--open-only]`: the particle stepper natively and
 //!   in wasm (one thread and all cores) against NumPy and JAX, one table; then the training and
-//!   depth labs' timings.
+//!   depth labs' timings and how fast each lab opens (alone with `--open-only`).
 //! - `docs`: rewrite the key tables of `docs/links.md` from the core's key tables.
 //! - `screenshots`: build, serve and save the README's pictures of the four labs (`docs/img/`).
 //! - `dist [--out DIR] [--with-model]`: build and copy `www/` (with `pkg/`) into a folder any static
@@ -102,6 +102,11 @@ enum Command {
         /// (1 to 10).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10))]
         rounds: u32,
+        /// Only the opening times: `/` to its first token frame, each lab's first picture and the
+        /// model lab's skeleton in Chromium, the median of --rounds (at least 3) cold openings,
+        /// against their budgets, with the load average.
+        #[arg(long, conflicts_with_all = ["particles_only", "model_only"])]
+        open_only: bool,
     },
     /// Rewrite the key tables of docs/links.md from the core's key tables (between
     /// `<!-- keys:NAME -->` and `<!-- /keys -->`).
@@ -136,9 +141,9 @@ fn main() -> ExitCode {
         Command::Docs => docs::run(&util::repo_root()),
         Command::Screenshots => screenshots::run_command(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
-        Command::Bench { min_seconds, particles_only, model_only, quick, rounds } => bench::run(
+        Command::Bench { min_seconds, particles_only, model_only, quick, rounds, open_only } => bench::run(
             &util::repo_root(),
-            &bench::Options { min_seconds, particles_only, model_only, quick, rounds: rounds as usize },
+            &bench::Options { min_seconds, particles_only, model_only, quick, rounds: rounds as usize, open_only },
         ),
     };
     match result {

@@ -34,7 +34,7 @@ Was it hungry? It walked back to the house, drank some milk, and fell asleep on 
 
 impl crate::link::LabPreset for DepthPreset {
     const NOUN: &'static str = "depth preset";
-    const DEFAULT: Self = DepthPreset::BertInit;
+    const DEFAULT: Self = DepthPreset::CollapseSmall;
     fn all() -> &'static [Self] {
         &DEPTH_PRESETS
     }

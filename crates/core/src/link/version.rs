@@ -14,13 +14,14 @@
 //! | 2 | canonical strings until version 3; today, particle runs opened from a version 2 link (same arithmetic as 3) | `2 -> 3`: a depth link whose preset is `bert-init` (written or by default) and that has no `input` key gets `input=gaussian`. Version 3 made `bert-init` start from BERT's input embeddings at initialisation (`input=bert-embeddings`, Dong et al.'s figure) instead of Gaussian tokens |
 //! | 3 | canonical strings until version 4; today, particle runs opened from a version 3 link (same arithmetic as 4) | `3 -> 4`: a depth link whose input is laid out from a text (`input=text`, or `input=bert-embeddings` with a non-empty `text`; written, or its preset's as version 3 had them) loses its `tokens`, which the text overrode. Version 4 refuses such a `tokens` unless it equals the text's token count |
 //! | 4 | canonical strings until version 5; today, particle runs opened from a version 4 link (the same arithmetic as 5) | `4 -> 5`: the identity on the keys. Version 5 changed what the particle lab counts and shows, not a key: `clusters` links tokens closer than `cluster_tol` times the larger of the initial and the current spread (before: the initial spread), `cluster_tol`'s default is 0.016 (before: 1e-3), and the heatmap's `order` defaults to the preset's suggestion (before: `cluster`). A particle run from an older link keeps all three and writes its version ([`crate::particles::config::Config::version`]), so its numbers and its view are those it had |
-//! | 5 | every canonical string made today | (current) |
+//! | 5 | canonical strings until version 6; today, particle runs opened from a version 5 link (the same arithmetic and view as 6) | `5 -> 6`: each lab's link that relied on a default version 6 changed keeps the old one. A depth link without `preset` gets `preset=bert-init` (version 6 opens `collapse-small`, drawn within a second); a training link of `scan-snap` (written or by default) without `iterations` gets `iterations=100` (version 6 trains 1000, so the default run still moves ten seconds after opening) |
+//! | 6 | every canonical string made today | (current) |
 
 use super::quote;
 use super::ConfigError;
 
-/// The version written today, first in every canonical string (`version=5&...`).
-pub const VERSION: u32 = 5;
+/// The version written today, first in every canonical string (`version=6&...`).
+pub const VERSION: u32 = 6;
 
 /// The first version whose particle runs count clusters as the token view draws them: linked
 /// closer than `cluster_tol` times the larger of the initial and the current spread, with
@@ -102,6 +103,9 @@ pub fn migrate_for(
     if version < 5 {
         pairs = v4_to_v5(pairs);
     }
+    if version < 6 {
+        pairs = v5_to_v6(pairs, lab);
+    }
     Ok(pairs)
 }
 
@@ -167,5 +171,29 @@ fn v3_to_v4(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)
 /// ([`crate::particles::config::Config::version`]), and with it the rule and the defaults the
 /// link had ([`CLUSTERS_AS_DRAWN`]).
 fn v4_to_v5(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    pairs
+}
+
+/// Version 5 to version 6: each lab's link keeps the defaults version 6 changed, by writing the
+/// old ones into it. Version 6 opens every lab on a run that is drawn within a second and still
+/// moves ten seconds later: the depth lab's default preset is `collapse-small` (before:
+/// `bert-init`, blank for 10 to 34 s), the training preset `scan-snap` trains 1000 iterations
+/// (before: 100, finished 2 to 4 s after opening). So a depth link without `preset` gets
+/// `preset=bert-init`, and a `scan-snap` training link (written or by default) without
+/// `iterations` gets `iterations=100`.
+fn v5_to_v6(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)> {
+    let value = |pairs: &[(String, String)], key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let missing: &[(&str, &str)] = match lab {
+        "depth" => &[("preset", "bert-init")],
+        "training" if matches!(value(&pairs, "preset").as_deref(), None | Some("scan-snap")) => {
+            &[("iterations", "100")]
+        }
+        _ => &[],
+    };
+    for (key, old) in missing {
+        if value(&pairs, key).is_none() {
+            pairs.push((key.to_string(), old.to_string()));
+        }
+    }
     pairs
 }

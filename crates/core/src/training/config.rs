@@ -1,5 +1,5 @@
 //! The typed configuration of a training-lab run (science.md §5) and its canonical text form
-//! `version=5&lab=training&preset=NAME&key=value&...`.
+//! `version=6&lab=training&preset=NAME&key=value&...`.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::TRAINING_TABLE`]; the
 //! table of docs/links.md is written from it (`cargo xtask docs`). Only the cross-key checks live here.
@@ -9,7 +9,7 @@
 //! `queries`); `batch * (seq_len - 1) <= 2^22` context tokens per iteration (error on `batch`); the
 //! per-iteration record `(iterations + 1) * M * (1 + K_q)` numbers, `K_q` the classes of the query
 //! row, is at most 2^22 (error on `iterations`); with `text`, `K * M <= 2^21` (`K` the distinct
-//! (query, next) pairs; error on `text`). The canonical string starts with `version=5` (a string without `version` is
+//! (query, next) pairs; error on `text`). The canonical string starts with `version=6` (a string without `version` is
 //! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
 use super::keys::TRAINING_TABLE;
@@ -41,7 +41,8 @@ crate::named_enum! {
 #[serde(rename_all = "kebab-case")]
 pub enum TrainingPreset {
     /// The paper's Fig. 4 run: 2 query tokens with one next token each (M = 34), zero
-    /// initialisation, eta_Z = eta_Y = 1, momentum 0.9, batch 128, seq_len 128, 100 iterations.
+    /// initialisation, eta_Z = eta_Y = 1, momentum 0.9, batch 128, seq_len 128, 1000 iterations
+    /// (the paper's 100, then the snapped attention held; link versions 5 and older: 100).
     ScanSnap,
     /// The paper's sweep setting: one query token serving two next tokens (M = 33), uniform
     /// initialisation; otherwise as `scan-snap`.
@@ -116,7 +117,9 @@ impl TrainingPreset {
             text: String::new(),
         };
         match self {
-            TrainingPreset::ScanSnap => base,
+            // 1000 iterations: at the page's default speed the run still moves ten seconds after
+            // opening (link version 6; version 5 and older links keep 100, `crate::link::migrate`).
+            TrainingPreset::ScanSnap => TrainingConfig { iterations: 1000, ..base },
             TrainingPreset::ScanSnapSweep => {
                 TrainingConfig { queries: 1, next_per_query: 2, weights_init: WeightsInit::Uniform, ..base }
             }
@@ -327,7 +330,7 @@ impl TrainingConfig {
         keys::pairs(TRAINING_TABLE, self)
     }
 
-    /// The canonical string: `version=5&lab=training&preset=NAME` followed by the keys whose value differs
+    /// The canonical string: `version=6&lab=training&preset=NAME` followed by the keys whose value differs
     /// from that preset, in the order of [`TrainingConfig::pairs`].
     /// `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {

@@ -69,7 +69,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         name: "speed",
         meaning: "steps (iterations) per frame; below 1, a step every few frames",
         allowed: "`1..=1000`, or a fraction `0.1 <= speed < 1` (`0.2`: a step every 5 frames); training `1..=100`",
-        default: "the preset's suggestion (particles: the offered speed that plays to `until` in about 15 s at 60 frames per second)",
+        default: "the preset's suggestion (particles: the offered speed that plays to `until` in about 15 s at 60 frames per second; training: the offered speed that plays to `iterations` in about 15 s, at least 1)",
         labs: &["particles", "training"],
     },
     ViewKey {

@@ -1,10 +1,10 @@
 //! The typed configuration of a particle run and its canonical text form
-//! `version=5&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
+//! `version=6&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
 //!
 //! Keys, in canonical order after `preset`: `lab`, `model`, `n`, `d`, `seed`, `beta`, `dt`, `until`,
 //! `integrate_in`, `integrator`, `q`, `k`, `v`, `init`, `scale`, `points`, `cluster_tol`, and the
 //! view key `coords`, then the view keys of [`crate::view`]. The canonical string starts with
-//! `version=5` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
+//! `version=6` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
 //! [`migrate`]; a version 0 or 1 link keeps its numbers and writes `version=1`, see
 //! [`Config::version`]). See [`parse`] for the rules and [`Config::to_canonical_string`] for the
 //! canonical form.
@@ -110,12 +110,13 @@ pub struct Points {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Config {
     /// The configuration version whose numbers the run follows, written first in its canonical
-    /// string: [`VERSION`] (5) for every configuration made today (presets and their edits); 1
+    /// string: [`VERSION`] (6) for every configuration made today (presets and their edits); 1
     /// for a link written under version 0 (no `version` key) or 1, whose attention weights keep
-    /// the Taylor exponential so that the link replays bit for bit (see `version.rs`); 2, 3 or 4
-    /// for a link written then. Versions 2 to 5 give the same tokens: from version 2 on, the
+    /// the Taylor exponential so that the link replays bit for bit (see `version.rs`); 2, 3, 4
+    /// or 5 for a link written then. Versions 2 to 6 give the same tokens: from version 2 on, the
     /// attention weights use the rational exponential; version 5 changed the clusters rule, the
-    /// default `cluster_tol` and the heatmap's default order ([`Config::clusters_as_drawn`]).
+    /// default `cluster_tol` and the heatmap's default order ([`Config::clusters_as_drawn`]);
+    /// version 6 changed only other labs' defaults.
     /// Set by the link's `version` key only.
     pub version: u32,
     /// The preset the configuration starts from.

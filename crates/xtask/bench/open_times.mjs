@@ -1,0 +1,78 @@
+// How fast each lab opens, for `cargo xtask bench --open-only` (docs/bench.md, "Opening"): in
+// headless Chromium (tests/e2e/helpers.mjs: playwright-core, Debian's Chromium) on the served
+// www/, each of `rounds` rounds opens, in a new page with a cold module cache,
+//   - `/` (the particle lab's default) and reads the mark of its first token frame;
+//   - each lab's default link (the tab's link) and reads the mark of its first picture
+//     (www/lab/marks.js: `attn-first-picture:<lab>`; the depth lab also `attn-depth-complete`,
+//     every variant drawn; the model lab `attn-model-skeleton`, its lede and skeleton);
+// the times are the marks' startTime, ms from the navigation's start. Prints one JSON line:
+// { rounds, load: [1, 5, 15 min], times: { name: [ms per round] } } or { error }.
+// Usage: ATTN_URL=... node open_times.mjs <rounds>
+import { readFileSync } from 'node:fs';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+
+const root = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+const { launch } = await import(pathToFileURL(join(root, 'tests/e2e/helpers.mjs')).href);
+const rounds = Number(process.argv[2] ?? 3);
+const URL_BASE = process.env.ATTN_URL;
+
+/** What is opened and which marks are read (name in the table -> mark). */
+const OPENINGS = [
+  { hash: '', marks: { '/ first token frame': 'attn-first-picture:particles' } },
+  { hash: 'version=6&lab=training&preset=scan-snap', marks: { 'training first picture': 'attn-first-picture:training' } },
+  {
+    hash: 'version=6&lab=depth&preset=collapse-small',
+    marks: { 'depth first picture': 'attn-first-picture:depth', 'depth fully drawn': 'attn-depth-complete' },
+  },
+  { hash: 'lab=model', marks: { 'model skeleton': 'attn-model-skeleton', 'model first picture': 'attn-first-picture:model' } },
+];
+
+/** The marks' start times (ms), waiting up to `timeout` ms for each. Runs in the page. */
+async function readMarks([names, timeout]) {
+  const t0 = performance.now();
+  const out = {};
+  for (const name of names) {
+    for (;;) {
+      const m = performance.getEntriesByName(name, 'mark')[0];
+      if (m) {
+        out[name] = m.startTime;
+        break;
+      }
+      if (performance.now() - t0 > timeout) {
+        out[name] = null;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return out;
+}
+
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+
+let browser;
+try {
+  browser = await launch();
+  const times = {};
+  const loads = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const o of OPENINGS) {
+      // A fresh context per opening: no module, wasm or HTTP cache shared with the previous one
+      // (the model's files come from the server each time, as for a first visit).
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      loads.push(load());
+      await page.goto(`${URL_BASE}#${o.hash}`);
+      const got = await page.evaluate(readMarks, [Object.values(o.marks), 120_000]);
+      for (const [label, mark] of Object.entries(o.marks)) (times[label] ??= []).push(got[mark]);
+      await context.close();
+    }
+  }
+  const mean = (k) => loads.reduce((s, l) => s + l[k], 0) / loads.length;
+  console.log(JSON.stringify({ rounds, load: [mean(0), mean(1), mean(2)], times }));
+} catch (e) {
+  console.log(JSON.stringify({ error: String(e && e.message ? e.message : e) }));
+} finally {
+  await browser?.close();
+}

@@ -1,0 +1,133 @@
+//! `cargo xtask bench --open-only` (and the end of `cargo xtask bench`): how fast each lab
+//! opens. Serves `www/` (with the model cache's all-MiniLM-L6-v2 when it is there) and runs
+//! `bench/open_times.mjs` in Debian's Chromium, which reads the page's marks (`www/lab/marks.js`)
+//! for `/`'s first token frame, each lab's first picture, the depth lab's last variant drawn and
+//! the model lab's skeleton, per round; printed as the median over the rounds beside each
+//! budget, with the load average during the run (the page is timed on a shared machine).
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::server::{self, PortChoice};
+use crate::util::phase;
+
+/// The rows: the script's name of a time, and its budget in ms (None: printed, no budget).
+pub const BUDGETS: [(&str, Option<f64>); 6] = [
+    ("/ first token frame", Some(600.0)),
+    ("training first picture", Some(1000.0)),
+    ("depth first picture", Some(1000.0)),
+    ("depth fully drawn", Some(1000.0)),
+    ("model skeleton", Some(1000.0)),
+    // The model's 90 MB download and load come first; no budget.
+    ("model first picture", None),
+];
+
+/// The openings' times, per row name, one entry per round (None: the mark never came).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenTimes {
+    pub rounds: usize,
+    pub load: [f64; 3],
+    pub times: Vec<(String, Vec<Option<f64>>)>,
+}
+
+/// Serves `www/` and runs `bench/open_times.mjs` for `rounds` rounds.
+pub fn measure(root: &Path, rounds: usize) -> Result<OpenTimes, String> {
+    phase(&format!("opening: each lab's first picture in Chromium, {rounds} rounds (bench/open_times.mjs)"));
+    let server = server::spawn(&root.join("www"), PortChoice::Any).map_err(|e| format!("{e:#}"))?;
+    let out = Command::new("node")
+        .arg(root.join("crates/xtask/bench/open_times.mjs"))
+        .arg(rounds.to_string())
+        .env("ATTN_URL", &server.url)
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("cannot start node: {e}"))?;
+    drop(server);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().rev().find(|l| l.starts_with('{')).ok_or_else(|| {
+        format!("open_times.mjs printed no result ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim())
+    })?;
+    parse(line)
+}
+
+/// The JSON line of `open_times.mjs`.
+pub fn parse(line: &str) -> Result<OpenTimes, String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("{e}: {line}"))?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Err(e.to_string());
+    }
+    let rounds = v.get("rounds").and_then(Value::as_u64).ok_or_else(|| format!("no rounds in {line}"))? as usize;
+    let load_of = |i: usize| v["load"].get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    let times = v
+        .get("times")
+        .and_then(Value::as_object)
+        .ok_or_else(|| format!("no times in {line}"))?
+        .iter()
+        .map(|(k, list)| {
+            let values = list.as_array().map(|a| a.iter().map(Value::as_f64).collect()).unwrap_or_default();
+            (k.clone(), values)
+        })
+        .collect();
+    Ok(OpenTimes { rounds, load: [load_of(0), load_of(1), load_of(2)], times })
+}
+
+/// The median of the rounds that reached the mark; None when none did.
+pub fn median(values: &[Option<f64>]) -> Option<f64> {
+    let mut v: Vec<f64> = values.iter().flatten().copied().collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    Some(if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 })
+}
+
+/// The printed table: per row the median, every round, the budget and whether it is met, under
+/// the load average.
+pub fn lines(result: &Result<OpenTimes, String>) -> Vec<String> {
+    let t = match result {
+        Ok(t) => t,
+        Err(e) => return vec![format!("opening: not measured ({e})")],
+    };
+    let mut out = vec![
+        format!(
+            "Opening, median of {} rounds (cold page each), load average {:.2} {:.2} {:.2} (1, 5, 15 min, during the run)",
+            t.rounds, t.load[0], t.load[1], t.load[2]
+        ),
+        format!("  {:<24} {:>9}  {:<28} {:>8}  {}", "what", "median", "rounds (ms)", "budget", "met"),
+    ];
+    let ms = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.0}"));
+    for (name, budget) in BUDGETS {
+        let values = t.times.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_slice()).unwrap_or(&[]);
+        let med = median(values);
+        let each = values.iter().map(|v| ms(*v)).collect::<Vec<_>>().join(", ");
+        let (b, met) = match (budget, med) {
+            (Some(b), Some(m)) => (format!("{b:.0} ms"), if m <= b { "met" } else { "not met" }),
+            (Some(b), None) => (format!("{b:.0} ms"), "not reached"),
+            (None, _) => ("-".to_string(), ""),
+        };
+        out.push(format!("  {:<24} {:>6} ms  {:<28} {:>8}  {}", name, ms(med), each, b, met));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_the_medians_against_the_budgets() {
+        let line = r#"{"rounds":3,"load":[1.5,2,2.5],"times":{"/ first token frame":[300,500,400],"depth fully drawn":[900,1200,null]}}"#;
+        let t = parse(line).unwrap();
+        assert_eq!(t.rounds, 3);
+        assert_eq!(median(&t.times[1].1), Some(1050.0));
+        let out = lines(&Ok(t));
+        assert!(out[0].contains("load average 1.50 2.00 2.50"), "{}", out[0]);
+        let row = |name: &str| out.iter().find(|l| l.trim_start().starts_with(name)).unwrap().clone();
+        assert!(row("/ first token frame").contains("400 ms") && row("/ first token frame").ends_with("met"));
+        assert!(row("depth fully drawn").ends_with("not met"), "{}", row("depth fully drawn"));
+        assert!(row("training first picture").ends_with("not reached"));
+        assert_eq!(parse(r#"{"error":"no browser"}"#).unwrap_err(), "no browser");
+    }
+}
