@@ -4,7 +4,9 @@
 //! folder, fetched first when missing: [`crate::fetch_model::ensure`]) into
 //! `models/all-MiniLM-L6-v2/`, where the page looks for it; without it the folder has no
 //! `models/` and the hosted model lab offers only the user's own files (its
-//! Content-Security-Policy allows `connect-src 'self'` only).
+//! Content-Security-Policy allows `connect-src 'self'` only). Every text and wasm file gets a gzip
+//! copy beside it (`X.gz`, [`crate::compress::gzip_tree`]) for hosts that serve pre-compressed
+//! files (nginx's `gzip_static`, for one); the weights are not compressed.
 
 use std::path::{Path, PathBuf};
 
@@ -52,7 +54,9 @@ pub fn run(out: Option<PathBuf>, with_model: bool) -> Result<()> {
         phase(&format!("copy the model {} into {}", model.display(), out.join("models").display()));
         count += copy_model(&model, &out)?;
     }
-    println!("wrote {count} files to {}", out.display());
+    phase("gzip copies of the text and wasm files");
+    let gz = crate::compress::gzip_tree(&out)?;
+    println!("wrote {count} files and {gz} gzip copies to {}", out.display());
     Ok(())
 }
 

@@ -21,6 +21,7 @@
 
 mod bench;
 mod checks;
+mod compress;
 mod dist;
 mod docs;
 mod e2e;

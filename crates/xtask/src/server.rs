@@ -6,7 +6,9 @@
 //! refuse streaming wasm compilation and module scripts otherwise). The model lab's default
 //! weights (the model cache's folder, [`crate::fetch_model::model_dir`]) are served from the same
 //! origin at `models/all-MiniLM-L6-v2/` when that folder exists (CSP `connect-src 'self'`).
-//! `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
+//! A file with a gzip copy beside it (`X.gz`, written for `www/pkg/` by every wasm build:
+//! [`crate::compress`]) is sent compressed, `Content-Encoding: gzip`, to a browser that accepts
+//! it. `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -80,7 +82,7 @@ pub fn router(dir: &Path, model: Option<&Path>) -> Router {
     if let Some(m) = model {
         r = r.nest_service(&model_route(), ServeDir::new(m));
     }
-    r.fallback_service(ServeDir::new(dir))
+    r.fallback_service(ServeDir::new(dir).precompressed_gzip())
         .layer(middleware::from_fn(fix_content_type))
         .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
         .layer(SetResponseHeaderLayer::overriding(CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
@@ -266,6 +268,44 @@ mod tests {
         assert!(none.starts_with("http/1.1 404"), "{none}");
         drop(without);
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// GET `path` with `Accept-Encoding: gzip`: the lower-cased head and the raw body bytes.
+    fn get_gzip(url: &str, path: &str) -> (String, Vec<u8>) {
+        let addr = url.trim_start_matches("http://").trim_end_matches('/');
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip, br\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let split = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        (String::from_utf8_lossy(&response[..split]).to_ascii_lowercase(), response[split + 4..].to_vec())
+    }
+
+    #[test]
+    fn sends_the_gzip_copy_to_a_browser_that_accepts_it() {
+        let dir = std::env::temp_dir().join(format!("xtask-server-gzip-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("pkg")).unwrap();
+        let module: Vec<u8> = (0..20_000u32).flat_map(|i| (i % 7).to_le_bytes()).collect();
+        std::fs::write(dir.join("pkg/m_bg.wasm"), &module).unwrap();
+        std::fs::write(dir.join("pkg/plain.js"), "export {};").unwrap();
+        crate::compress::gzip_beside(&dir.join("pkg/m_bg.wasm")).unwrap();
+        let server = spawn(&dir, PortChoice::Any).unwrap();
+
+        let (head, body) = get_gzip(&server.url, "/pkg/m_bg.wasm");
+        assert!(head.contains("content-encoding: gzip"), "{head}");
+        assert!(head.contains("content-type: application/wasm"), "{head}");
+        assert!(body.len() < module.len() / 10, "{} of {} bytes", body.len(), module.len());
+        let mut inflated = Vec::new();
+        flate2::read::GzDecoder::new(&body[..]).read_to_end(&mut inflated).unwrap();
+        assert_eq!(inflated, module);
+
+        let raw = get(&server.url, "/pkg/m_bg.wasm");
+        assert!(!raw.contains("content-encoding"), "no Accept-Encoding, no gzip");
+        let (plain, body) = get_gzip(&server.url, "/pkg/plain.js");
+        assert!(!plain.contains("content-encoding") && body == b"export {};", "no .gz copy: the file as it is");
+        drop(server);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Building the browser module: compile `attn-web` to wasm32, then generate the JS glue with
-//! the wasm-bindgen CLI into `www/pkg/` (the frontend imports `./pkg/attn_web.js`).
+//! the wasm-bindgen CLI into `www/pkg/` (the frontend imports `./pkg/attn_web.js`), with a gzip
+//! copy of each file beside it ([`crate::compress`]) that `serve` sends to browsers accepting it.
 
 use std::path::Path;
 
@@ -26,5 +27,8 @@ pub fn build(root: &Path) -> Result<()> {
             .arg(&wasm)
             .current_dir(root),
         "wasm-bindgen",
-    )
+    )?;
+    phase("gzip www/pkg (served with Content-Encoding: gzip)");
+    crate::compress::gzip_tree(&out_dir)?;
+    Ok(())
 }
