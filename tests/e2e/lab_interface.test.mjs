@@ -81,7 +81,7 @@ describe('one lab interface', () => {
     const tr = await openPage(browser, 'version=6&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,reset,eta_z,ratio,iterations,preset', EMBED);
     try {
       await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=6&lab=training&preset=scan-snap');
-      for (const [id, value] of [['#tr-eta_z', '1'], ['#tr-ratio', '1'], ['#tr-iterations', '100'], ['#tr-preset', 'scan-snap']]) {
+      for (const [id, value] of [['#tr-eta_z', '1'], ['#tr-ratio', '1'], ['#tr-iterations', '1000'], ['#tr-preset', 'scan-snap']]) {
         assert.equal(await tr.locator(`.embed-bar ${id}`).isVisible(), true, `${id} is in the embed's bar`);
         assert.equal(await tr.inputValue(id), value, `${id} shows the current value`);
       }
@@ -110,7 +110,7 @@ describe('one lab interface', () => {
   });
 
   test('a committed edit in the training and depth labs is a history entry: Back restores the previous value', async () => {
-    const tr = await openPage(browser, 'lab=training&preset=scan-snap');
+    const tr = await openPage(browser, 'version=6&lab=training&preset=scan-snap');
     try {
       await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=6&lab=training&preset=scan-snap');
       const start = await tr.evaluate(() => history.length);
