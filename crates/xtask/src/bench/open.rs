@@ -44,11 +44,7 @@ pub fn measure(root: &Path, rounds: usize) -> Result<OpenTimes, String> {
         .output()
         .map_err(|e| format!("cannot start node: {e}"))?;
     drop(server);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().rev().find(|l| l.starts_with('{')).ok_or_else(|| {
-        format!("open_times.mjs printed no result ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim())
-    })?;
-    parse(line)
+    parse(&super::page::result_line("open_times.mjs", &out)?)
 }
 
 /// The JSON line of `open_times.mjs`.

@@ -51,11 +51,17 @@ pub fn measure(root: &Path, workers: usize) -> Result<PageRate, String> {
         .output()
         .map_err(|e| format!("cannot start node: {e}"))?;
     drop(server);
+    parse(&result_line("page_rate.mjs", &out)?)
+}
+
+/// The last line of `script`'s standard output that starts with `{` (the bench scripts print their
+/// result as one JSON line), or a message with its exit status and standard error.
+pub fn result_line(script: &str, out: &std::process::Output) -> Result<String, String> {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout.lines().rev().find(|l| l.starts_with('{')).ok_or_else(|| {
-        format!("page_rate.mjs printed no result ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim())
+        format!("{script} printed no result ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim())
     })?;
-    parse(line)
+    Ok(line.to_string())
 }
 
 /// The JSON line of `page_rate.mjs`.
