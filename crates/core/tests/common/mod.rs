@@ -28,24 +28,10 @@ pub fn attention(sim: &mut Simulation) -> Vec<f64> {
     p
 }
 
-/// The larger of `a` and `b`, NaN when either is NaN. `f64::max` returns the other argument
-/// when one is NaN, so a fold with it drops a NaN output and a largest-difference check passes.
-pub fn nan_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
-}
-
-/// The smaller of `a` and `b`, NaN when either is NaN (see [`nan_max`]).
-pub fn nan_min(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.min(b)
-    }
-}
+/// The larger and the smaller of two numbers, NaN when either is NaN: the core's own folds
+/// ([`attn_core::nan`]). `f64::max` returns the other argument when one is NaN, so a fold with it
+/// drops a NaN output and a largest-difference check passes.
+pub use attn_core::nan::{max as nan_max, min as nan_min};
 
 /// Largest absolute difference (0 for empty slices); NaN when a difference is NaN, so that
 /// `max_diff(..) < tol` fails on a NaN output.
