@@ -7,24 +7,13 @@
 //! The model is read from `$ATTN_MODEL_DIR` or `~/.cache/attn/models/all-MiniLM-L6-v2`; without it
 //! these tests fail, saying to run `cargo xtask fetch-model` (as `cargo xtask test` does first).
 
-use crate::common::model::model_dir;
+use crate::common::model::{minilm, model_dir};
 use crate::common::{max_abs, max_diff_f32, nan_max};
-use std::sync::OnceLock;
 
 use attn_core::model::analysis::{residual_curve, similarity, statistics, QUANTILE};
-use attn_core::model::{Encoder, Serial, Variant, VARIANTS};
+use attn_core::model::{Serial, Variant, VARIANTS};
 
 const FOX: &str = "The quick brown fox jumps over the lazy dog.";
-
-fn minilm() -> &'static Encoder {
-    static ENC: OnceLock<Encoder> = OnceLock::new();
-    ENC.get_or_init(|| {
-        let dir = model_dir("model.safetensors");
-        let text = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-        let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
-        Encoder::load(&bytes, &text("config.json"), &text("vocab.txt"), Some(&text("tokenizer_config.json"))).unwrap()
-    })
-}
 
 fn assert_close(got: &[f32], want: &[f64], tol: f64, what: &str) {
     assert!(got.len() >= want.len(), "{}: {} values, want at least {}", what, got.len(), want.len());

@@ -3,7 +3,7 @@
 //! `fixtures/trained_heads/make_trained_heads.py` from the same safetensors (`trained_heads.json`),
 //! on the tiny random BERT (seed 21) and on all-MiniLM-L6-v2 (`cargo xtask fetch-model`).
 
-use crate::common::model::model_dir;
+use crate::common::model::{minilm as common_minilm, model_dir};
 use crate::tiny_bert::{config_json, safetensors, vocab_txt};
 use attn_core::model::clusters::cosine_clusters;
 use attn_core::model::forward::{embed, layer};
@@ -33,16 +33,16 @@ fn tiny() -> Encoder {
     Encoder::load(&bytes, &config_json(""), &vocab_txt(), None).unwrap()
 }
 
+/// The shared MiniLM ([`common_minilm`]), after checking its file is the one the fixture was
+/// written from.
 fn minilm() -> &'static Encoder {
-    static ENC: OnceLock<Encoder> = OnceLock::new();
-    ENC.get_or_init(|| {
-        let dir = model_dir("model.safetensors");
-        let text = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-        let bytes = std::fs::read(dir.join("model.safetensors")).unwrap();
+    static CHECKED: OnceLock<()> = OnceLock::new();
+    CHECKED.get_or_init(|| {
+        let bytes = std::fs::read(model_dir("model.safetensors").join("model.safetensors")).unwrap();
         let sha: String = Sha256::digest(&bytes).iter().map(|b| format!("{:02x}", b)).collect();
         assert_eq!(sha, fixture()["model_sha256"], "another all-MiniLM-L6-v2");
-        Encoder::load(&bytes, &text("config.json"), &text("vocab.txt"), Some(&text("tokenizer_config.json"))).unwrap()
-    })
+    });
+    common_minilm()
 }
 
 /// Writes the tiny BERT's folder to `$ATTN_TINY_OUT` for the fixture's script (not a check).
