@@ -4,6 +4,7 @@
 //! on the tiny random BERT (seed 21) and on all-MiniLM-L6-v2 (`cargo xtask fetch-model`).
 
 use crate::common::model::{minilm as common_minilm, model_dir};
+use crate::common::nan_max;
 use crate::tiny_bert::{config_json, safetensors, vocab_txt};
 use attn_core::model::clusters::cosine_clusters;
 use attn_core::model::forward::{embed, layer};
@@ -86,11 +87,11 @@ fn check_heads(enc: &Encoder, entries: &Value) -> (usize, usize, f64, f64) {
             let xs: Vec<Vec<f64>> = (0..3).map(|k| probe(d, k)).collect();
             for (k, want) in vx.as_array().unwrap().iter().enumerate() {
                 let want: Vec<f64> = want.as_array().unwrap().iter().map(f).collect();
-                let scale = want.iter().fold(0.0f64, |a, w| a.max(w.abs()));
+                let scale = want.iter().fold(0.0f64, |a, w| nan_max(a, w.abs()));
                 for (a, w) in want.iter().enumerate() {
                     let got: f64 = (0..d).map(|c| v[a * d + c] * xs[k][c]).sum();
                     let err = (got - w).abs() / scale;
-                    form_err = form_err.max(err);
+                    form_err = nan_max(form_err, err);
                     assert!(err < 1e-12, "layer {} head {}: (V x_{})[{}] = {}, NumPy {}", l, h, k, a, got, w);
                 }
             }
@@ -98,12 +99,12 @@ fn check_heads(enc: &Encoder, entries: &Value) -> (usize, usize, f64, f64) {
                 let want = &e[name];
                 let scale = (0..3)
                     .flat_map(|i| (0..3).map(move |j| (i, j)))
-                    .fold(0.0f64, |a, (i, j)| a.max(f(&want[i][j]).abs()));
+                    .fold(0.0f64, |a, (i, j)| nan_max(a, f(&want[i][j]).abs()));
                 for i in 0..3 {
                     for j in 0..3 {
                         let got = form(&xs[i], mat, &xs[j]);
                         let err = (got - f(&want[i][j])).abs() / scale;
-                        form_err = form_err.max(err);
+                        form_err = nan_max(form_err, err);
                         assert!(
                             err < 1e-12,
                             "layer {} head {}: {}[{}][{}] = {}, NumPy {}",
@@ -128,7 +129,7 @@ fn check_heads(enc: &Encoder, entries: &Value) -> (usize, usize, f64, f64) {
                 let top = want[0].0.hypot(want[0].1);
                 for (k, (&(re, im), &(wr, wi))) in ours.iter().zip(&want).enumerate() {
                     let err = (re - wr).hypot(im - wi) / top;
-                    eig_err = eig_err.max(err);
+                    eig_err = nan_max(eig_err, err);
                     assert!(
                         err <= 1e-9,
                         "layer {} head {} {}[{}]: ({}, {}), NumPy ({}, {})",
@@ -145,7 +146,7 @@ fn check_heads(enc: &Encoder, entries: &Value) -> (usize, usize, f64, f64) {
                 if let Some(zeros) = e.get(format!("{}_zeros_max", name)) {
                     // NumPy's eigenvalues past the block's are rounding noise about 0; ours are 0 exactly.
                     assert!(ours[want.len()..].iter().all(|&z| z == (0.0, 0.0)), "{}: {:?}", name, &ours[want.len()..]);
-                    eig_err = eig_err.max(f(zeros) / top);
+                    eig_err = nan_max(eig_err, f(zeros) / top);
                     assert!(f(zeros) <= 1e-9 * top, "{}: NumPy's zeros reach {}", name, zeros);
                 } else {
                     assert_eq!(want.len(), d);
@@ -267,7 +268,7 @@ fn minilm_repeated_layers_match_a_numpy_float32_reference() {
                         for (k, w) in row.as_array().unwrap().iter().enumerate() {
                             let got = r.state()[i * d + k * stride] as f64;
                             let err = (got - f(w)).abs();
-                            state_err = state_err.max(err);
+                            state_err = nan_max(state_err, err);
                             assert!(
                                 err <= 1e-4,
                                 "layer {} repetition {} token {} feature {}: {} vs {}",
