@@ -149,7 +149,7 @@ pub struct Sample {
 /// Why a run stopped: the step whose state is not finite, and what.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct HeadStopped {
-    /// The step (1-based) that failed; 0 for the initial state.
+    /// The step (1-based) that failed, or whose state's scores overflowed; 0 for the initial state.
     pub step: u64,
     /// What overflowed.
     pub what: String,
@@ -237,7 +237,10 @@ impl HeadRun {
     pub fn step(&mut self) -> Result<(), HeadStopped> {
         let step = self.step + 1;
         let stop = |what: String| HeadStopped { step, what };
-        self.field.velocity(&self.x, &mut self.vel, self.spec.sphere).map_err(|e| stop(e.message))?;
+        let from = format!("Euler step {} (from t = {})", step, time(self.step as f64 * self.spec.dt));
+        self.field
+            .velocity(&self.x, &mut self.vel, self.spec.sphere)
+            .map_err(|e| stop(format!("{}: {}", from, e.message)))?;
         let before = self.x.clone();
         for (x, v) in self.x.iter_mut().zip(&self.vel) {
             *x += self.spec.dt * v;
@@ -247,7 +250,7 @@ impl HeadRun {
         if ok.is_err() || bad > 0 {
             self.x = before;
             let what = ok.err().unwrap_or_else(|| format!("{} token coordinates overflowed", bad));
-            return Err(stop(format!("Euler step {} (t = {}): {}", step, step as f64 * self.spec.dt, what)));
+            return Err(stop(format!("Euler step {} (to t = {}): {}", step, time(step as f64 * self.spec.dt), what)));
         }
         self.step = step;
         Ok(())
@@ -283,7 +286,15 @@ impl HeadRun {
                 bd = boolean_distance_row(bd, row);
                 mark_leaders(row, &mut leader);
             })
-            .map_err(|e| HeadStopped { step: self.step, what: e.message })?;
+            .map_err(|e| HeadStopped {
+                step: self.step,
+                what: format!(
+                    "the state after Euler step {} (t = {}): {}",
+                    self.step,
+                    time(self.step as f64 * self.spec.dt),
+                    e.message
+                ),
+            })?;
         let norm = |r: &[f64]| r.iter().fold(0.0, |s, v| s + v * v).sqrt();
         let z = if self.spec.sphere { None } else { self.rescaled() };
         Ok(Sample {
@@ -296,6 +307,15 @@ impl HeadRun {
             hyperplanes: self.psi.as_ref().and_then(|p| hyperplanes(&self.x, n, d, p, HYPERPLANE_TOL)),
             z: z.map(|z| TokenStats::of(&z, n, d, self.spec.cos_tol)),
         })
+    }
+}
+
+/// A time for a message: plain below 1e6, else in exponent form.
+fn time(t: f64) -> String {
+    if t.abs() < 1e6 {
+        format!("{}", t)
+    } else {
+        format!("{:e}", t)
     }
 }
 

@@ -167,7 +167,10 @@ impl LowRankField {
                 *s += ar * bj;
             }
         }
-        let rw = softmax_row(e, self.c, WeightExp::Rational)?;
+        let rw = softmax_row(e, self.c, WeightExp::Rational).map_err(|_| Divergence {
+            message: "the scores x_iᵀ A x_j overflowed (tokens too large for f64); use a smaller dt or stop earlier"
+                .into(),
+        })?;
         Ok(1.0 / rw.sum)
     }
 
