@@ -4,6 +4,7 @@
 //! x); the metrics history keeps earlier steps in order when the timeline goes back.
 
 use attn_core::particles::analysis::history::History;
+use attn_core::particles::analysis::metrics::separation_of_state;
 use attn_core::particles::analysis::{Metrics, MetricsScratch};
 use attn_core::particles::config::Space;
 use attn_core::run::Status;
@@ -89,7 +90,8 @@ fn the_history_keeps_earlier_steps_in_order() {
     let mut h = History::default();
     let mut at = |sim: &mut Simulation, h: &mut History| {
         let m = Metrics::compute(sim, &mut scratch).unwrap();
-        h.push(sim.step_count(), sim.t(), &m);
+        let separation = separation_of_state(sim, &mut scratch, &m);
+        h.push(sim.step_count(), sim.t(), &m, separation);
     };
     for _ in 0..3 {
         sim.step().unwrap();

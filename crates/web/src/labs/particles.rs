@@ -7,7 +7,7 @@ use crate::charts::{heatmap, particles as chart};
 use crate::to_js;
 use attn_core::link::Named;
 use attn_core::particles::analysis::identity::Tracker;
-use attn_core::particles::analysis::metrics::energy_defined;
+use attn_core::particles::analysis::metrics::{energy_defined, separation_of_state};
 use attn_core::particles::analysis::{pca, Metrics, MetricsScratch};
 use attn_core::particles::config::{Preset, Space};
 use attn_core::{parse, Simulation};
@@ -485,13 +485,14 @@ impl ParticleLab {
     /// them as the page reads them: `{ t, step, clusters, boolean_distance, ... }`.
     pub(crate) fn set_metrics(&mut self, step: u64, m: &Metrics) -> Result<JsValue, JsError> {
         self.leaders = m.leaders.iter().map(|&j| j as u32).collect();
-        self.metrics_at(step, self.sim.t(), m)
+        let separation = separation_of_state(&mut self.sim, &mut self.scratch, m);
+        self.metrics_at(step, self.sim.t(), m, separation)
     }
 
-    /// Records the metrics `m` of the state at `step` (time `t`) in the chart's history and
-    /// returns them as the page reads them.
-    pub(crate) fn metrics_at(&mut self, step: u64, t: f64, m: &Metrics) -> Result<JsValue, JsError> {
-        self.history.push(step, t, m);
+    /// Records the metrics `m` of the state at `step` (time `t`, its groups' separation ratio
+    /// `separation`) in the chart's history and returns them as the page reads them.
+    pub(crate) fn metrics_at(&mut self, step: u64, t: f64, m: &Metrics, separation: f64) -> Result<JsValue, JsError> {
+        self.history.push(step, t, m, separation);
         to_js(&MetricsOut { t, step, metrics: m })
     }
 }
