@@ -14,7 +14,7 @@ import { heavyAnalysesDue, poolAnalyses, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
 import { loadOverlays, showOverlays } from './overlays.js';
 import { keepInitial, rewindTo } from './timeline.js';
-import { showHeatOrder, showScale } from './view_keys.js';
+import { showHeatOrder, showHeatScale, showScale } from './view_keys.js';
 
 /** Replaces the run by a new ParticleLab for a valid canonical configuration. */
 export function startRun(canonical) {
@@ -80,6 +80,7 @@ export function setupView() {
   ui.controls.setDimension(d);
   showScale(app.axesChosen ? ui.tokens.axes : s.suggested_axes());
   showHeatOrder(app.orderChosen ? ui.heatmap.order : s.suggested_order());
+  showHeatScale(app.heatScaleChosen ? ui.heatmap.scale : s.suggested_heat_scale());
   if (app.overlaysChosen) loadOverlays();
   else showOverlays(s.suggested_overlays());
   markAll();

@@ -193,6 +193,33 @@ impl Preset {
         }
     }
 
+    /// The heatmap's colour scale the preset suggests (the view key `heatmap` when a link does
+    /// not write it) for a link of version `version`: `one` before
+    /// [`crate::link::HEAT_SCALE_SUGGESTED`] (whose `migrate` step also writes `one`
+    /// into such links); from it, `max` (0 to max P) where no entry of `P` comes near 1
+    /// (`collapse`, whose `P` turns uniform, `1/n`; the sphere presets, whose clusters of `m`
+    /// tokens attend about `1/m` within; `metastability`'s two clusters), so their structure
+    /// shows instead of a near-black square; `one` (0 to 1) for the Euclidean presets whose `P`
+    /// turns Boolean.
+    pub fn suggested_heatmap(self, version: u32) -> &'static str {
+        if version < crate::link::HEAT_SCALE_SUGGESTED {
+            return "one";
+        }
+        match self {
+            Preset::Polytope
+            | Preset::Polytope3d
+            | Preset::Hyperplanes
+            | Preset::PolytopeLine
+            | Preset::Leaders
+            | Preset::RandomPsd => "one",
+            Preset::Collapse
+            | Preset::SphereSa
+            | Preset::SphereSaClusters
+            | Preset::SphereUsa
+            | Preset::Metastability => "max",
+        }
+    }
+
     /// The preset's full configuration.
     pub fn config(self) -> Config {
         let base = Config {
