@@ -22,18 +22,25 @@ after(async () => {
 
 /**
  * What the page draws at its step once `hash` has reached step `step` and stopped there (a link's
- * moment, or the run played to its `until`): the chart's samples, the colour slots, the trail
+ * moment, or the run played to its `until`), then moved back to step `back` on the timeline when
+ * given: the chart's samples, the colour slots, the trail
  * points and the plateaus, every number as its 64 bits (hex), so -0, 0 and NaN are told apart;
  * the token and chart canvases' pixel hashes.
  */
-async function moment(hash, step) {
+async function moment(hash, step, back = null) {
   const page = await openPage(browser, hash);
+  const stopped = (k) => page.waitForFunction(
+    (at) => window.__attn.step() === at && !window.__attn.playing() && !window.__attn.seeking(),
+    k,
+    { timeout: 90_000 },
+  );
   try {
-    await page.waitForFunction(
-      (k) => window.__attn.step() === k && !window.__attn.playing() && !window.__attn.seeking(),
-      step,
-      { timeout: 90_000 },
-    );
+    await stopped(step);
+    if (back !== null) {
+      // The timeline moved back to step `back`, as a user drags it.
+      await page.locator('#timeline-range').fill(String(back));
+      await stopped(back);
+    }
     // Two frames: the paused run's last render has drawn.
     await page.evaluate(() => new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); }));
     await page.waitForTimeout(250);
@@ -90,6 +97,18 @@ describe('a shared moment equals the played moment', () => {
     same(byStep, await moment(`${base}&t=15`, 150), 't=15');
     // Played at the suggested speed (a step every few frames) to until = 15, where it stops.
     same(byStep, await moment(base, 150), 'played to step 150');
+  });
+
+  test('the timeline moved back to a step draws what a link to it draws (the trail retraced)', async () => {
+    const base = 'version=6&preset=sphere-sa';
+    const byStep = await moment(`${base}&step=100`, 100);
+    assert.deepEqual(byStep.trail.map((e) => e.step), Array.from({ length: 41 }, (_, i) => 60 + i));
+    const back = await moment(`${base}&step=150`, 150, 100);
+    // The chart keeps the samples computed up to step 150 (the timeline's range): the rest is
+    // what the link to step 100 draws.
+    assert.deepEqual(back.chart.step, Array.from({ length: 151 }, (_, i) => i));
+    const first = (m) => ({ ...m, chart: Object.fromEntries(Object.entries(m.chart).map(([k, v]) => [k, v.slice(0, 101)])) });
+    same(first(byStep), first(back), 'step=150, then the timeline at 100', { pictures: false });
   });
 
   test('a run whose sample steps are not every step: metastability at step 4000, played 7 steps a frame', async () => {
