@@ -101,7 +101,7 @@ impl ParticleLab {
         if let Some(shown) = self.transient.take().filter(|&s| s != step) {
             self.history.remove(shown);
         }
-        if step % self.tracker.identities().every() != 0 {
+        if !step.is_multiple_of(self.tracker.identities().every()) {
             self.transient = Some(step);
         }
         self.history.push(step, t, m);
