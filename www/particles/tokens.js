@@ -92,7 +92,7 @@ export class TokenView {
     this.traced = this.k === 1 ? shown : shown.slice(-this.trailLimit());
     if (this.k === 1) this.hist = this.traced;
     else this.trail = this.traced.map((e) => e.x);
-    this.updateView();
+    if (!this.retracing) this.updateView();
   }
 
   /**
@@ -103,8 +103,10 @@ export class TokenView {
    */
   retrace(states, step, t, pts) {
     this.clearTrail();
+    this.retracing = true; // the view is fitted once, below (1-D: it reads every state kept)
     for (const e of states) this.push(e.step, e.t, e.x);
     this.push(step, t, pts);
+    this.retracing = false;
     this.view = null;
     this.updateView();
     this.onChange();
