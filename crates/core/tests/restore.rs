@@ -112,4 +112,10 @@ fn the_history_keeps_earlier_steps_in_order() {
     assert_eq!(h.energy.len(), 4);
     let near = h.nearest(0.31).unwrap();
     assert_eq!(near.step, 3);
+    h.remove(6);
+    h.remove(5); // not recorded: nothing changes
+    assert_eq!(h.step, vec![0, 3, 7]);
+    assert_eq!((h.t.len(), h.clusters.len(), h.boolean_distance.len(), h.effective_rank.len()), (3, 3, 3, 3));
+    assert_eq!((h.energy.len(), h.hyperplanes.len()), (3, 3));
+    assert_eq!(h.t[2].to_bits(), (7.0 * c.dt).to_bits());
 }

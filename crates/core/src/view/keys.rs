@@ -24,7 +24,7 @@ const ALL: &[&str] = &["particles", "training", "depth", "model"];
 pub const VIEW_TABLE: &[ViewKey] = &[
     ViewKey {
         name: "t",
-        meaning: "open paused at time `t` (rounded to the nearest step), computed on load",
+        meaning: "open paused at time `t`: at step `round(t / dt)`, the nearest step, computed on load",
         allowed: "`0 <= t <= until`",
         default: "absent",
         labs: &["particles"],

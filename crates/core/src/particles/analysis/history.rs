@@ -76,6 +76,20 @@ impl History {
         }
     }
 
+    /// Forgets the sample of step `step`, if there is one (the page's chart keeps a sample of a
+    /// step that is not one of the fixed sample steps only while that step is shown: the chart
+    /// is then a function of the steps reached, not of where the frames happened to stop).
+    pub fn remove(&mut self, step: u64) {
+        let i = self.step.partition_point(|&s| s < step);
+        if self.step.get(i) != Some(&step) {
+            return;
+        }
+        self.step.remove(i);
+        for v in self.columns() {
+            v.remove(i);
+        }
+    }
+
     /// The numeric columns, in the order `push` writes them.
     fn columns(&mut self) -> [&mut Vec<f64>; 7] {
         [
