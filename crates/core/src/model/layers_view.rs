@@ -169,19 +169,24 @@ pub fn fit(hidden: &[Vec<f32>], n: usize, d: usize) -> Pca {
         (0..hidden.len() * n).filter(|&r| wide[r * d..(r + 1) * d].iter().all(|v| v.is_finite())).collect();
     let mean = column_mean(&wide, d, &rows);
     let count = rows.len() as f64;
-    // The centred fitted rows feature-major (`d x N`): each covariance entry is a dot product of
-    // two contiguous rows.
+    // The centred fitted rows (`N x d`); row `a` of the covariance gathers `x_ra x_rb` for all
+    // `b >= a` row after row: each entry is still summed in row order, and the inner loop runs
+    // across independent entries (it vectorises without changing a bit).
     let m = rows.len();
-    let mut t = vec![0.0; d * m];
-    for (s, &r) in rows.iter().enumerate() {
-        for c in 0..d {
-            t[c * m + s] = wide[r * d + c] - mean[c];
-        }
-    }
+    let centred: Vec<f64> =
+        rows.iter().flat_map(|&r| wide[r * d..(r + 1) * d].iter().zip(&mean).map(|(v, mu)| v - mu)).collect();
     let mut cov = DMatrix::zeros(d, d);
+    let mut acc = vec![0.0; d];
     for a in 0..d {
+        acc[a..].iter_mut().for_each(|v| *v = 0.0);
+        for x in centred.chunks(d) {
+            let xa = x[a];
+            for (s, &xb) in acc[a..].iter_mut().zip(&x[a..]) {
+                *s += xa * xb;
+            }
+        }
         for b in a..d {
-            let v = t[a * m..(a + 1) * m].iter().zip(&t[b * m..(b + 1) * m]).fold(0.0, |s, (x, y)| s + x * y) / count;
+            let v = acc[b] / count;
             cov[(a, b)] = v;
             cov[(b, a)] = v;
         }
