@@ -244,4 +244,9 @@ fn a_non_finite_token_is_left_out_of_the_fit() {
     assert_eq!(v.coords[1].iter().filter(|c| c.is_nan()).count(), COMPONENTS);
     assert_eq!(v.layers[1], None);
     assert!(v.layers[0].is_some());
+    // No finite token at all: nothing is fitted, nothing is a number.
+    h.iter_mut().flatten().for_each(|v| *v = f32::NAN);
+    let v = layers_view(&h, n, d, 0.01);
+    assert!(v.pca.axes.iter().chain(&v.pca.variance).chain(v.coords.iter().flatten()).all(|c| c.is_nan()));
+    assert!(v.pca.total_variance.is_nan() && v.layers.iter().all(Option::is_none));
 }

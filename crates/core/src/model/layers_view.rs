@@ -135,9 +135,8 @@ pub fn centred_effective_rank(x: &[f32], n: usize, d: usize) -> f64 {
     if n == 0 || x[..n * d].iter().any(|v| !v.is_finite()) {
         return f64::NAN;
     }
-    let wide: Vec<f64> = x[..n * d].iter().map(|&v| v as f64).collect();
-    let mean = column_mean(&wide, d, (0..n).collect::<Vec<_>>().as_slice());
-    let centred: Vec<f64> = wide.chunks(d).flat_map(|row| row.iter().zip(&mean).map(|(v, m)| v - m)).collect();
+    let mean = column_mean(x[..n * d].chunks(d), d);
+    let centred: Vec<f64> = x[..n * d].iter().enumerate().map(|(e, &v)| v as f64 - mean[e % d]).collect();
     if d < n {
         // The same singular values from the smaller Gram matrix (`d x d`, of the transpose).
         let t: Vec<f64> = (0..d).flat_map(|c| (0..n).map(move |i| (i, c))).map(|(i, c)| centred[i * d + c]).collect();
@@ -147,15 +146,16 @@ pub fn centred_effective_rank(x: &[f32], n: usize, d: usize) -> f64 {
 }
 
 /// The mean of the rows `rows` of `x` (`_ x d`): each feature summed in row order, then divided.
-fn column_mean(x: &[f64], d: usize, rows: &[usize]) -> Vec<f64> {
+fn column_mean<'a>(rows: impl Iterator<Item = &'a [f32]>, d: usize) -> Vec<f64> {
     let mut mean = vec![0.0; d];
-    for &r in rows {
-        for (m, v) in mean.iter_mut().zip(&x[r * d..(r + 1) * d]) {
-            *m += v;
+    let mut count = 0usize;
+    for row in rows {
+        for (m, &v) in mean.iter_mut().zip(row) {
+            *m += v as f64;
         }
+        count += 1;
     }
-    let count = rows.len().max(1) as f64;
-    mean.iter_mut().for_each(|m| *m /= count);
+    mean.iter_mut().for_each(|m| *m /= count as f64);
     mean
 }
 
@@ -164,17 +164,18 @@ fn column_mean(x: &[f64], d: usize, rows: &[usize]) -> Vec<f64> {
 /// in row order), its eigenvectors by decreasing eigenvalue.
 pub fn fit(hidden: &[Vec<f32>], n: usize, d: usize) -> Pca {
     let k = COMPONENTS.min(d);
-    let wide: Vec<f64> = hidden.iter().flat_map(|x| x[..n * d].iter().map(|&v| v as f64)).collect();
-    let rows: Vec<usize> =
-        (0..hidden.len() * n).filter(|&r| wide[r * d..(r + 1) * d].iter().all(|v| v.is_finite())).collect();
-    let mean = column_mean(&wide, d, &rows);
-    let count = rows.len() as f64;
+    let rows = || hidden.iter().flat_map(move |x| x[..n * d].chunks(d)).filter(|row| row.iter().all(|v| v.is_finite()));
+    let m = rows().count();
+    if m == 0 {
+        let nan = |len| vec![f64::NAN; len];
+        return Pca { k, mean: nan(d), axes: nan(k * d), variance: nan(k), total_variance: f64::NAN };
+    }
+    let mean = column_mean(rows(), d);
+    let count = m as f64;
     // The centred fitted rows (`N x d`); row `a` of the covariance gathers `x_ra x_rb` for all
     // `b >= a` row after row: each entry is still summed in row order, and the inner loop runs
     // across independent entries (it vectorises without changing a bit).
-    let m = rows.len();
-    let centred: Vec<f64> =
-        rows.iter().flat_map(|&r| wide[r * d..(r + 1) * d].iter().zip(&mean).map(|(v, mu)| v - mu)).collect();
+    let centred: Vec<f64> = rows().flat_map(|row| row.iter().zip(&mean).map(|(&v, mu)| v as f64 - mu)).collect();
     let mut cov = DMatrix::zeros(d, d);
     let mut acc = vec![0.0; d];
     for a in 0..d {
@@ -194,9 +195,6 @@ pub fn fit(hidden: &[Vec<f32>], n: usize, d: usize) -> Pca {
     let total_variance = (0..d).fold(0.0, |s, a| s + cov[(a, a)]);
     let mut axes = vec![f64::NAN; k * d];
     let mut variance = vec![f64::NAN; k];
-    if m == 0 {
-        return Pca { k, mean, axes, variance, total_variance: f64::NAN };
-    }
     if let Some(eig) = SymmetricEigen::try_new(cov, f64::EPSILON, 10_000) {
         let mut order: Vec<usize> = (0..d).collect();
         // Decreasing eigenvalue; equal ones keep the solver's order (a stable sort).
