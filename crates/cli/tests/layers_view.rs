@@ -86,6 +86,15 @@ fn layers_view_has_the_fixed_shape_and_the_cores_numbers() {
         let rank = stats[l].effective_rank;
         assert!((1.0..=n.min(d) as f64).contains(&rank), "layer {}: {}", l, rank);
     }
+    // Layer 1's state is --repeat 2's repetition 0: the same statistics.
+    let (r, text) = encode(&dir, &["--layers-view", "--repeat", "2", "--iterations", "1"]);
+    let (step, lv) = (&r["repeat"]["steps"][0], &r["layers_view"]);
+    assert_eq!((&step["labels"], &step["clusters"]), (&lv["labels"][1], &lv["clusters"][1]));
+    // The printed numbers (the repeat section comes first).
+    let after = |from: &str, key: &str| text[text.find(from).unwrap()..].split(key).nth(1).unwrap().to_string();
+    let repeated = after(r#""repeat":"#, r#""mean_cos":"#);
+    let listed = after(r#""layers_view":"#, r#""mean_cos":["#);
+    assert_eq!(repeated.split('}').next(), listed.split(',').nth(1), "{}", text);
     // Without the flag, no section.
     let (plain, _) = encode(&dir, &[]);
     assert!(plain.get("layers_view").is_none());
