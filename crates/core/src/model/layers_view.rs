@@ -202,8 +202,7 @@ pub fn fit(hidden: &[Vec<f32>], n: usize, d: usize) -> Pca {
         for (r, &col) in order.iter().take(k).enumerate() {
             let v = eig.eigenvectors.column(col);
             // The first entry of the largest magnitude decides the sign.
-            let big = v.iter().fold(0.0f64, |m, &a| if a.abs() > m.abs() { a } else { m });
-            let sign = if big < 0.0 { -1.0 } else { 1.0 };
+            let sign = crate::particles::analysis::pca::sign_of_largest(v.iter().copied());
             for c in 0..d {
                 axes[r * d + c] = sign * v[c];
             }

@@ -53,9 +53,10 @@ pub fn separation_ratio(x: &[f64], n: usize, d: usize, labels: &[u32], count: us
     radius / closest
 }
 
-/// The groups of `values` as [`super::hyperplanes::value_groups`] finds them (single linkage at
-/// `tol_rel` times their range, after sorting): each value's group label (`0..count`, in
-/// increasing order of value) and the count. `None` when a value is not finite or there is none.
+/// The groups of `values` by single linkage at `tol_rel` times their range: after sorting, a
+/// gap splits two groups when it is at least the tolerance and not 0 (what
+/// [`super::hyperplanes::value_groups`] counts). Each value's group label (`0..count`, in
+/// increasing order of value) and the count; `None` when a value is not finite or there is none.
 pub fn value_labels(values: &[f64], tol_rel: f64) -> Option<(Vec<u32>, usize)> {
     if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
         return None;

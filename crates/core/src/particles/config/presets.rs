@@ -178,18 +178,10 @@ impl Preset {
         if version < super::CLUSTERS_AS_DRAWN {
             return "cluster";
         }
-        match self {
-            Preset::Polytope
-            | Preset::Polytope3d
-            | Preset::Hyperplanes
-            | Preset::PolytopeLine
-            | Preset::Leaders
-            | Preset::RandomPsd => "leader",
-            Preset::Collapse
-            | Preset::SphereSa
-            | Preset::SphereSaClusters
-            | Preset::SphereUsa
-            | Preset::Metastability => "cluster",
+        if self.attention_turns_boolean() {
+            "leader"
+        } else {
+            "cluster"
         }
     }
 
@@ -205,18 +197,31 @@ impl Preset {
         if version < crate::link::HEAT_SCALE_SUGGESTED {
             return "one";
         }
+        if self.attention_turns_boolean() {
+            "one"
+        } else {
+            "max"
+        }
+    }
+
+    /// Whether the preset is one of the Euclidean presets whose attention `P` turns Boolean
+    /// (each row a 1 on a leader): `polytope`, `polytope-3d`, `hyperplanes`, `polytope-line`,
+    /// `leaders`, `random-psd`. The others (`collapse`, the sphere presets, `metastability`) end
+    /// with rows spread over a cluster or all tokens. The heatmap's suggested order and colour
+    /// scale follow it.
+    fn attention_turns_boolean(self) -> bool {
         match self {
             Preset::Polytope
             | Preset::Polytope3d
             | Preset::Hyperplanes
             | Preset::PolytopeLine
             | Preset::Leaders
-            | Preset::RandomPsd => "one",
+            | Preset::RandomPsd => true,
             Preset::Collapse
             | Preset::SphereSa
             | Preset::SphereSaClusters
             | Preset::SphereUsa
-            | Preset::Metastability => "max",
+            | Preset::Metastability => false,
         }
     }
 
