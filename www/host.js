@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const frame = $('embed');
 const log = $('log');
-const DEFAULT_LINK = 'version=6&preset=polytope&embed=1';
+const DEFAULT_LINK = 'version=7&preset=polytope&embed=1';
 const MAX_LOG = 60;
 
 /** Every event received, in order (the browser tests read it). */

@@ -19,8 +19,8 @@ import { setupApi } from './embed/api.js';
  * defaults it was made with (a bare `lab=depth` is `bert-init`, docs/links.md). */
 const LABS = {
   particles: { title: 'Particles', load: () => import('./particles/lab.js'), defaultLink: '' },
-  training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'version=6&lab=training&preset=scan-snap' },
-  depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'version=6&lab=depth&preset=collapse-small' },
+  training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'version=7&lab=training&preset=scan-snap' },
+  depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'version=7&lab=depth&preset=collapse-small' },
   model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink(encodeValue) },
 };
 

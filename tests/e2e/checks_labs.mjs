@@ -9,7 +9,7 @@ import { analysed } from './model_helpers.mjs';
 const MODEL = 'all-MiniLM-L6-v2@53aa51172d142c89';
 const FOX = 'The quick brown fox jumps over the lazy dog. The dog does not move. Later, the fox runs back into the forest.';
 const BANK = 'She sat on the bank of the river. Then she went to the bank to open an account. The river was calm, but the bank was busy.';
-const modelLink = (text) => `version=6&lab=model&model=${MODEL}&text=${encodeURIComponent(text)}`;
+const modelLink = (text) => `version=7&lab=model&model=${MODEL}&text=${encodeURIComponent(text)}`;
 
 /** The training lab at `link` (a `step=` link: paused there). */
 const training = (browser, link, read) => on(browser, link, async (page) => {
@@ -46,7 +46,7 @@ export const LAB_CHECKS = {
   'training-learns': {
     lab: 'training',
     async run(browser) {
-      const loss = await training(browser, 'version=6&lab=training&preset=scan-snap&step=100', (page) => page.evaluate(() => window.__attnTraining.losses()));
+      const loss = await training(browser, 'version=7&lab=training&preset=scan-snap&step=100', (page) => page.evaluate(() => window.__attnTraining.losses()));
       assert.ok(last(loss) < loss[0] / 10, `loss ${loss[0]} -> ${last(loss)}`);
       return `scan-snap: loss ${loss[0].toFixed(2)} -> ${last(loss).toExponential(1)} nats over ${loss.length} iterations`;
     },
@@ -54,7 +54,7 @@ export const LAB_CHECKS = {
   'training-scan': {
     lab: 'training',
     async run(browser) {
-      const r = await training(browser, 'version=6&lab=training&preset=scan-snap&step=15', (page) => page.evaluate(() => {
+      const r = await training(browser, 'version=7&lab=training&preset=scan-snap&step=15', (page) => page.evaluate(() => {
         const t = window.__attnTraining;
         const blocks = t.heatmapLayout().blocks.filter((b) => b.slot === 0);
         const share = (state, kind) => blocks.filter((b) => b.kind === kind)
@@ -70,7 +70,7 @@ export const LAB_CHECKS = {
   'training-snap-flat': {
     lab: 'training',
     async run(browser) {
-      const r = await training(browser, 'version=6&lab=training&preset=scan-snap&step=1000', (page) => page.evaluate(() => ({ snap: window.__attnTraining.snap(), e: window.__attnTraining.entropies() })));
+      const r = await training(browser, 'version=7&lab=training&preset=scan-snap&step=1000', (page) => page.evaluate(() => ({ snap: window.__attnTraining.snap(), e: window.__attnTraining.entropies() })));
       assert.ok(r.snap > 0, `snap ${r.snap}`);
       const drop = r.e[0] - r.e[r.snap];
       const after = r.e.slice(2 * r.snap);
@@ -83,8 +83,8 @@ export const LAB_CHECKS = {
     lab: 'training',
     async run(browser) {
       const read = (page) => page.evaluate(() => ({ snap: window.__attnTraining.snap(), e: window.__attnTraining.entropy() }));
-      const ten = await training(browser, 'version=6&lab=training&preset=scan-snap-sweep&ratio=10&step=100', read);
-      const one = await training(browser, 'version=6&lab=training&preset=scan-snap-sweep&step=100', read);
+      const ten = await training(browser, 'version=7&lab=training&preset=scan-snap-sweep&ratio=10&step=100', read);
+      const one = await training(browser, 'version=7&lab=training&preset=scan-snap-sweep&step=100', read);
       assert.ok(ten.snap >= 0 && ten.snap < one.snap, `snaps: r = 10 at ${ten.snap}, r = 1 at ${one.snap}`);
       assert.ok(ten.e > one.e, `final entropy: r = 10 ${ten.e}, r = 1 ${one.e}`);
       return `scan-snap-sweep: r = 10 snaps at ${ten.snap} (entropy ${ten.e.toFixed(3)}), r = 1 at ${one.snap} (${one.e.toFixed(3)})`;
@@ -103,7 +103,7 @@ export const LAB_CHECKS = {
       const out = [];
       for (const preset of ['scan-snap', 'scan-snap-sweep']) {
         const e = [];
-        for (const eta of [0.5, 2]) e.push(await training(browser, `version=6&lab=training&preset=${preset}&eta_z=${eta}&step=100`, (page) => page.evaluate(() => window.__attnTraining.entropy())));
+        for (const eta of [0.5, 2]) e.push(await training(browser, `version=7&lab=training&preset=${preset}&eta_z=${eta}&step=100`, (page) => page.evaluate(() => window.__attnTraining.entropy())));
         assert.ok(e[1] < e[0], `${preset}: final entropy ${e}`);
         out.push(`${preset}: final entropy ${e[0].toFixed(3)} at eta_z 0.5, ${e[1].toFixed(3)} at 2`);
       }
@@ -121,7 +121,7 @@ export const LAB_CHECKS = {
   'depth-san-collapses': {
     lab: 'depth',
     async run(browser) {
-      const { results } = await depth(browser, 'version=6&lab=depth&preset=collapse-small&variants=san');
+      const { results } = await depth(browser, 'version=7&lab=depth&preset=collapse-small&variants=san');
       const r = residualOf(results, 'SAN');
       const at = r.findIndex((v) => v < 1e-12);
       assert.ok(at > 0 && at <= 6, `SAN residual: ${r.map((v) => v.toExponential(1))}`);
@@ -134,7 +134,7 @@ export const LAB_CHECKS = {
   'depth-skip-stays': {
     lab: 'depth',
     async run(browser) {
-      const { results } = await depth(browser, 'version=6&lab=depth&preset=collapse-small&variants=san,san-skip');
+      const { results } = await depth(browser, 'version=7&lab=depth&preset=collapse-small&variants=san,san-skip');
       const r = residualOf(results, 'SAN+skip');
       assert.ok(Math.min(...r) > 0.5, `SAN+skip residual: ${r}`);
       return `collapse-small: SAN+skip's residual stays ≥ ${Math.min(...r).toFixed(2)} over ${r.length - 1} layers`;
@@ -143,7 +143,7 @@ export const LAB_CHECKS = {
   'depth-mlp-collapses': {
     lab: 'depth',
     async run(browser) {
-      const { results } = await depth(browser, 'version=6&lab=depth&preset=collapse-small');
+      const { results } = await depth(browser, 'version=7&lab=depth&preset=collapse-small');
       const mlp = last(residualOf(results, 'SAN+MLP'));
       const skip = Math.min(...residualOf(results, 'SAN+skip'));
       assert.ok(mlp < 1e-12 && last(residualOf(results, 'SAN')) < 1e-12, `SAN+MLP ends at ${mlp}`);
@@ -157,7 +157,7 @@ export const LAB_CHECKS = {
   'depth-context-chance': {
     lab: 'depth',
     async run(browser) {
-      const { info, results } = await depth(browser, 'version=6&lab=depth&preset=context-text');
+      const { info, results } = await depth(browser, 'version=7&lab=depth&preset=context-text');
       const shares = results.find((r) => r.variant === 'transformer').similarity.map((l) => l.same_sentence);
       const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
       assert.ok(Math.abs(mean - info.chance_level) < 0.1, `transformer's mean share ${mean} against chance ${info.chance_level}`);
@@ -175,7 +175,7 @@ export const LAB_CHECKS = {
   'depth-sv-collapsed': {
     lab: 'depth',
     async run(browser) {
-      const { results } = await depth(browser, 'version=6&lab=depth&preset=collapse-small&variants=san,san-skip');
+      const { results } = await depth(browser, 'version=7&lab=depth&preset=collapse-small&variants=san,san-skip');
       const ratio = (name) => {
         const sv = last(results.find((r) => r.variant === name).singular_values);
         return sv[1] / sv[0];
@@ -188,7 +188,7 @@ export const LAB_CHECKS = {
   'depth-bert-init': {
     lab: 'depth',
     async run(browser) {
-      const { results } = await depth(browser, 'version=6&lab=depth&preset=bert-init&variants=san,san-skip');
+      const { results } = await depth(browser, 'version=7&lab=depth&preset=bert-init&variants=san,san-skip');
       const san = residualOf(results, 'SAN');
       const skip = residualOf(results, 'SAN+skip');
       assert.ok(san[2] < 0.05, `SAN at layer 2: ${san[2]}`);

@@ -60,7 +60,7 @@ export const PARTICLE_CHECKS = {
   'polytope-five-corners': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=polytope&t=20', (page) => page.evaluate(() => window.__attn.initialHull()));
+      const s = await particles(browser, 'version=7&preset=polytope&t=20', (page) => page.evaluate(() => window.__attn.initialHull()));
       assert.equal(s.metrics.clusters, 5, 'polytope ends as 5 clusters');
       const c = centres(s);
       assert.ok(c.every((p) => isHullVertex(p, c)), `every cluster is a corner: ${JSON.stringify(c)}`);
@@ -72,8 +72,8 @@ export const PARTICLE_CHECKS = {
   'leaders-boolean': {
     lab: 'particles',
     async run(browser) {
-      const start = await particles(browser, 'version=6&preset=leaders&step=0');
-      const end = await particles(browser, 'version=6&preset=leaders&t=10');
+      const start = await particles(browser, 'version=7&preset=leaders&step=0');
+      const end = await particles(browser, 'version=7&preset=leaders&t=10');
       const x = start.tokens;
       const ends = [x.indexOf(Math.min(...x)), x.indexOf(Math.max(...x))].sort((a, b) => a - b);
       assert.ok(end.metrics.boolean_distance < 1e-6, `Boolean distance ${end.metrics.boolean_distance}`);
@@ -84,8 +84,8 @@ export const PARTICLE_CHECKS = {
   'collapse-tenth': {
     lab: 'particles',
     async run(browser) {
-      const start = await particles(browser, 'version=6&preset=collapse&step=0');
-      const at = await particles(browser, 'version=6&preset=collapse&t=10');
+      const start = await particles(browser, 'version=7&preset=collapse&step=0');
+      const at = await particles(browser, 'version=7&preset=collapse&t=10');
       const scale = [start, at].map((s) => radius(s.drawn) / tokenRadius(s.tokens, s.n, s.d));
       assert.ok(Math.abs(scale[1] / scale[0] - 1) < 0.01, `one scale: ${scale} px per unit`);
       const ratio = radius(at.drawn) / radius(start.drawn);
@@ -96,7 +96,7 @@ export const PARTICLE_CHECKS = {
   'sphere-three-last': {
     lab: 'particles',
     async run(browser) {
-      const at = await moments(browser, 'version=6&preset=sphere-sa-clusters', [10, 15, 20, 25, 30]);
+      const at = await moments(browser, 'version=7&preset=sphere-sa-clusters', [10, 15, 20, 25, 30]);
       assert.ok(at.every((c) => c === 3), `counts at t = 10, 15, ..., 30: ${at}`);
       return `sphere-sa-clusters (64 tokens): 3 clusters at t = 10, 15, 20, 25 and 30`;
     },
@@ -104,8 +104,8 @@ export const PARTICLE_CHECKS = {
   'beta-sphere': {
     lab: 'particles',
     async run(browser) {
-      const one = await particles(browser, 'version=6&preset=sphere-sa-clusters&beta=1&t=15');
-      const four = await particles(browser, 'version=6&preset=sphere-sa-clusters&t=15');
+      const one = await particles(browser, 'version=7&preset=sphere-sa-clusters&beta=1&t=15');
+      const four = await particles(browser, 'version=7&preset=sphere-sa-clusters&t=15');
       assert.equal(one.metrics.clusters, 1, 'β = 1: one cluster at t = 15');
       assert.equal(four.metrics.clusters, 3, 'β = 4: three clusters at t = 15');
       return `sphere-sa-clusters at t = 15: ${one.metrics.clusters} cluster at β = 1, ${four.metrics.clusters} at β = 4`;
@@ -115,7 +115,7 @@ export const PARTICLE_CHECKS = {
     lab: 'particles',
     async run(browser) {
       const ts = [0, 10, 100, 200, 300];
-      const at = await moments(browser, 'version=6&preset=metastability', ts);
+      const at = await moments(browser, 'version=7&preset=metastability', ts);
       assert.deepEqual(at, [5, 2, 2, 2, 2], `five tokens, two clusters from t = 10 to 300: ${at}`);
       return `metastability: ${at.map((c, i) => `${c} at t = ${ts[i]}`).join(', ')}`;
     },
@@ -125,7 +125,7 @@ export const PARTICLE_CHECKS = {
     async run(browser) {
       const sphere = await PARTICLE_CHECKS['beta-sphere'].run(browser);
       const corners = [];
-      for (const beta of [1, 5]) corners.push(centres(await particles(browser, `version=6&preset=polytope&beta=${beta}&t=20`)));
+      for (const beta of [1, 5]) corners.push(centres(await particles(browser, `version=7&preset=polytope&beta=${beta}&t=20`)));
       assert.equal(corners[0].length, corners[1].length, `polytope at t = 20: ${corners[0].length} clusters at β = 1, ${corners[1].length} at β = 5`);
       const apart = Math.max(...corners[0].map((p) => Math.min(...corners[1].map((q) => Math.hypot(p[0] - q[0], p[1] - q[1])))));
       assert.ok(apart < 0.1, `the same vertices: the farthest is ${apart} from its match`);
@@ -135,7 +135,7 @@ export const PARTICLE_CHECKS = {
   'random-psd-lines': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=random-psd&t=20', (page) => page.evaluate(() => window.__attn.counted()));
+      const s = await particles(browser, 'version=7&preset=random-psd&t=20', (page) => page.evaluate(() => window.__attn.counted()));
       assert.equal(s.extra, 'hyperplanes', 'ψ₁ is defined: the chart counts hyperplanes');
       assert.equal(s.metrics.hyperplanes, 2, 'two parallel lines');
       return `random-psd t = 20: ${s.metrics.hyperplanes} lines, ${s.metrics.clusters} clusters of ${s.n} tokens`;
@@ -145,7 +145,7 @@ export const PARTICLE_CHECKS = {
   'polytope-3d-corners': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=polytope-3d&t=20');
+      const s = await particles(browser, 'version=7&preset=polytope-3d&t=20');
       const c = centres(s);
       assert.ok(c.length >= 6 && c.length <= 13, `${c.length} clusters`);
       assert.ok(c.every((p) => isHullVertex(p, c)), `every cluster is a vertex: ${JSON.stringify(c)}`);
@@ -155,7 +155,7 @@ export const PARTICLE_CHECKS = {
   'hyperplanes-lines': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=hyperplanes&t=15', (page) => page.evaluate(() => window.__attn.counted()));
+      const s = await particles(browser, 'version=7&preset=hyperplanes&t=15', (page) => page.evaluate(() => window.__attn.counted()));
       assert.equal(s.extra, 'hyperplanes');
       assert.ok(s.metrics.hyperplanes >= 1 && s.metrics.hyperplanes <= 3, `${s.metrics.hyperplanes} lines`);
       return `hyperplanes t = 15: ${s.metrics.hyperplanes} parallel lines normal to ψ₁ (${s.metrics.clusters} clusters of ${s.n})`;
@@ -165,9 +165,9 @@ export const PARTICLE_CHECKS = {
     lab: 'particles',
     async run(browser) {
       const range = (s, a) => Math.max(...s.tokens.filter((_, i) => i % 3 === a)) - Math.min(...s.tokens.filter((_, i) => i % 3 === a));
-      const z0 = await particles(browser, 'version=6&preset=polytope-line&step=0');
-      const z = await particles(browser, 'version=6&preset=polytope-line&t=15');
-      const x = await particles(browser, 'version=6&preset=polytope-line&coords=x&t=15');
+      const z0 = await particles(browser, 'version=7&preset=polytope-line&step=0');
+      const z = await particles(browser, 'version=7&preset=polytope-line&t=15');
+      const x = await particles(browser, 'version=7&preset=polytope-line&coords=x&t=15');
       const absMax = (s) => Math.max(...s.tokens.filter((_, i) => i % 3 === 2).map(Math.abs));
       assert.ok(range(z, 2) > 100 * range(z0, 2), `z₃ diverges: range ${range(z0, 2)} -> ${range(z, 2)}`);
       assert.ok(absMax(x) <= absMax(z0), `x₃ stays bounded: ${absMax(z0)} -> ${absMax(x)}`);
@@ -180,7 +180,7 @@ export const PARTICLE_CHECKS = {
     lab: 'particles',
     async run(browser) {
       const at = async (t) => {
-        const s = await particles(browser, `version=6&preset=collapse&t=${t}`);
+        const s = await particles(browser, `version=7&preset=collapse&t=${t}`);
         return Math.max(...[...Array(s.n).keys()].map((i) => Math.hypot(s.tokens[2 * i], s.tokens[2 * i + 1])));
       };
       const [r10, r20] = [await at(10), await at(20)];
@@ -192,7 +192,7 @@ export const PARTICLE_CHECKS = {
   'sphere-one': {
     lab: 'particles',
     async run(browser) {
-      const at = await moments(browser, 'version=6&preset=sphere-sa', [12, 15]);
+      const at = await moments(browser, 'version=7&preset=sphere-sa', [12, 15]);
       assert.deepEqual(at, [1, 1], 'one cluster by t = 12, to the end');
       return 'sphere-sa (64 tokens): 1 cluster at t = 12 and 15';
     },
@@ -202,7 +202,7 @@ export const PARTICLE_CHECKS = {
     async run(browser) {
       const out = [];
       for (const preset of ['sphere-sa', 'sphere-usa']) {
-        const s = await particles(browser, `version=6&preset=${preset}&t=10`, (page) => page.evaluate(() => {
+        const s = await particles(browser, `version=7&preset=${preset}&t=10`, (page) => page.evaluate(() => {
           const h = [];
           for (let t = 0; t <= 10; t += 0.5) h.push(window.__attn.historyNear(t));
           return h.map((x) => [x.energy, x.clusters]);
@@ -218,7 +218,7 @@ export const PARTICLE_CHECKS = {
   'heatmap-blocks-cluster': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=sphere-sa-clusters&order=cluster&t=30', heatmapBlocks);
+      const s = await particles(browser, 'version=7&preset=sphere-sa-clusters&order=cluster&t=30', heatmapBlocks);
       assert.ok(s.extra.groups > 1 && s.extra.share >= 0.9, JSON.stringify(s.extra));
       return `sphere-sa-clusters t = 30 by cluster: ${(100 * s.extra.share).toFixed(1)}% of P's mass in ${s.extra.groups} diagonal blocks`;
     },
@@ -226,7 +226,7 @@ export const PARTICLE_CHECKS = {
   'heatmap-blocks-leader': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=polytope&order=leader&t=20', heatmapBlocks);
+      const s = await particles(browser, 'version=7&preset=polytope&order=leader&t=20', heatmapBlocks);
       assert.ok(s.extra.groups > 1 && s.extra.share >= 0.9, JSON.stringify(s.extra));
       return `polytope t = 20 by leader: ${(100 * s.extra.share).toFixed(1)}% of P's mass in ${s.extra.groups} diagonal blocks (a full column each)`;
     },
@@ -235,7 +235,7 @@ export const PARTICLE_CHECKS = {
     lab: 'particles',
     async run(browser) {
       const bd = [];
-      for (const scale of [5, 10]) bd.push((await particles(browser, `version=6&preset=polytope&scale=${scale}&t=1`)).metrics.boolean_distance);
+      for (const scale of [5, 10]) bd.push((await particles(browser, `version=7&preset=polytope&scale=${scale}&t=1`)).metrics.boolean_distance);
       assert.ok(bd[1] < bd[0] / 100, `Boolean distance at t = 1: ${bd}`);
       return `polytope at t = 1: Boolean distance ${bd[0].toExponential(1)} at scale 5, ${bd[1].toExponential(1)} at scale 10`;
     },
@@ -243,7 +243,7 @@ export const PARTICLE_CHECKS = {
   'clusters-as-drawn': {
     lab: 'particles',
     async run(browser) {
-      const s = await particles(browser, 'version=6&preset=polytope&t=2.4', heatmapBlocks);
+      const s = await particles(browser, 'version=7&preset=polytope&t=2.4', heatmapBlocks);
       const px = groups(s.drawn, 4);
       assert.ok(s.metrics.clusters < s.n && s.metrics.clusters === px, `${s.metrics.clusters} clusters, ${px} groups of dots within 4 px`);
       assert.ok(s.extra.share >= 0.9, JSON.stringify(s.extra));

@@ -28,12 +28,12 @@ const COLOURS = {
 };
 
 /** Waits until every configured variant of configuration `config` (without its leading
- * `version=6&`) has been drawn. */
+ * `version=7&`) has been drawn. */
 async function settled(page, config) {
   await page.waitForFunction((c) => {
     const d = window.__attnDepth;
     return d && !d.busy() && d.total() > 0 && d.done() === d.total() && (!c || d.configString() === c);
-  }, config ? `version=6&${config}` : null, { timeout: 60_000 });
+  }, config ? `version=7&${config}` : null, { timeout: 60_000 });
 }
 
 /** Pixels of `canvas` close to `rgb`. */
@@ -111,7 +111,7 @@ describe('depth lab', () => {
       const grid0 = await canvasSnapshot(page, '#dp-grid');
       await page.selectOption('#dp-layernorm', 'none');
       await settled(page, 'lab=depth&preset=collapse-small&layers=6&layernorm=none');
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=depth&preset=collapse-small&layers=6&layernorm=none');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&lab=depth&preset=collapse-small&layers=6&layernorm=none');
       const res1 = await canvasSnapshot(page, '#dp-residual');
       const grid1 = await canvasSnapshot(page, '#dp-grid');
       assert.notEqual(res1.hash, res0.hash, 'the residual curves were redrawn');
@@ -147,7 +147,7 @@ describe('depth lab', () => {
       await page.fill('#dp-heads', '0');
       await page.press('#dp-heads', 'Enter');
       await page.waitForFunction(() => document.getElementById('dp-config-error').textContent.includes('heads'));
-      assert.equal(await page.evaluate(() => window.__attnDepth.configString()), 'version=6&lab=depth&preset=collapse-small&layers=4');
+      assert.equal(await page.evaluate(() => window.__attnDepth.configString()), 'version=7&lab=depth&preset=collapse-small&layers=4');
       assert.equal(await page.evaluate(() => window.__attnDepth.done()), 4);
       assert.equal((await canvasSnapshot(page, '#dp-residual')).hash, before.hash, 'the last result stays drawn');
       assertNoErrors(page);
@@ -179,7 +179,7 @@ describe('depth lab', () => {
       assert.equal(await page.isVisible('#lab-particles'), true);
       await page.click('#tab-depth');
       await settled(page);
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=depth&preset=collapse-small');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&lab=depth&preset=collapse-small');
       assert.equal(await page.isVisible('#lab-depth'), true);
       assert.equal(await page.isVisible('#lab-particles'), false);
       await page.click('#tab-particles');

@@ -21,7 +21,7 @@ after(async () => {
   await browser?.close();
 });
 
-const LINK = 'version=6&lab=depth&preset=collapse-small&layers=12&heads=8&tokens=256&d_model=16&d_head=4&mlp_width=32';
+const LINK = 'version=7&lab=depth&preset=collapse-small&layers=12&heads=8&tokens=256&d_model=16&d_head=4&mlp_width=32';
 const MAPS = 12 * 8 * 256 * 256 * 4; // bytes of one variant's f32 similarity maps
 
 /** ArrayBuffer bytes the page holds after a garbage collection. */

@@ -102,7 +102,7 @@ describe('depth lab views', () => {
       assert.ok(!drawn.includes('layer l') && !drawn.some((t) => /^chance /.test(t)), `no axes around a flat line: ${drawn.join(' | ')}`);
       // Singular values are still a chart here.
       assert.ok((await labels(page, 'dp-spectrum')).includes('k'));
-      await page.evaluate(() => { location.hash = '#version=6&lab=depth&preset=context-text&layers=3&variants=san,transformer'; });
+      await page.evaluate(() => { location.hash = '#version=7&lab=depth&preset=context-text&layers=3&variants=san,transformer'; });
       await settled(page, 'head');
       await page.waitForFunction(() => JSON.parse(document.getElementById('dp-same').dataset.labels || '[]').some((l) => /^chance/.test(l.text)));
       const several = (await labels(page, 'dp-same')).join(' ');
@@ -121,7 +121,7 @@ describe('depth lab views', () => {
       assert.match(text, /single singular value/);
       assert.ok(!(await labels(page, 'dp-spectrum')).includes('k'), text);
       // Post-LN of one coordinate is 0: layer 1 has no singular value to show, layer 0 has one.
-      await page.evaluate(() => { location.hash = '#version=6&lab=depth&preset=collapse-small&layers=2&d_model=1&d_head=1&variants=san-skip'; });
+      await page.evaluate(() => { location.hash = '#version=7&lab=depth&preset=collapse-small&layers=2&d_model=1&d_head=1&variants=san-skip'; });
       await page.waitForFunction(() => !window.__attnDepth.configString().includes('layernorm=none'));
       await settled(page, 'head');
       await page.waitForFunction(() => /zero \(or not finite\)/.test(document.getElementById('dp-spectrum').dataset.labels || ''));

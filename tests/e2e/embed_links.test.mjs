@@ -38,7 +38,7 @@ describe('the embed follows a pick in its "full playground" link', () => {
     const page = await openPage(browser, 'lab=depth&preset=collapse-small&embed=1&panels=residual&theme=dark', EMBED);
     try {
       await page.waitForFunction(() => document.querySelector('a.embed-open')?.href.includes('preset=collapse-small'));
-      assert.equal(await fullLink(page), 'version=6&lab=depth&preset=collapse-small&panels=residual&theme=dark');
+      assert.equal(await fullLink(page), 'version=7&lab=depth&preset=collapse-small&panels=residual&theme=dark');
       await page.selectOption('#dp-preset', 'bert-init');
       await page.waitForFunction(() => location.hash.includes('preset=bert-init'));
       await page.waitForFunction(() => document.querySelector('a.embed-open').href.includes('preset=bert-init'));

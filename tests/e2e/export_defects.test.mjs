@@ -178,7 +178,7 @@ describe('the status line follows the PNG being loaded', () => {
       // speaks again; the training lab is shown at the step the line claims.
       await loadPng(page, big, 'big-again.png');
       await page.waitForFunction(() => window.__attn.seeking() && window.__attn.n() === 300, null, { timeout: 20_000 });
-      await loadPng(page, withText(png, [[CONFIG_KEYWORD, 'version=6&lab=training&preset=scan-snap'], [STEP_KEYWORD, '50']]), 'training.png');
+      await loadPng(page, withText(png, [[CONFIG_KEYWORD, 'version=7&lab=training&preset=scan-snap'], [STEP_KEYWORD, '50']]), 'training.png');
       await page.waitForFunction(() => !document.getElementById('lab-training').hidden, null, { timeout: 20_000 });
       await page.waitForFunction(() => /^Loaded training/.test(document.querySelector('#export-body .export-status').textContent), null, { timeout: 20_000 });
       assert.equal(await status(page), 'Loaded training.png at step 50.');

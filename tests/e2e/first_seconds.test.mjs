@@ -94,7 +94,7 @@ describe('the front page\'s first seconds', () => {
 
   test('the same moments opened by link: t = 2.4, where version 4 counted 20', async (t) => {
     for (const link of ['preset=polytope&t=2.4', 'preset=polytope-3d&t=3.1']) {
-      const page = await openPage(browser, `version=6&${link}`);
+      const page = await openPage(browser, `version=7&${link}`);
       try {
         await shown(page);
         const s = await consistent(page);

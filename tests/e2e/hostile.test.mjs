@@ -13,7 +13,7 @@ import { HOSTILE_LINKS } from './hostile_links.mjs';
 const BOXES = { particles: 'config-error', training: 'tr-config-error', depth: 'dp-config-error', model: 'md-error' };
 
 /** The model lab's default link (main.js, model/texts.js: the tour's head, layer 2 head 3), canonical. */
-const MODEL_DEFAULT = 'version=6&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=The%20quick%20brown%20fox%20jumps%20over%20the%20lazy%20dog.%20The%20dog%20does%20not%20move.%20Later%2C%20the%20fox%20runs%20back%20into%20the%20forest.&layer=2&head=3';
+const MODEL_DEFAULT = 'version=7&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=The%20quick%20brown%20fox%20jumps%20over%20the%20lazy%20dog.%20The%20dog%20does%20not%20move.%20Later%2C%20the%20fox%20runs%20back%20into%20the%20forest.&layer=2&head=3';
 
 /**
  * The model lab's refusal: its message (plain text, `\`key\`: …`) names the key, and the served

@@ -106,7 +106,7 @@ export const HOSTILE_LINKS = [
   { name: 'a key repeated', lab: 'particles', hash: 'preset=polytope&n=20&n=30', key: 'n' },
   { name: 'the preset repeated', lab: 'particles', hash: 'preset=polytope&preset=leaders', key: 'preset' },
   { name: 'an unknown key', lab: 'particles', hash: 'preset=polytope&foo=1', key: 'foo' },
-  { name: 'a future version', lab: 'particles', hash: 'version=7&preset=polytope', key: 'version' },
+  { name: 'a future version', lab: 'particles', hash: 'version=8&preset=polytope', key: 'version' },
   { name: 'a 100 kB key of garbage', lab: 'particles', hash: big(100_000, 'x'), keyPrefix: 'xxxxxxxxxx' },
   { name: 'a 100 kB matrix', lab: 'particles', hash: `preset=polytope&v=${'1,'.repeat(50_000)}1`, key: 'v' },
   { name: 'an empty hash', lab: 'particles', hash: '', defaults: true },
@@ -126,7 +126,7 @@ export const HOSTILE_LINKS = [
   { name: 'training: eta_z = NaN', lab: 'training', hash: 'lab=training&preset=scan-snap&eta_z=NaN', key: 'eta_z' },
   { name: 'training: momentum = Infinity', lab: 'training', hash: 'lab=training&preset=scan-snap&momentum=Infinity', key: 'momentum' },
   { name: 'training: ratio = -0', lab: 'training', hash: 'lab=training&preset=scan-snap&ratio=-0', key: 'ratio', says: '"-0" is out of range' },
-  { name: 'training: momentum = -0 (valid, written as 0)', lab: 'training', hash: 'version=6&lab=training&preset=scan-snap&momentum=-0', valid: true, canonical: 'version=6&lab=training&preset=scan-snap&momentum=0' },
+  { name: 'training: momentum = -0 (valid, written as 0)', lab: 'training', hash: 'version=7&lab=training&preset=scan-snap&momentum=-0', valid: true, canonical: 'version=7&lab=training&preset=scan-snap&momentum=0' },
   { name: 'training: snap_tol = 1e-400 (quoted as typed)', lab: 'training', hash: 'version=2&lab=training&preset=scan-snap&snap_tol=1e-400', key: 'snap_tol', says: '"1e-400" is out of range' },
   { name: 'training: a batch too large together with seq_len', lab: 'training', hash: 'lab=training&preset=scan-snap&batch=4096&seq_len=4096', key: 'batch' },
   { name: 'training: an unknown key', lab: 'training', hash: 'lab=training&preset=scan-snap&foo=%00', key: 'foo' },
@@ -140,12 +140,12 @@ export const HOSTILE_LINKS = [
   { name: 'depth: layers = 1e309', lab: 'depth', hash: 'lab=depth&preset=collapse-small&layers=1e309', key: 'layers' },
   { name: 'depth: tokens = NaN', lab: 'depth', hash: 'lab=depth&preset=collapse-small&tokens=NaN', key: 'tokens' },
   { name: 'depth: threshold = Infinity', lab: 'depth', hash: 'lab=depth&preset=collapse-small&threshold=Infinity', key: 'threshold' },
-  { name: 'depth: bias_scale = -0 (valid, written as 0: the default)', lab: 'depth', hash: 'version=6&lab=depth&preset=collapse-small&bias_scale=-0', valid: true, canonical: 'version=6&lab=depth&preset=collapse-small' },
+  { name: 'depth: bias_scale = -0 (valid, written as 0: the default)', lab: 'depth', hash: 'version=7&lab=depth&preset=collapse-small&bias_scale=-0', valid: true, canonical: 'version=7&lab=depth&preset=collapse-small' },
   // When a text sets n (input=text) a tokens written in a version-4 link must be its count;
   // older links ran with the text's count and still do (their tokens is dropped).
-  { name: 'depth: tokens with input=text other than the text\'s count', lab: 'depth', hash: 'version=6&lab=depth&preset=context-text&tokens=5', key: 'tokens', says: 'the text sets n = 73 tokens' },
-  { name: 'depth: a version-2 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=2&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=6&lab=depth&preset=context-text' },
-  { name: 'depth: a version-3 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=3&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=6&lab=depth&preset=context-text' },
+  { name: 'depth: tokens with input=text other than the text\'s count', lab: 'depth', hash: 'version=7&lab=depth&preset=context-text&tokens=5', key: 'tokens', says: 'the text sets n = 73 tokens' },
+  { name: 'depth: a version-2 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=2&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=7&lab=depth&preset=context-text' },
+  { name: 'depth: a version-3 link with tokens and input=text (valid, migrated)', lab: 'depth', hash: 'version=3&lab=depth&preset=context-text&tokens=5', valid: true, canonical: 'version=7&lab=depth&preset=context-text' },
   { name: 'depth: heads = 0', lab: 'depth', hash: 'lab=depth&preset=collapse-small&heads=0', key: 'heads' },
   { name: 'depth: script among the variants', lab: 'depth', hash: `lab=depth&preset=collapse-small&variants=san,${enc(SCRIPT)}`, key: 'variants' },
   { name: 'depth: script in the particle configuration', lab: 'depth', hash: `lab=depth&preset=collapse-small&particle=${enc(`preset=${SCRIPT}`)}`, key: 'particle' },
@@ -157,7 +157,7 @@ export const HOSTILE_LINKS = [
   // core and the CLI take it, the page's limit, web crate page_limits.rs, does not).
   { name: 'depth: a residual of exactly 0 (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=collapse-small&tokens=2&heads=1&d_model=1&d_head=1&layers=1', valid: true },
   { name: 'depth: an f32 overflow (valid)', lab: 'depth', hash: 'version=2&lab=depth&preset=bert-init&qk_scale=10&weight_scale=10&layernorm=none&layers=4&heads=2&tokens=16', valid: true },
-  { name: 'depth: more similarity maps than the page holds', lab: 'depth', hash: 'version=6&lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072', key: 'tokens', says: 'the page allows n <= 208' },
+  { name: 'depth: more similarity maps than the page holds', lab: 'depth', hash: 'version=7&lab=depth&layers=48&heads=16&tokens=209&d_model=1024&d_head=64&mlp_width=3072', key: 'tokens', says: 'the page allows n <= 208' },
 
   // ---- the model lab -----------------------------------------------------------------------
   // A key the lab does not have is refused naming it, as `attn encode --config` refuses it, also
@@ -169,7 +169,7 @@ export const HOSTILE_LINKS = [
   { name: 'model: an unknown key beside view keys', lab: 'model', hash: 'version=4&lab=model&layer=2&bogus=1', key: 'bogus' },
   { name: 'model: a zero-width space before a known key', lab: 'model', hash: 'lab=model&%E2%80%8Btext=hi', key: '\\u{200b}text' },
   // `model` has the key table's default, the served weights.
-  { name: 'model: a text without model (valid: the served weights)', lab: 'model', hash: 'lab=model&text=hello', valid: true, canonical: 'version=6&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello' },
+  { name: 'model: a text without model (valid: the served weights)', lab: 'model', hash: 'lab=model&text=hello', valid: true, canonical: 'version=7&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello' },
   // A malformed `model` says what is malformed, not which files to load.
   { name: 'model: an empty model name', lab: 'model', hash: 'lab=model&model=@53aa51172d142c89&text=hi', key: 'model', says: "the name before '@' is empty", unsaid: 'load ' },
   { name: 'model: upper-case hex digits in the model', lab: 'model', hash: 'lab=model&model=all-MiniLM-L6-v2@53AA51172D142C89&text=hi', key: 'model', says: 'has upper-case hex digits; the form is NAME@SHA16', unsaid: 'load ' },

@@ -78,30 +78,30 @@ describe('one lab interface', () => {
   });
 
   test('embedded training and depth fields show the current values and Enter applies them', async () => {
-    const tr = await openPage(browser, 'version=6&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,reset,eta_z,ratio,iterations,preset', EMBED);
+    const tr = await openPage(browser, 'version=7&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,reset,eta_z,ratio,iterations,preset', EMBED);
     try {
-      await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=6&lab=training&preset=scan-snap');
+      await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=7&lab=training&preset=scan-snap');
       for (const [id, value] of [['#tr-eta_z', '1'], ['#tr-ratio', '1'], ['#tr-iterations', '1000'], ['#tr-preset', 'scan-snap']]) {
         assert.equal(await tr.locator(`.embed-bar ${id}`).isVisible(), true, `${id} is in the embed's bar`);
         assert.equal(await tr.inputValue(id), value, `${id} shows the current value`);
       }
       await enter(tr, '#tr-eta_z', '2');
-      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=6&lab=training&preset=scan-snap&eta_z=2');
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=7&lab=training&preset=scan-snap&eta_z=2');
       assert.equal(await tr.inputValue('#tr-eta_z'), '2');
       assertNoErrors(tr);
     } finally {
       await tr.close();
     }
 
-    const dp = await openPage(browser, 'version=6&lab=depth&preset=collapse-small&embed=1&panels=residual&controls=preset,layers,heads,variants', EMBED);
+    const dp = await openPage(browser, 'version=7&lab=depth&preset=collapse-small&embed=1&panels=residual&controls=preset,layers,heads,variants', EMBED);
     try {
-      await depthSettled(dp, 'version=6&lab=depth&preset=collapse-small');
+      await depthSettled(dp, 'version=7&lab=depth&preset=collapse-small');
       for (const [id, value] of [['#dp-layers', '12'], ['#dp-heads', '4'], ['#dp-variants', 'san,san-mlp,san-skip,transformer'], ['#dp-preset', 'collapse-small']]) {
         assert.equal(await dp.locator(`.embed-bar ${id}`).isVisible(), true, `${id} is in the embed's bar`);
         assert.equal(await dp.inputValue(id), value, `${id} shows the current value`);
       }
       await enter(dp, '#dp-layers', '6');
-      await depthSettled(dp, 'version=6&lab=depth&preset=collapse-small&layers=6');
+      await depthSettled(dp, 'version=7&lab=depth&preset=collapse-small&layers=6');
       assert.equal(await dp.inputValue('#dp-layers'), '6');
       assertNoErrors(dp);
     } finally {
@@ -110,20 +110,20 @@ describe('one lab interface', () => {
   });
 
   test('a committed edit in the training and depth labs is a history entry: Back restores the previous value', async () => {
-    const tr = await openPage(browser, 'version=6&lab=training&preset=scan-snap');
+    const tr = await openPage(browser, 'version=7&lab=training&preset=scan-snap');
     try {
-      await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=6&lab=training&preset=scan-snap');
+      await tr.waitForFunction(() => window.__attnTraining?.configString() === 'version=7&lab=training&preset=scan-snap');
       const start = await tr.evaluate(() => history.length);
       await enter(tr, '#tr-eta_z', '2');
-      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=6&lab=training&preset=scan-snap&eta_z=2');
-      assert.equal(await tr.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap&eta_z=2');
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=7&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await tr.evaluate(() => location.hash), '#version=7&lab=training&preset=scan-snap&eta_z=2');
       assert.equal(await tr.evaluate(() => history.length), start + 1, 'one history entry');
       await tr.goBack();
-      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=6&lab=training&preset=scan-snap');
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=7&lab=training&preset=scan-snap');
       assert.equal(await tr.inputValue('#tr-eta_z'), '1', 'Back restores the previous value');
-      assert.equal(await tr.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap');
+      assert.equal(await tr.evaluate(() => location.hash), '#version=7&lab=training&preset=scan-snap');
       await tr.goForward();
-      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=6&lab=training&preset=scan-snap&eta_z=2');
+      await tr.waitForFunction(() => window.__attnTraining.configString() === 'version=7&lab=training&preset=scan-snap&eta_z=2');
       assert.equal(await tr.inputValue('#tr-eta_z'), '2');
       assertNoErrors(tr);
     } finally {
@@ -132,14 +132,14 @@ describe('one lab interface', () => {
 
     const dp = await openPage(browser, 'lab=depth&preset=collapse-small');
     try {
-      await depthSettled(dp, 'version=6&lab=depth&preset=collapse-small');
+      await depthSettled(dp, 'version=7&lab=depth&preset=collapse-small');
       const start = await dp.evaluate(() => history.length);
       await enter(dp, '#dp-layers', '6');
-      await depthSettled(dp, 'version=6&lab=depth&preset=collapse-small&layers=6');
-      assert.equal(await dp.evaluate(() => location.hash), '#version=6&lab=depth&preset=collapse-small&layers=6');
+      await depthSettled(dp, 'version=7&lab=depth&preset=collapse-small&layers=6');
+      assert.equal(await dp.evaluate(() => location.hash), '#version=7&lab=depth&preset=collapse-small&layers=6');
       assert.equal(await dp.evaluate(() => history.length), start + 1, 'one history entry');
       await dp.goBack();
-      await depthSettled(dp, 'version=6&lab=depth&preset=collapse-small');
+      await depthSettled(dp, 'version=7&lab=depth&preset=collapse-small');
       assert.equal(await dp.inputValue('#dp-layers'), '12', 'Back restores the previous value');
       assertNoErrors(dp);
     } finally {
@@ -151,7 +151,7 @@ describe('one lab interface', () => {
     // Changes inside a page with embed=1: a particle field, a training field.
     for (const [link, id, value, done] of [
       ['version=2&preset=hyperplanes&embed=1&panels=tokens&controls=play,beta', '#cfg-beta', '3', () => window.__attn.configString().includes('beta=3')],
-      ['version=6&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,eta_z', '#tr-eta_z', '2', () => window.__attnTraining?.configString().includes('eta_z=2')],
+      ['version=7&lab=training&preset=scan-snap&embed=1&panels=chart&controls=play,eta_z', '#tr-eta_z', '2', () => window.__attnTraining?.configString().includes('eta_z=2')],
     ]) {
       const page = await openPage(browser, link, EMBED);
       try {
@@ -189,7 +189,7 @@ describe('one lab interface', () => {
   });
 
   test('depth: residual_axis=linear opens the rank-collapse chart on a linear axis; switching the axis writes the key', async () => {
-    const base = 'version=6&lab=depth&preset=collapse-small';
+    const base = 'version=7&lab=depth&preset=collapse-small';
     const linked = await openPage(browser, `${base}&residual_axis=linear`);
     const switched = await openPage(browser, base);
     try {
@@ -223,8 +223,8 @@ describe('one lab interface', () => {
   test('every configuration field has its key table row as tooltip, and a select offers exactly the key\'s choices', async () => {
     const labs = [
       ['particles', 'version=4&preset=polytope', '#config-form', '__attn'],
-      ['training', 'version=6&lab=training&preset=scan-snap', '#tr-form', '__attnTraining'],
-      ['depth', 'version=6&lab=depth&preset=bert-init', '#dp-form', '__attnDepth'],
+      ['training', 'version=7&lab=training&preset=scan-snap', '#tr-form', '__attnTraining'],
+      ['depth', 'version=7&lab=depth&preset=bert-init', '#dp-form', '__attnDepth'],
     ];
     for (const [lab, hash, form, handle] of labs) {
       const page = await openPage(browser, hash);

@@ -2,7 +2,7 @@
 // milliseconds are the opening benchmark's, `cargo xtask bench --open-only`, not this test's):
 // - `/` and the training lab's default link (the Training tab's) are still playing 10 s after
 //   opening at their default speed, their timeline short of its end;
-// - the depth lab's default (`version=6&lab=depth`, and the Depth tab) is `collapse-small`, every
+// - the depth lab's default (`version=7&lab=depth`, and the Depth tab) is `collapse-small`, every
 //   variant drawn within a generous 15 s (bert-init, the old default, took 10 to 34 s);
 // - the model lab shows its lede and a skeleton of its panels before its model has loaded, then
 //   opens on the tour's head (layer 2, head 3);
@@ -50,7 +50,7 @@ describe('still moving ten seconds later', () => {
       await page.waitForFunction(() => window.__attnTraining?.iteration() > 0, null, { timeout: 30_000 });
       const opened = Date.now();
       const first = await page.evaluate(() => window.__attnTraining.configString());
-      assert.equal(first, 'version=6&lab=training&preset=scan-snap');
+      assert.equal(first, 'version=7&lab=training&preset=scan-snap');
       await sleep(10_000 - (Date.now() - opened));
       const s = await page.evaluate(() => {
         const t = window.__attnTraining;
@@ -67,7 +67,7 @@ describe('still moving ten seconds later', () => {
 });
 
 describe('the depth lab opens drawn', () => {
-  for (const [name, how] of [['version=6&lab=depth', 'link'], ['the Depth tab', 'tab']]) {
+  for (const [name, how] of [['version=7&lab=depth', 'link'], ['the Depth tab', 'tab']]) {
     test(`${name}: collapse-small, every variant drawn within 15 s`, { timeout: 120_000 }, async () => {
       const page = await openPage(browser, how === 'link' ? name : '');
       try {
@@ -78,7 +78,7 @@ describe('the depth lab opens drawn', () => {
           return d && d.total() > 0 && d.done() === d.total() && !d.pending();
         }, null, { timeout: 15_000 });
         const ms = Date.now() - t0;
-        assert.match(await page.evaluate(() => window.__attnDepth.configString()), /^version=6&lab=depth&preset=collapse-small$/);
+        assert.match(await page.evaluate(() => window.__attnDepth.configString()), /^version=7&lab=depth&preset=collapse-small$/);
         const marks = await page.evaluate(() => ['attn-first-picture:depth', 'attn-depth-complete'].map((m) => performance.getEntriesByName(m, 'mark').length));
         assert.deepEqual(marks, [1, 1], 'the page marks its first curve and its last variant drawn');
         process.stdout.write(`# depth (${name}) fully drawn ${ms} ms after opening\n`);
@@ -143,8 +143,8 @@ describe('the model lab before and after its model', () => {
 describe('on a phone the main picture is in the first screen', () => {
   const LABS = [
     ['particles', '', '#tokens', () => window.__attn?.step() >= 0],
-    ['training', 'version=6&lab=training&preset=scan-snap', '#tr-heatmap', () => window.__attnTraining?.iteration() >= 0],
-    ['depth', 'version=6&lab=depth', '#dp-residual', () => window.__attnDepth?.done() > 0],
+    ['training', 'version=7&lab=training&preset=scan-snap', '#tr-heatmap', () => window.__attnTraining?.iteration() >= 0],
+    ['depth', 'version=7&lab=depth', '#dp-residual', () => window.__attnDepth?.done() > 0],
     ['model', 'lab=model', '#md-att-grid', () => Boolean(window.__attnModel?.result())],
   ];
   for (const [lab, hash, sel, ready] of LABS) {

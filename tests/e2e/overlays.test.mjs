@@ -312,6 +312,36 @@ describe('overlays: the theorems drawn', () => {
     }
   });
 
+  test('polytope-line: 30 lone tokens over the whole run are no plateau, and the chart is not shaded', async () => {
+    const at = async (overlays) => {
+      const page = await openPage(browser, `preset=polytope-line&step=150${overlays}`);
+      await page.waitForFunction(() => window.__attn.step() === 150 && !window.__attn.playing(), null, { timeout: 60_000 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return page;
+    };
+    const on = await at('&overlays=plateaus');
+    const off = await at('&overlays=');
+    try {
+      const count = await on.evaluate(() => window.__attn.metrics().clusters);
+      assert.equal(count, 30, 'every token alone in z');
+      assert.deepEqual(await on.evaluate(() => window.__attn.plateaus()), []);
+      const L = await on.evaluate(() => window.__attn.chartLayout());
+      const p0 = L.panels[0];
+      const a = await canvasSnapshot(on, '#chart', { pixels: true });
+      const b = await canvasSnapshot(off, '#chart', { pixels: true });
+      const dpr = a.width / (await on.evaluate(() => document.getElementById('chart').clientWidth));
+      // Below the series (30 at the top of its axis), across the run: the same pixels.
+      for (const f of [0.2, 0.5, 0.8]) {
+        const x = L.x0 + f * (L.x1 - L.x0);
+        const y = p0.y0 + 0.6 * (p0.y1 - p0.y0);
+        assert.ok(dist(rgbAt(a, x * dpr, y * dpr), rgbAt(b, x * dpr, y * dpr)) <= 10, `not shaded at ${f} of the run`);
+      }
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
+
   test('a step= link samples the chart on its way: the same plateau of 2 clusters as playing there', async () => {
     const page = await openPage(browser, 'version=4&preset=metastability&step=4000');
     try {

@@ -34,7 +34,7 @@ describe('playground page', () => {
     const page = await openPage(browser, '');
     try {
       // The default preset, announced in the hash and the description.
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&preset=polytope');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&preset=polytope');
       assert.match(await page.locator('#description').textContent(), /polytope/);
       assert.equal(await page.inputValue('#preset'), 'polytope');
 
@@ -113,7 +113,7 @@ describe('playground page', () => {
       await page.waitForFunction(() => window.__attn.n() === 40);
       assert.equal(await page.inputValue('#cfg-n'), '40');
       assert.equal(await page.inputValue('#cfg-d'), '3');
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&preset=polytope-3d');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&preset=polytope-3d');
       assert.match(await page.locator('#description').textContent(), /3-D/);
       // The 3-D view is drawn and keeps playing.
       await page.waitForFunction(() => window.__attn.step() >= 5);
@@ -124,7 +124,7 @@ describe('playground page', () => {
       await page.fill('#cfg-n', '25');
       await page.press('#cfg-n', 'Enter');
       await page.waitForFunction(() => window.__attn.n() === 25);
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&preset=polytope-3d&n=25');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&preset=polytope-3d&n=25');
       assert.equal(await page.evaluate(() => history.length), before + 1);
       assertNoErrors(page);
     } finally {

@@ -190,7 +190,7 @@ describe('particle lab fixes', () => {
       await page.waitForFunction(() => /500 → 250/.test(document.getElementById('halve-beta').textContent));
       // Switching preset after a divergence fully recovers.
       await page.selectOption('#preset', 'polytope');
-      await page.waitForFunction(() => location.hash === '#version=6&preset=polytope' && window.__attn.step() > 3);
+      await page.waitForFunction(() => location.hash === '#version=7&preset=polytope' && window.__attn.step() > 3);
       assert.equal(await page.evaluate(() => window.__attn.status()), 'running');
       assert.equal(await page.locator('#divergence').isVisible(), false);
       assert.ok((await canvasSnapshot(page, '#heatmap')).inked > 0);
@@ -210,7 +210,7 @@ describe('particle lab fixes', () => {
       assert.match(line, /n = 30/);
       assert.match(line, /v = -identity/);
       await page.selectOption('#preset', 'polytope-3d');
-      await page.waitForFunction(() => location.hash === '#version=6&preset=polytope-3d');
+      await page.waitForFunction(() => location.hash === '#version=7&preset=polytope-3d');
       assert.equal(await page.locator('#modified').isVisible(), false, 'no line for the preset itself');
       assertNoErrors(page);
     } finally {
@@ -316,14 +316,14 @@ describe('particle lab fixes', () => {
       await old.close();
     }
     // A version this page does not know: named, today's version shown, and an edit applies.
-    const page = await openPage(browser, 'version=7&preset=leaders&n=50');
+    const page = await openPage(browser, 'version=8&preset=leaders&n=50');
     try {
       await page.waitForSelector('#config-error code.key', { state: 'visible' });
       assert.equal(await page.locator('#config-error code.key').textContent(), 'version');
-      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=6&preset=leaders');
+      assert.equal(await page.evaluate(() => window.__attn.configString()), 'version=7&preset=leaders');
       await page.fill('#cfg-n', '60');
       await page.press('#cfg-n', 'Enter');
-      await page.waitForFunction(() => window.__attn.configString() === 'version=6&preset=leaders&n=60');
+      await page.waitForFunction(() => window.__attn.configString() === 'version=7&preset=leaders&n=60');
       assert.equal(await page.evaluate(() => window.__attn.n()), 60);
       assert.equal(await errorText(page), '');
       assertNoErrors(page);

@@ -198,7 +198,7 @@ describe('sharing and embedding', () => {
       assert.equal(await page.locator('#tr-iteration').textContent(), '25 / 60');
       assert.match(await page.locator('#tr-speed-out').textContent(), /^3 iterations/);
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-      assert.equal(await page.evaluate(() => window.__attnTraining.configString()), 'version=6&lab=training&preset=scan-snap&iterations=60');
+      assert.equal(await page.evaluate(() => window.__attnTraining.configString()), 'version=7&lab=training&preset=scan-snap&iterations=60');
       assertNoErrors(page);
     } finally {
       await page.close();
@@ -228,8 +228,9 @@ describe('sharing and embedding', () => {
       assert.equal(await hash(), '#version=1&preset=polytope&n=15&speed=10&heatmap=max');
       assert.equal(await length(), start + 2);
       await page.selectOption('#preset', 'leaders');
-      await page.waitForFunction(() => window.__attn.configString() === 'version=6&preset=leaders');
-      assert.equal(await hash(), '#version=6&preset=leaders&heatmap=max');
+      // A new preset takes its own suggestions (speed, overlays, order, heatmap scale).
+      await page.waitForFunction(() => window.__attn.configString() === 'version=7&preset=leaders');
+      assert.equal(await hash(), '#version=7&preset=leaders');
       assert.equal(await length(), start + 3);
 
       // Back: each earlier state is reloaded (run and view), without new entries.

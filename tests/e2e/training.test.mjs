@@ -35,10 +35,10 @@ const shownLoss = async (page) => Number(await page.locator('#tr-loss').textCont
 
 describe('training lab', () => {
   test('runs: the c_n heatmap gains rows, the loss shown falls, snap is marked; same numbers as the CLI', async () => {
-    const page = await openPage(browser, 'version=6&lab=training&preset=scan-snap&iterations=100');
+    const page = await openPage(browser, 'version=7&lab=training&preset=scan-snap&iterations=100');
     try {
       await trainingReady(page);
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap&iterations=100');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&lab=training&preset=scan-snap&iterations=100');
       assert.equal(await page.isVisible('#lab-training'), true);
       assert.equal(await page.isVisible('#lab-particles'), false);
       assert.equal(await page.getAttribute('#tab-training', 'aria-selected'), 'true');
@@ -93,7 +93,7 @@ describe('training lab', () => {
           lab.free();
           return out;
         });
-        const cli = JSON.parse(await runCli(['train', '--config', 'version=6&lab=training&preset=scan-snap&iterations=100']));
+        const cli = JSON.parse(await runCli(['train', '--config', 'version=7&lab=training&preset=scan-snap&iterations=100']));
         assert.deepEqual(web.loss, cli.iterations.map((r) => r.loss));
         assert.deepEqual(web.entropy, [...cli.iterations.map((r) => r.entropy), cli.final_entropy]);
         assert.equal(web.snap, cli.snap_iteration);
@@ -203,7 +203,7 @@ describe('training lab', () => {
   });
 
   test('an invalid training key shows a message naming it; the last good run is kept', async () => {
-    const page = await openPage(browser, 'version=6&lab=training&preset=scan-snap&eta_z=abc');
+    const page = await openPage(browser, 'version=7&lab=training&preset=scan-snap&eta_z=abc');
     try {
       await trainingReady(page);
       const alert = page.locator('#tr-config-error');
@@ -211,21 +211,21 @@ describe('training lab', () => {
       assert.equal(await alert.getAttribute('role'), 'alert');
       assert.equal(await alert.locator('code.key').textContent(), 'eta_z');
       assert.match(await alert.textContent(), /showing the scan-snap preset instead/);
-      assert.equal(await page.evaluate(() => window.__attnTraining.configString()), 'version=6&lab=training&preset=scan-snap');
+      assert.equal(await page.evaluate(() => window.__attnTraining.configString()), 'version=7&lab=training&preset=scan-snap');
       assert.equal(await page.inputValue('#tr-eta_z'), 'abc', 'the controls show what the link asked for');
       assert.equal(await page.getAttribute('#tr-eta_z', 'aria-invalid'), 'true');
 
       // Typing an out-of-range momentum: named, with the allowed range; the run is kept.
       await page.fill('#tr-eta_z', '2');
       await page.press('#tr-eta_z', 'Enter');
-      await page.waitForFunction(() => window.__attnTraining.configString() === 'version=6&lab=training&preset=scan-snap&eta_z=2');
+      await page.waitForFunction(() => window.__attnTraining.configString() === 'version=7&lab=training&preset=scan-snap&eta_z=2');
       assert.equal(await alert.textContent(), '');
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&lab=training&preset=scan-snap&eta_z=2');
       await page.fill('#tr-momentum', '1');
       await page.press('#tr-momentum', 'Enter');
       await page.waitForFunction(() => document.querySelector('#tr-config-error code.key')?.textContent === 'momentum');
       assert.match(await alert.textContent(), /0 <= momentum < 1/);
-      assert.equal(await page.evaluate(() => window.__attnTraining.configString()), 'version=6&lab=training&preset=scan-snap&eta_z=2');
+      assert.equal(await page.evaluate(() => window.__attnTraining.configString()), 'version=7&lab=training&preset=scan-snap&eta_z=2');
 
       // The user's text is a training key like the others (a valid momentum first).
       await page.fill('#tr-momentum', '0.5');
@@ -233,7 +233,7 @@ describe('training lab', () => {
       await page.fill('#tr-text', 'the cat sat on the mat and the dog sat on the log');
       await page.click('#tr-text-apply');
       await page.waitForFunction(() => window.__attnTraining.configString()
-        === 'version=6&lab=training&preset=scan-snap&eta_z=2&momentum=0.5&text=the%20cat%20sat%20on%20the%20mat%20and%20the%20dog%20sat%20on%20the%20log');
+        === 'version=7&lab=training&preset=scan-snap&eta_z=2&momentum=0.5&text=the%20cat%20sat%20on%20the%20mat%20and%20the%20dog%20sat%20on%20the%20log');
       assert.match(await page.locator('#tr-description').textContent(), /Training on your text: M = 8 tokens/);
 
       // An unknown key in the hash is named too.
@@ -262,7 +262,7 @@ describe('training lab', () => {
       await page.click('#tab-training');
       await trainingReady(page);
       await page.waitForFunction(() => !document.getElementById('lab-training').hidden);
-      assert.equal(await page.evaluate(() => location.hash), '#version=6&lab=training&preset=scan-snap');
+      assert.equal(await page.evaluate(() => location.hash), '#version=7&lab=training&preset=scan-snap');
       assert.equal(await page.isVisible('#lab-training'), true);
       assert.equal(await page.isVisible('#lab-particles'), false);
       assert.equal(await page.getAttribute('#tab-training', 'aria-selected'), 'true');
@@ -281,14 +281,14 @@ describe('training lab', () => {
 
       // Browser history: Back returns to the training lab, as it was.
       await page.goBack();
-      await page.waitForFunction(() => location.hash === '#version=6&lab=training&preset=scan-snap');
+      await page.waitForFunction(() => location.hash === '#version=7&lab=training&preset=scan-snap');
       await page.waitForFunction(() => !document.getElementById('lab-training').hidden);
 
       // Through the hash, both ways.
       await page.evaluate(() => {
         location.hash = 'lab=training&preset=scan-snap-sweep';
       });
-      await page.waitForFunction(() => window.__attnTraining.configString() === 'version=6&lab=training&preset=scan-snap-sweep');
+      await page.waitForFunction(() => window.__attnTraining.configString() === 'version=7&lab=training&preset=scan-snap-sweep');
       assert.equal(await page.inputValue('#tr-preset'), 'scan-snap-sweep');
       await page.evaluate(() => {
         location.hash = 'preset=leaders';
@@ -299,7 +299,7 @@ describe('training lab', () => {
 
       // The training tab brings back the last training configuration.
       await page.click('#tab-training');
-      await page.waitForFunction(() => location.hash === '#version=6&lab=training&preset=scan-snap-sweep'
+      await page.waitForFunction(() => location.hash === '#version=7&lab=training&preset=scan-snap-sweep'
         && !document.getElementById('lab-training').hidden && document.getElementById('lab-particles').hidden);
       assertNoErrors(page);
     } finally {
@@ -308,7 +308,7 @@ describe('training lab', () => {
   });
 
   test('on a phone-sized screen the training panels stack in one column without sideways scrolling', async () => {
-    const page = await openPage(browser, 'version=6&lab=training&preset=scan-snap', { viewport: { width: 390, height: 844 } });
+    const page = await openPage(browser, 'version=7&lab=training&preset=scan-snap', { viewport: { width: 390, height: 844 } });
     try {
       await trainingReady(page);
       // The heatmap right under the status line (phone.css: the main picture in the first screen).

@@ -18,7 +18,7 @@ after(async () => {
   await browser?.close();
 });
 
-const BASE = 'version=6&lab=training&preset=scan-snap&iterations=400';
+const BASE = 'version=7&lab=training&preset=scan-snap&iterations=400';
 
 async function at(page, k) {
   await page.waitForFunction((i) => window.__attnTraining?.iteration() === i && !window.__attnTraining.playing(), k, { timeout: 60_000 });

@@ -96,13 +96,13 @@ export class RunLoop {
    *     when there is (steps stepped elsewhere landing), so no frame is asked for meanwhile
    *   stepElsewhere?: (run: object, done: (got: number) => void) => boolean, one step taken off
    *     this thread (true: handled, `done` called when it lands)
-   *   sampleEvery?: () => number, steps between samples taken inside a frame (0: none)
-   *   sample?: () => void, takes a sample at the current step
-   *   sampled?: (step: number) => boolean, whether step `step` has its sample already (a seek
-   *     takes the samples missing on its way)
+   *   sampleEvery?: () => number, steps between the lab's sample steps (0: none)
+   *   sample?: () => void, takes the sample of the current step, one of the sample steps (called
+   *     at each one a frame or a seek reaches; the lab keeps what it has already)
    *   idle?: (alive: () => boolean) => Promise<void>, resolves once no step is in flight
    *   seekPool?: (run: object, alive: () => boolean) => ((k: number, budgetMs: number) => Promise<number>) | null
    *   seekProgress?: () => void, a slice of a seek was computed
+   *   sought?: () => void, a seek reached its step (before the views are drawn)
    *   rewind?: (run: object, target: number) => boolean, puts the run back at the latest state
    *     the lab kept at or before step `target` when that is nearer than stepping on from where
    *     it is (true: it did; the run then steps on from there with the same bits)
@@ -280,21 +280,21 @@ export class RunLoop {
       return 0;
     }
     const t0 = performance.now();
-    // In-frame samples only when the lab asks for them and a frame covers more than one.
-    const every = this.h.sampleEvery?.() ?? 0;
-    const sampling = every > 0 && target > every;
+    // The lab's sample steps (sampleEvery) are each stopped at and sampled, the frame's last step
+    // too: the samples are a function of the steps taken, not of where the frames stop.
+    const every = this.h.sample ? (this.h.sampleEvery?.() ?? 0) : 0;
     let taken = 0;
     while (taken < target) {
       const elapsed = performance.now() - t0;
       if (taken > 0 && elapsed >= FRAME_BUDGET_MS) break;
       let chunk = chunkFor(target - taken, FRAME_BUDGET_MS - elapsed, this.cost);
-      if (sampling) chunk = Math.min(chunk, every - (this.h.count(run) % every));
+      if (every > 0) chunk = Math.min(chunk, every - (this.h.count(run) % every));
       const c0 = performance.now();
       const got = this.h.advance(run, chunk, this.pastEnd);
       if (got > 0) this.cost = updateCost(this.cost, (performance.now() - c0) / got);
       taken += got;
+      if (got > 0) this.sampleHere(run, every);
       if (got < chunk) break;
-      if (sampling && this.h.count(run) % every === 0 && taken < target) this.h.sample();
     }
     this.rate.record(now, taken);
     this.afterSteps();
@@ -316,33 +316,36 @@ export class RunLoop {
   // ---- seeking -------------------------------------------------------------------------
 
   /**
+   * Takes up to `k` steps past the run's end (a seek), stopping at each of the lab's sample steps
+   * to take its sample, as playing does, so a `t=`/`step=` link or a scrub forward leaves the
+   * same chart samples (and plateaus) and trails as playing there. Returns the steps taken.
+   */
+  advanceSampling(run, k) {
+    const every = this.h.sample ? (this.h.sampleEvery?.() ?? 0) : 0;
+    if (every <= 0) return this.h.advance(run, k, true);
+    let done = 0;
+    while (done < k) {
+      const m = Math.min(k - done, every - (this.h.count(run) % every));
+      const got = this.h.advance(run, m, true);
+      done += got;
+      if (got > 0) this.sampleHere(run, every);
+      if (got < m) break;
+    }
+    return done;
+  }
+
+  /** Takes the sample of the run's step when it is one of the lab's sample steps. */
+  sampleHere(run, every) {
+    if (every > 0 && this.h.count(run) % every === 0) this.h.sample();
+  }
+
+  /**
    * Shows the run paused at step `target` (a whole number >= 0), computed in slices from the
    * nearest state the lab kept at or before it (`rewind`, the timeline's kept states), else from
    * the current step when it lies before, else from the start. Resolves to the step reached:
    * less than `target` when the run diverged on the way or another command (play, a new run,
    * another seek) took over.
    */
-  /**
-   * Takes up to `k` steps past the run's end (a seek), stopping at each of the lab's sample steps
-   * not yet sampled to take its sample, as playing does, so a `t=`/`step=` link or a scrub
-   * forward leaves the same chart samples (and plateaus) as playing there. Returns the steps
-   * taken.
-   */
-  advanceSampling(run, k) {
-    const every = this.h.sampleEvery?.() ?? 0;
-    if (every <= 0 || !this.h.sample) return this.h.advance(run, k, true);
-    let done = 0;
-    while (done < k) {
-      const m = Math.min(k - done, every - (this.h.count(run) % every));
-      const got = this.h.advance(run, m, true);
-      done += got;
-      if (got < m) break;
-      const step = this.h.count(run);
-      if (step % every === 0 && !this.h.sampled?.(step)) this.h.sample();
-    }
-    return done;
-  }
-
   async seekTo(target) {
     this.pause();
     let run = this.h.run();
@@ -365,6 +368,7 @@ export class RunLoop {
     const reached = await advanceTo(steps, target, { alive, onProgress: () => this.h.seekProgress?.(), pool });
     if (this.seeking === token) this.seeking = null;
     if (this.h.run() !== run) return reached;
+    this.h.sought?.();
     this.h.changed();
     if (run.status() === 'diverged') this.h.diverged(run.message());
     this.h.render(performance.now(), true);

@@ -6,7 +6,7 @@ import { encodeValue } from '../lab/pairs.js';
 import { DEFAULT_MODEL_ID, TEXTS } from './texts.js';
 
 /** The link of built-in text `k` on the served model, with `extra` pairs. */
-const link = (k, extra = '') => `version=6&lab=model&model=${DEFAULT_MODEL_ID}&text=${encodeValue(TEXTS[k][2])}${extra}`;
+const link = (k, extra = '') => `version=7&lab=model&model=${DEFAULT_MODEL_ID}&text=${encodeValue(TEXTS[k][2])}${extra}`;
 
 export const TOUR = {
   title: 'Tour: a trained encoder',

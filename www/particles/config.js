@@ -147,6 +147,7 @@ export function pickPreset(name) {
     app.axesChosen = false; // the new preset's suggested scales, as its suggested speed
     app.overlaysChosen = false; // and its suggested overlays
     app.orderChosen = false; // and its suggested heatmap order
+    app.heatScaleChosen = false; // and colour scale
     apply(res);
     ui.loop.suggested(app.stepper.suggested_speed());
     ui.ctx.linkChanged('replace'); // the new entry without the old speed

@@ -71,6 +71,12 @@ export function installHooks() {
     /** The metrics chart's layout (CSS px: x0, x1, panels, labels), or null before a draw. */
     chartLayout: () => ui.chart?.layout ?? null,
     historyLen: () => app.stepper.history_len(),
+    /** The metrics chart's samples as drawn: { step, t, clusters, boolean_distance,
+     * effective_rank, energy, hyperplanes }, an array each (NaN: not defined). */
+    chartSamples: () => app.stepper.history_samples(),
+    /** The states the token trails join (1-D: the plot against time), oldest first, the state
+     * shown last: [{ step, t, x: n x k view coordinates }]. */
+    trail: () => ui.tokens.traced.map((e) => ({ step: e.step, t: e.t, x: Array.from(e.x) })),
     /** The steps whose states the page kept (the timeline continues from them). */
     keptSteps: () => runHistory.steps(),
     historyNear: (t) => app.stepper.history_near(t),

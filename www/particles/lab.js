@@ -55,7 +55,6 @@ function show(text) {
   if (link.open_step !== null) {
     const done = seekTo(link.open_step);
     showSeek(link.open_step, () => app.stepper.step_count(), done);
-    done.then(() => ui.tokens.restartTrail());
   }
 }
 

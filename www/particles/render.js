@@ -52,24 +52,45 @@ function metricsInterval() {
   return app.metricsCost < 3 ? 0 : Math.max(150, factor * app.metricsCost);
 }
 
-/** Computes the metrics when due; returns whether they were computed. */
-export function updateMetrics(now, force) {
+/**
+ * Computes the metrics of the state shown and keeps them: the chart's history (the wasm run's),
+ * the exports' and timeline's record (history.js), the cluster colours, the leaders and the
+ * overlays' centres. The one place this thread measures a state: a frame's metrics, an in-frame
+ * sample and a seek's sample all come here. Returns false when they cannot be computed.
+ */
+export function measure() {
   const s = app.stepper;
-  if (!force && now - app.lastMetricsAt < metricsInterval()) return false;
-  const t0 = performance.now();
   try {
     app.metrics = s.metrics();
     app.metricsBy = 'page';
     recordState(app.metrics);
     ui.tokens.setStyle(s.colour_slots(), s.leaders());
     overlayMetrics();
+    return true;
   } catch {
     // P cannot be computed at this state (the divergence message says why): it is the run's last
     // good state, the one shown, and the exports keep it (tokens, no metrics, as `attn run`).
     app.metrics = null;
     recordState(null);
+    return false;
   }
-  app.metricsCost = performance.now() - t0;
+}
+
+/** Computes the metrics when due; returns whether they were computed. */
+export function updateMetrics(now, force) {
+  const s = app.stepper;
+  if (!force && now - app.lastMetricsAt < metricsInterval()) return false;
+  const step = s.step_count();
+  if (app.metricsBy === 'page' && app.metrics?.step === step && s.metrics_step() === step) {
+    // This step's sample was just taken (a frame that ended on a sample step, a seek's last
+    // step): the same numbers again would cost the same time; the colours and overlays follow.
+    ui.tokens.setStyle(s.colour_slots(), s.leaders());
+    overlayMetrics();
+  } else {
+    const t0 = performance.now();
+    measure();
+    app.metricsCost = performance.now() - t0;
+  }
   app.lastMetricsAt = now;
   app.needs.metrics = false;
   app.needs.chart = true;

@@ -10,11 +10,11 @@ import { hideDivergence, showDivergence } from './divergence.js';
 import { refreshText } from './captions.js';
 import { runHistory } from './history.js';
 import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
-import { heavyAnalysesDue, poolAnalyses, render } from './render.js';
+import { heavyAnalysesDue, measure, poolAnalyses, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
 import { loadOverlays, showOverlays } from './overlays.js';
 import { keepInitial, rewindTo } from './timeline.js';
-import { showHeatOrder, showScale } from './view_keys.js';
+import { showHeatOrder, showHeatScale, showScale } from './view_keys.js';
 
 /** Replaces the run by a new ParticleLab for a valid canonical configuration. */
 export function startRun(canonical) {
@@ -76,10 +76,12 @@ export function setupView() {
     tMax: until > 0 ? until : 10 * s.dt(),
     names,
     floor: s.initial_spread() / 2,
+    every: s.sample_every(),
   });
   ui.controls.setDimension(d);
   showScale(app.axesChosen ? ui.tokens.axes : s.suggested_axes());
   showHeatOrder(app.orderChosen ? ui.heatmap.order : s.suggested_order());
+  showHeatScale(app.heatScaleChosen ? ui.heatmap.scale : s.suggested_heat_scale());
   if (app.overlaysChosen) loadOverlays();
   else showOverlays(s.suggested_overlays());
   markAll();
@@ -94,29 +96,64 @@ export function viewTokens() {
 }
 
 /**
- * Steps between history samples (chart and trails) taken inside a frame: about 300 samples over
- * [0, until], whatever the speed, so fast runs are not drawn as one chord per frame; none while
- * the metrics are costly (each sample costs one metrics evaluation, counted in the frame's
- * budget: when samples are dense the run advances fewer steps per frame rather than skipping them).
+ * Steps between history samples (chart and trails): the core's fixed sample steps
+ * (identity::sample_every, about 300 over [0, until], where cluster colours are committed).
+ * Playing and seeking both stop at each of them to take its sample, whatever the speed or the
+ * metrics' cost (each sample counts in the frame's budget: when samples are dense the run
+ * advances fewer steps per frame rather than skipping them), so the chart and trails of a step
+ * are the same however the run got there.
  */
 function sampleEvery() {
-  if (app.metricsCost >= FRAME_BUDGET_MS / 2) return 0;
-  // The core's fixed sample steps (identity::sample_every), where cluster colours are committed.
   return app.stepper.sample_every();
 }
 
-/** Records a history sample (metrics for the chart, positions for the trails) at this step. */
+/**
+ * Records a history sample (metrics for the chart, positions for the trails) at this sample
+ * step: the metrics once (a step the run passes again, after the timeline went back, keeps its
+ * sample), the trail's point each time.
+ */
 function recordSample() {
   const s = app.stepper;
   const c0 = performance.now();
-  try {
-    recordState(s.metrics()); // pushes the sample into the chart's history
-  } catch {
-    recordState(null); // the metrics overflow: the exports still keep the tokens
-    return;
-  }
-  ui.tokens.push(s.step_count(), s.t(), viewTokens());
+  const step = s.step_count();
+  const again = runHistory.has(step);
+  if (!again && !measure()) return; // the metrics overflow: the exports still keep the tokens
+  ui.tokens.push(step, s.t(), viewTokens());
+  if (again) return;
   app.metricsCost = 0.7 * app.metricsCost + 0.3 * (performance.now() - c0);
+}
+
+/**
+ * The token trails of the step shown as playing there leaves them (TokenView.retrace): the
+ * states kept at the run's sample steps before it (history.js), in the view's coordinates. Called
+ * when a seek ends (a link's moment, the timeline, the API, an export's step).
+ */
+export function retrace() {
+  const s = app.stepper;
+  const tv = ui.tokens;
+  const every = s.sample_every();
+  const step = s.step_count();
+  const states = runHistory.samples.filter((x) => x.step < step && x.step % every === 0).slice(-tv.trailLimit());
+  const d = s.d();
+  const view = (x) => (app.axes ? project(x, x.length / d, d, app.axes, app.k) : x);
+  tv.retrace(states.map((x) => ({ step: x.step, t: x.t, x: view(x.tokens) })), step, s.t(), viewTokens());
+}
+
+/**
+ * Tokens `x` (n x d) projected on `k` axes (k x d), as ParticleLab.project computes them (core
+ * pca::project: each coordinate a sum from 0 in coordinate order), so a kept state's trail point
+ * has the bits of the one drawn when the run passed there.
+ */
+function project(x, n, d, axes, k) {
+  const out = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) {
+    for (let a = 0; a < k; a++) {
+      let acc = 0;
+      for (let j = 0; j < d; j++) acc += axes[a * d + j] * x[i * d + j];
+      out[i * k + a] = acc;
+    }
+  }
+  return out;
 }
 
 /**
@@ -213,13 +250,13 @@ export function createLoop(controls) {
     stepElsewhere: poolStep,
     sampleEvery,
     sample: recordSample,
-    sampled: (step) => runHistory.has(step),
     idle: async (alive) => {
       // Once a frame's pool step in flight has landed.
       while (app.poolPending && alive()) await new Promise((r) => { setTimeout(r, 5); });
     },
     seekPool: (s, alive) => (usesPool(s) ? (k, budgetMs) => poolAdvance(s, k, { budgetMs, pastEnd: true, alive }) : null),
     seekProgress: markTokens,
+    sought: retrace,
     rewind: rewindTo,
   });
 }

@@ -12,6 +12,7 @@ export const app = {
   overlays: [], // the overlays drawn (the view key `overlays`; overlays.js)
   overlaysChosen: false, // the view key `overlays` was written or chosen (else the preset's suggestion)
   orderChosen: false, // the view key `order` was written or chosen (else the preset's suggestion)
+  heatScaleChosen: false, // the view key `heatmap` likewise
   k: 2,
   needs: { data: true, metrics: true, heat: true, chart: true, draw: true },
   metrics: null, // the last metrics computed

@@ -64,10 +64,8 @@ export function placeChartNow() {
 
 /** Builds the timeline of `lab` (its seekTo) in #timeline and wires the chart's clicks to it. */
 export function setupTimeline(lab) {
-  const seekTo = (step) => lab.seekTo(step).then((reached) => {
-    ui.tokens.restartTrail();
-    return reached;
-  });
+  // The trails are retraced when a seek ends (run.js, retrace).
+  const seekTo = (step) => lab.seekTo(step);
   ui.timeline = new Timeline($('timeline'), {
     id: 'timeline',
     label: 'Run timeline: the step shown',

@@ -6,7 +6,7 @@
 import { clearCanvas, setLabels, tokenStyle } from '../render/palette.js';
 import { draw2d, draw3d, drawTime } from './tokens_draw.js';
 
-const TRAIL_FRAMES = 40; // trail length in frames (fewer for large n)
+const TRAIL_SAMPLES = 40; // trail length in sample steps (fewer for large n)
 const TRAIL_SEGMENTS = 20000; // upper bound on n * trail length
 const HISTORY_MAX = 1200; // 1-D samples kept (decimated beyond)
 const SHRINK = 0.12; // per-frame smoothing when the view zooms in (zooming out is immediate)
@@ -34,15 +34,15 @@ export class TokenView {
 
   /**
    * Starts a new run's picture.
-   * @param {{ n: number, k: 1|2|3, sphere: boolean, tMax: number, names: string[], floor?: number }} o
+   * @param {{ n: number, k: 1|2|3, sphere: boolean, tMax: number, names: string[], floor?: number, every?: number }} o
    *   k: coordinates per token given to push (1: drawn against time); sphere: fixed unit view;
-   *   floor: the smallest half-extent the view zooms in to (half the initial tokens' spread).
+   *   floor: the smallest half-extent the view zooms in to (half the initial tokens' spread);
+   *   every: steps between the run's sample steps (ParticleLab.sample_every), the states the
+   *   trails keep.
    */
   configure(o) {
-    Object.assign(this, { n: o.n, k: o.k, sphere: o.sphere, tMax: o.tMax, names: o.names, floor: o.floor ?? 0 });
-    this.trail = [];
-    this.hist = [];
-    this.lastStep = -1;
+    Object.assign(this, { n: o.n, k: o.k, sphere: o.sphere, tMax: o.tMax, names: o.names, floor: o.floor ?? 0, every: o.every ?? 1 });
+    this.clearTrail();
     this.pts = null;
     this.t = 0;
     this.view = null;
@@ -51,36 +51,64 @@ export class TokenView {
     this.highlight = null;
   }
 
+  /** No trail: the next state pushed starts it. */
+  clearTrail() {
+    this.kept = []; // { step, t, x } at the run's sample steps, in step order
+    this.trail = []; // 2-D, 3-D: the states the trails join (the kept ones, then the state shown)
+    this.hist = []; // 1-D: the same as { t, x }, drawn against time
+    this.traced = []; // what the trails (1-D: the plot) draw, as { step, t, x }
+    this.lastStep = -1;
+  }
+
+  /** States `push` keeps at most: 1-D, the plot against time; else the trail's length. */
+  trailLimit() {
+    return this.k === 1 ? Infinity : Math.max(0, Math.min(TRAIL_SAMPLES, Math.floor(TRAIL_SEGMENTS / Math.max(1, this.n)))) + 1;
+  }
+
   /**
-   * The tokens of step `step` at time `t`: `pts` is n x k row-major (a fresh array, kept).
+   * The tokens of step `step` at time `t`: `pts` is n x k row-major (a fresh array, kept). The
+   * trails (1-D: the plot against time) keep the states of the run's sample steps (every
+   * `every` steps) and join the state shown to them: what they draw at a step depends on that
+   * step only, not on where the frames that played there stopped, so a `t=` / `step=` link
+   * (`retrace`) draws the trails of the run played to its moment.
    */
   push(step, t, pts) {
     this.pts = pts;
     this.t = t;
     if (step === this.lastStep) return;
     this.lastStep = step;
-    if (this.k === 1) {
-      // The timeline went back: the plot against time keeps only what came before.
-      if (this.hist.length && this.hist.at(-1).t >= t) this.hist = this.hist.filter((e) => e.t < t);
-      this.hist.push({ t, x: pts });
-      if (this.hist.length > HISTORY_MAX) {
-        const last = this.hist.length - 1;
-        this.hist = this.hist.filter((_, i) => i % 2 === 0 || i === last);
+    // The timeline went back: the states after the one shown are dropped.
+    if (this.kept.length && this.kept.at(-1).step >= step) this.kept = this.kept.filter((e) => e.step < step);
+    if (step % this.every === 0) {
+      this.kept.push({ step, t, x: pts });
+      if (this.k === 1 && this.kept.length > HISTORY_MAX) {
+        const last = this.kept.length - 1;
+        this.kept = this.kept.filter((_, i) => i % 2 === 0 || i === last);
       }
-    } else {
-      this.trail.push(pts);
-      const max = Math.max(0, Math.min(TRAIL_FRAMES, Math.floor(TRAIL_SEGMENTS / Math.max(1, this.n))));
-      while (this.trail.length > max + 1) this.trail.shift();
+      const max = this.trailLimit();
+      if (this.kept.length > max) this.kept = this.kept.slice(-max);
     }
-    this.updateView();
+    const shown = this.kept.at(-1)?.step === step ? this.kept : [...this.kept, { step, t, x: pts }];
+    this.traced = this.k === 1 ? shown : shown.slice(-this.trailLimit());
+    if (this.k === 1) this.hist = this.traced;
+    else this.trail = this.traced.map((e) => e.x);
+    if (!this.retracing) this.updateView();
   }
 
-  /** Starts the trails afresh at the current tokens, and the view fitted to them at once (after
-   * a jump: a link's `t=`, the timeline), not shrinking slowly from where it was. */
-  restartTrail() {
-    this.trail = this.pts ? [this.pts] : [];
+  /**
+   * The trails as playing to the state shown leaves them: `states` are the run's states at its
+   * sample steps before step `step`, in order (`{ step, t, x }`, x in this view's coordinates),
+   * then `pts` at `step` and time `t` is shown; the view is fitted to the tokens at once (after
+   * a jump: a link's moment, the timeline), not moved slowly from where it was.
+   */
+  retrace(states, step, t, pts) {
+    this.clearTrail();
+    this.retracing = true; // the view is fitted once, below (1-D: it reads every state kept)
+    for (const e of states) this.push(e.step, e.t, e.x);
+    this.push(step, t, pts);
+    this.retracing = false;
     this.view = null;
-    if (this.pts) this.updateView();
+    this.updateView();
     this.onChange();
   }
 

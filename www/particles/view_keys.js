@@ -2,7 +2,8 @@
 // for the link, and a link's view applied to the panels and their controls. View keys never
 // change the run: only what is shown and how fast it plays.
 //
-// speed (steps per frame; written once chosen), heatmap (one | max), trails (0 | 1),
+// speed (steps per frame; written once chosen), heatmap (one | max; written once chosen, the
+// preset's suggestion otherwise), trails (0 | 1),
 // projection (pca2 | pca3 | a,b; only for d > 3), camera (yaw,pitch in radians; the 3-D view),
 // colour (clusters | index | plain), overlays (hull, psi, leaders, plateaus, depth; written once
 // chosen, the preset's suggestion otherwise), order (cluster | leader | index; likewise).
@@ -18,9 +19,9 @@ function angle(a) {
 }
 
 /**
- * The view keys as [key, value] pairs. `heatmap`, `trails`, `camera` and `colour` are always
+ * The view keys as [key, value] pairs. `trails`, `camera` and `colour` are always
  * given: the core's check of the link (check_link) drops a value equal to the core's default, so
- * the page keeps no copy of the defaults; `overlays`, `order` and `axes` once chosen (else the
+ * the page keeps no copy of the defaults; `heatmap`, `overlays`, `order` and `axes` once chosen (else the
  * preset's suggestion, which follows the preset).
  * @returns {[string, string][]}
  */
@@ -29,7 +30,7 @@ export function viewPairs() {
   const d = app.stepper ? app.stepper.d() : 0;
   const out = [];
   if (loop.speedChosen) out.push(['speed', String(loop.perFrame)]);
-  out.push(['heatmap', heatmapView.scale]);
+  if (app.heatScaleChosen) out.push(['heatmap', heatmapView.scale]);
   out.push(['trails', tokenView.showTrails ? '1' : '0']);
   const pr = app.projection;
   if (d > 3 && pr.mode === 'pca3') out.push(['projection', 'pca3']);
@@ -67,7 +68,8 @@ export function applyView(view) {
     ui.loop.setSpeed(view.speed);
     ui.controls.showSpeed(view.speed);
   }
-  showHeatScale(view.heatmap);
+  app.heatScaleChosen = view.heatmap !== null && view.heatmap !== undefined;
+  showHeatScale(app.heatScaleChosen ? view.heatmap : app.stepper.suggested_heat_scale());
   tokenView.showTrails = view.trails;
   $('trails').checked = view.trails;
   const pr = view.projection;

@@ -80,7 +80,10 @@ export function wire(defaultLink) {
     app.orderChosen = true;
     showHeatOrder(order);
   }));
-  $('heat-scale').addEventListener('change', onHeatView(showHeatScale));
+  $('heat-scale').addEventListener('change', onHeatView((scale) => {
+    app.heatScaleChosen = true;
+    showHeatScale(scale);
+  }));
   $('scale').addEventListener('change', (e) => {
     app.axesChosen = true;
     showScale(e.target.value);

@@ -134,6 +134,8 @@ struct Output<'a> {
     repeat: Option<crate::encode_trained::RepeatOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
     head_dynamics: Option<crate::encode_head::HeadOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layers_view: Option<crate::encode_trained::LayersViewOut>,
     /// For a `--config` link older than the tokenizer's Unicode tables whose text has code points
     /// they treat otherwise: the note naming them (also printed on stderr).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -285,6 +287,8 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     let head_dynamics = head_request.map(|r| crate::encode_head::section(&encoder, &analysis.encoding, &r, &pool));
     let f = &analysis.forward;
     let (n, d) = (f.n, f.d);
+    let layers_view =
+        args.trained.layers_view.then(|| crate::encode_trained::layers_view_section(&f.hidden, n, d, link.cos_tol));
     // A --text is today's text: only a link can be older than the tokenizer's tables.
     let note = version.and_then(|v| tokenizer_note(v, &link.text));
     if let Some(note) = &note {
@@ -292,6 +296,11 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     }
     let mut non_finite = non_finite::residuals(&analysis.curves);
     non_finite.extend(non_finite::values("transformer", c.layers, None, "hidden", &f.hidden[c.layers]));
+    if layers_view.is_some() {
+        for (layer, x) in f.hidden.iter().enumerate() {
+            non_finite.extend(non_finite::values("transformer", layer, None, "layers_view", x));
+        }
+    }
     for &(layer, head) in &attention_flags {
         non_finite.extend(non_finite::values(
             "transformer",
@@ -345,6 +354,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         spectrum,
         repeat,
         head_dynamics,
+        layers_view,
         tokenizer_note: note,
     };
     let text = serde_json::to_string(&output).map_err(|e| format!("cannot write JSON: {}", e))?;

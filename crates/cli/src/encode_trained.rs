@@ -2,10 +2,14 @@
 //! (repeatable) prints `"spectrum": [{"layer", "head", "v", "s"}, …]`, all `d_model` eigenvalues of
 //! `V_h` and `S_h` as `[re, im]`; `--repeat L --iterations T [--variant NAME] [--every K]` prints
 //! `"repeat": {"layer", "variant", "iterations", "every", "steps": [{"iteration", "clusters",
-//! "labels", "mean_cos"}, …], "stopped"}`, clusters under the link's `cos_tol`.
+//! "labels", "mean_cos"}, …], "stopped"}`, clusters under the link's `cos_tol`; `--layers-view`
+//! prints `"layers_view": {"components", "bins", "variance", "total_variance", "coords",
+//! "histograms", "clusters", "labels", "mean_cos", "effective_rank"}`, tokens through the layers
+//! `h_0 … h_L` (science.md §7.5), one entry per layer in each list.
 
 use attn_core::model::head_spectrum::head_spectrum;
 use attn_core::model::heads::head_matrices;
+use attn_core::model::layers_view::{layers_view, BINS};
 use attn_core::model::repeat::{repeat, RepeatSpec, RepeatStep, Stopped, MAX_ITERATIONS};
 use attn_core::model::{Encoder, Encoding, Pool, Variant, VARIANTS};
 use serde::Serialize;
@@ -28,6 +32,46 @@ pub struct TrainedArgs {
     /// List every K-th repetition (and the last); default 1.
     #[arg(long, value_name = "K")]
     pub every: Option<usize>,
+    /// Print the tokens through the layers h_0..h_L: one PCA of all layers, per layer the cosine
+    /// histogram, clusters, mean cosine and effective rank (science.md §7.5).
+    #[arg(long = "layers-view")]
+    pub layers_view: bool,
+}
+
+/// `"layers_view"`: per layer `0..=L` (the lists' index), null where the state is not finite.
+#[derive(Serialize)]
+pub struct LayersViewOut {
+    components: usize,
+    bins: usize,
+    variance: Vec<f64>,
+    total_variance: f64,
+    coords: Vec<Vec<Vec<f64>>>,
+    histograms: Vec<Option<Vec<u64>>>,
+    clusters: Vec<Option<usize>>,
+    labels: Vec<Option<Vec<usize>>>,
+    mean_cos: Vec<Option<f64>>,
+    effective_rank: Vec<Option<f64>>,
+}
+
+/// The `"layers_view"` section of the hidden states `hidden` (`n x d` each), clusters under `cos_tol`.
+pub fn layers_view_section(hidden: &[Vec<f32>], n: usize, d: usize, cos_tol: f64) -> LayersViewOut {
+    let v = layers_view(hidden, n, d, cos_tol);
+    let k = v.pca.k;
+    let stat = |f: &dyn Fn(&attn_core::model::layers_view::LayerStats) -> f64| {
+        v.layers.iter().map(|s| s.as_ref().map(f)).collect::<Vec<_>>()
+    };
+    LayersViewOut {
+        components: k,
+        bins: BINS,
+        mean_cos: stat(&|s| s.mean_cos),
+        effective_rank: stat(&|s| s.effective_rank),
+        histograms: v.layers.iter().map(|s| s.as_ref().map(|s| s.histogram.clone())).collect(),
+        clusters: v.layers.iter().map(|s| s.as_ref().map(|s| s.clusters)).collect(),
+        labels: v.layers.iter().map(|s| s.as_ref().map(|s| s.labels.clone())).collect(),
+        coords: v.coords.iter().map(|c| c.chunks(k).map(|p| p.to_vec()).collect()).collect(),
+        variance: v.pca.variance,
+        total_variance: v.pca.total_variance,
+    }
 }
 
 /// `"spectrum"`'s entries.

@@ -10,7 +10,7 @@ fn depth_prints_residuals_and_singular_values_per_variant() {
     let (code, out, err) = attn(&["depth", "--config", SMALL, "--format", "json"]);
     assert_eq!(code, 0, "{}", err);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["config"], format!("version=6&{}", SMALL));
+    assert_eq!(v["config"], format!("version=7&{}", SMALL));
     assert_eq!((v["n"].as_u64(), v["layers"].as_u64(), v["heads"].as_u64()), (Some(16), Some(4), Some(4)));
     let shares = v["path_shares"].as_array().unwrap();
     assert_eq!(shares.len(), 5);

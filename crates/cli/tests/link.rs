@@ -37,7 +37,7 @@ fn bad_view_keys_and_versions_exit_2_naming_the_key() {
         ("preset=polytope&embed=yes", "`embed`"),
         ("preset=polytope&panels=tokens,nope", "`panels`"),
         ("preset=polytope&overlays=hull,nope", "`overlays`"),
-        ("version=7&preset=polytope", "`version`"),
+        ("version=8&preset=polytope", "`version`"),
     ] {
         let (code, out, err) = attn(&["run", "--config", config]);
         assert_eq!(code, 2, "{}: {}", config, err);

@@ -99,3 +99,45 @@ fn the_heatmap_order_is_the_presets_suggestion_from_version_5() {
         assert_eq!(l.to_canonical_string(), canonical, "{text}");
     }
 }
+
+/// The heatmap's colour scale: the preset's suggestion from version 7 (`max`, 0 to max P, where
+/// no entry of `P` comes near 1: collapse, the sphere presets, metastability), `one` before and
+/// for the Euclidean presets whose `P` turns Boolean; older links keep `one` (the migrate step
+/// writes it), and a link naming the suggestion reads as not naming it.
+#[test]
+fn the_heatmap_scale_is_the_presets_suggestion_from_version_7() {
+    use attn_core::link::HEAT_SCALE_SUGGESTED;
+    assert_eq!(HEAT_SCALE_SUGGESTED, 7);
+    assert_eq!(Preset::SphereSaClusters.suggested_heatmap(7), "max");
+    assert_eq!(Preset::Collapse.suggested_heatmap(7), "max");
+    assert_eq!(Preset::Polytope.suggested_heatmap(7), "one");
+    assert!(attn_core::particles::config::PRESETS.iter().all(|p| p.suggested_heatmap(6) == "one"));
+    for (text, heatmap, canonical) in [
+        ("version=7&preset=sphere-sa-clusters", None, "version=7&preset=sphere-sa-clusters"),
+        ("version=7&preset=sphere-sa-clusters&heatmap=max", None, "version=7&preset=sphere-sa-clusters"),
+        (
+            "version=7&preset=sphere-sa-clusters&heatmap=one",
+            Some("one"),
+            "version=7&preset=sphere-sa-clusters&heatmap=one",
+        ),
+        ("version=7&preset=polytope&heatmap=one", None, "version=7&preset=polytope"),
+        ("version=7&preset=polytope&heatmap=max", Some("max"), "version=7&preset=polytope&heatmap=max"),
+        // Older links: 0 to 1 as they were drawn.
+        ("version=6&preset=sphere-sa-clusters", None, "version=6&preset=sphere-sa-clusters"),
+        (
+            "version=6&preset=sphere-sa-clusters&heatmap=max",
+            Some("max"),
+            "version=6&preset=sphere-sa-clusters&heatmap=max",
+        ),
+        ("preset=sphere-sa", None, "version=1&preset=sphere-sa"),
+    ] {
+        let l = parse_link(text).unwrap();
+        assert_eq!(l.view.heatmap, heatmap, "{text}");
+        assert_eq!(l.to_canonical_string(), canonical, "{text}");
+        assert_eq!(parse_link(canonical).unwrap(), l, "{text}");
+    }
+    let migrated = attn_core::link::migrate(6, vec![("preset".into(), "sphere-sa".into())]).unwrap();
+    assert_eq!(migrated, [("preset".to_string(), "sphere-sa".to_string()), ("heatmap".to_string(), "one".to_string())]);
+    let depth = attn_core::link::migrate(6, vec![("lab".into(), "depth".into())]).unwrap();
+    assert_eq!(depth, [("lab".to_string(), "depth".to_string())], "only particle links have a heatmap scale");
+}

@@ -7,7 +7,7 @@ fn every_preset_round_trips_and_is_canonical() {
     for p in PRESETS {
         let c = p.config();
         let s = c.to_canonical_string();
-        assert_eq!(s, format!("version=6&preset={}", p.name()));
+        assert_eq!(s, format!("version=7&preset={}", p.name()));
         assert_eq!(parse(&s).unwrap(), c);
         assert!(!p.description().is_empty());
     }
@@ -99,7 +99,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("coords=w", "coords"),
     ("preset=sphere-sa&coords=z", "coords"),
     ("n=3&n=4", "n"),
-    ("version=7", "version"),
+    ("version=8", "version"),
     ("lab=depth", "lab"),
     ("nokey", "nokey"),
     ("v=%zz", "v"),

@@ -71,5 +71,5 @@ fn old_bert_init_links_keep_their_gaussian_tokens() {
     );
     assert_eq!(parse("version=2&lab=depth&preset=collapse-small").unwrap().input, InputSource::Gaussian);
     let migrated = parse("version=2&lab=depth&preset=bert-init").unwrap();
-    assert_eq!(migrated.to_canonical_string(), "version=6&lab=depth&preset=bert-init&input=gaussian");
+    assert_eq!(migrated.to_canonical_string(), "version=7&lab=depth&preset=bert-init&input=gaussian");
 }

@@ -14,7 +14,7 @@ fn every_preset_round_trips_and_is_canonical() {
         let c = p.config();
         c.validate().unwrap_or_else(|e| panic!("{}: {}", p.name(), e));
         let s = c.to_canonical_string();
-        assert_eq!(s, format!("version=6&lab=depth&preset={}", p.name()));
+        assert_eq!(s, format!("version=7&lab=depth&preset={}", p.name()));
         assert_eq!(parse(&s).unwrap(), c);
         assert_eq!(parse_lab(&s).unwrap(), LabConfig::Depth(c.clone()));
         assert_eq!(DepthPreset::from_name(p.name()), Some(p));
@@ -24,7 +24,7 @@ fn every_preset_round_trips_and_is_canonical() {
     assert_eq!(parse("").unwrap(), DepthConfig::default());
     // A link without `version` is an old link: the default it was made with, `bert-init`.
     assert_eq!(parse("lab=depth").unwrap().preset, DepthPreset::BertInit);
-    assert_eq!(parse("version=6&lab=depth").unwrap().preset, DepthPreset::CollapseSmall);
+    assert_eq!(parse("version=7&lab=depth").unwrap().preset, DepthPreset::CollapseSmall);
 }
 
 /// `bert-init` is BERT-base at initialisation (science.md §3).
@@ -58,7 +58,7 @@ fn keys_override_the_preset_in_any_order() {
     assert_eq!(c.variants, vec![Variant::SanSkip, Variant::San]);
     assert_eq!(
         c.to_canonical_string(),
-        "version=6&lab=depth&preset=collapse-small&layers=3&heads=2&qk_scale=0.5&variants=san-skip,san"
+        "version=7&lab=depth&preset=collapse-small&layers=3&heads=2&qk_scale=0.5&variants=san-skip,san"
     );
     let d = parse("#lab=depth&layernorm=pre&activation=relu&similarity_norm=max-abs&select=threshold&threshold=-0.5&residual_def=argmin&precision=f64&seed=7&skip=off&mlp_residual=off&shared=on&bias_scale=0.01&tokens=64&sentences=32,32&separators=off").unwrap();
     assert_eq!(
@@ -70,12 +70,12 @@ fn keys_override_the_preset_in_any_order() {
     assert_eq!(d.sentences, vec![32, 32]);
     let s = d.to_canonical_string();
     assert_eq!(parse(&s).unwrap(), d);
-    assert!(s.starts_with("version=6&lab=depth&preset=bert-init&tokens=64&skip=off"), "{}", s);
+    assert!(s.starts_with("version=7&lab=depth&preset=bert-init&tokens=64&skip=off"), "{}", s);
     assert_eq!(d.differences_from_preset()[0], ("tokens", "128".to_string(), "64".to_string()));
     // Variant labels are accepted too; the canonical form uses the names.
     assert_eq!(
         parse("variants=SAN,transformer").unwrap().to_canonical_string(),
-        "version=6&lab=depth&preset=bert-init&input=gaussian&variants=san,transformer"
+        "version=7&lab=depth&preset=bert-init&input=gaussian&variants=san,transformer"
     );
 }
 
@@ -86,12 +86,12 @@ fn text_and_particle_round_trip_percent_encoded() {
     let c = DepthConfig { text: text.to_string(), input: InputSource::Text, ..DepthPreset::ContextText.config() };
     c.validate().unwrap();
     let s = c.to_canonical_string();
-    assert!(s.starts_with("version=6&lab=depth&preset=context-text&text=Hello%2C%20world%20%26"), "{}", s);
+    assert!(s.starts_with("version=7&lab=depth&preset=context-text&text=Hello%2C%20world%20%26"), "{}", s);
     assert_eq!(parse(&s).unwrap(), c);
     assert_eq!(parse_lab(&s).unwrap(), LabConfig::Depth(c));
     let p = parse("preset=particle-euler&particle=preset%3Dpolytope%26n%3D7%26seed%3D3&tokens=7").unwrap();
     assert_eq!(p.particle, "version=1&preset=polytope&n=7&seed=3");
-    assert_eq!(p.to_canonical_string(), "version=6&lab=depth&preset=particle-euler&tokens=7&particle=version%3D1%26preset%3Dpolytope%26n%3D7%26seed%3D3");
+    assert_eq!(p.to_canonical_string(), "version=7&lab=depth&preset=particle-euler&tokens=7&particle=version%3D1%26preset%3Dpolytope%26n%3D7%26seed%3D3");
     assert_eq!(parse(&p.to_canonical_string()).unwrap(), p);
     // The particle configuration is kept in its canonical form.
     assert_eq!(parse("particle=n%3D20%26preset%3Dpolytope").unwrap().particle, "version=1&preset=polytope");
@@ -159,7 +159,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=depth&tokens=512&heads=16&layers=12&d_model=64&d_head=4&mlp_width=64", "tokens"),
     ("lab=depth&layers=48&tokens=512&d_model=1024&mlp_width=4096&heads=2", "layers"),
     ("lab=depth&layers=1&layers=2", "layers"),
-    ("lab=depth&version=7", "version"),
+    ("lab=depth&version=8", "version"),
     ("lab=depth&nokey", "nokey"),
     ("lab=depth&=3", "(empty key)"),
     ("lab=depth&layers=%zz", "layers"),
@@ -194,7 +194,7 @@ fn malformed_strings_name_the_key() {
 fn parse_lab_dispatches_by_the_lab_key() {
     let d = parse_lab("?lab=depth&preset=collapse-small&seed=3").unwrap();
     assert_eq!(d.lab(), "depth");
-    assert_eq!(d.to_canonical_string(), "version=6&lab=depth&preset=collapse-small&seed=3");
+    assert_eq!(d.to_canonical_string(), "version=7&lab=depth&preset=collapse-small&seed=3");
     assert_eq!(d, LabConfig::Depth(parse("lab=depth&preset=collapse-small&seed=3").unwrap()));
     assert_eq!(d.differences_from_preset(), vec![("seed", "1".to_string(), "3".to_string())]);
     assert_eq!(d.pairs()[0], ("lab", "depth".to_string()));
@@ -258,7 +258,7 @@ fn when_a_text_sets_n_a_written_tokens_must_be_its_count() {
     assert_eq!(plain.n(), 73);
     let same = parse("version=4&lab=depth&preset=context-text&tokens=73").unwrap();
     assert_eq!(same, plain);
-    assert_eq!(same.to_canonical_string(), "version=6&lab=depth&preset=context-text");
+    assert_eq!(same.to_canonical_string(), "version=7&lab=depth&preset=context-text");
     // A preset's `tokens` is not checked (collapse-small's 32 against a 7-token text).
     let text = parse("version=4&lab=depth&preset=collapse-small&input=text&text=One%20two.%20Three").unwrap();
     assert_eq!((text.n(), text.tokens), (7, 32));
@@ -271,7 +271,7 @@ fn when_a_text_sets_n_a_written_tokens_must_be_its_count() {
         "version=1&lab=depth&tokens=300&preset=context-text",
     ] {
         assert_eq!(parse(old).unwrap(), plain, "{}", old);
-        assert_eq!(parse(old).unwrap().to_canonical_string(), "version=6&lab=depth&preset=context-text", "{}", old);
+        assert_eq!(parse(old).unwrap().to_canonical_string(), "version=7&lab=depth&preset=context-text", "{}", old);
     }
     let old = parse("version=3&lab=depth&preset=collapse-small&input=text&text=One%20two.%20Three&tokens=9").unwrap();
     assert_eq!(old, text);
@@ -281,12 +281,12 @@ fn when_a_text_sets_n_a_written_tokens_must_be_its_count() {
     for v in ["version=3&", "version=4&", ""] {
         let g = parse(&format!("{}lab=depth&preset=context-text&input=gaussian&tokens=9", v)).unwrap();
         assert_eq!((g.tokens, g.n()), (9, 9), "{}", v);
-        assert_eq!(g.to_canonical_string(), "version=6&lab=depth&preset=context-text&tokens=9&input=gaussian");
+        assert_eq!(g.to_canonical_string(), "version=7&lab=depth&preset=context-text&tokens=9&input=gaussian");
     }
     let b = parse("version=3&lab=depth&preset=bert-init&tokens=16&layers=2").unwrap();
     assert_eq!((b.input, b.tokens), (InputSource::BertEmbeddings, 16), "bert-embeddings without a text");
     // A configuration built in code writes no `tokens` when a text sets `n` either.
     let built = DepthConfig { tokens: 40, ..DepthPreset::ContextText.config() };
-    assert_eq!(built.to_canonical_string(), "version=6&lab=depth&preset=context-text");
+    assert_eq!(built.to_canonical_string(), "version=7&lab=depth&preset=context-text");
     assert!(built.differences_from_preset().is_empty());
 }

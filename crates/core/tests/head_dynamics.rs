@@ -5,6 +5,7 @@
 //! random BERT (seed 21) and all-MiniLM-L6-v2 (`cargo xtask fetch-model`).
 
 use crate::common::model::{minilm, model_dir};
+use crate::common::nan_max;
 use crate::tiny_bert::{config_json, safetensors, vocab_txt};
 use attn_core::linalg::expm_scaled;
 use attn_core::model::head_dynamics::{run_to_end, HeadDynamicsSpec, HeadRun, SAMPLES};
@@ -70,8 +71,8 @@ fn rel_err(a: &[f64], d: usize, cols: &[usize], b: &Value) -> f64 {
     for (i, row) in b.as_array().unwrap().iter().enumerate() {
         for (k, want) in row.as_array().unwrap().iter().enumerate() {
             let want = want.as_f64().unwrap();
-            err = err.max((a[i * d + cols[k]] - want).abs());
-            scale = scale.max(want.abs());
+            err = nan_max(err, (a[i * d + cols[k]] - want).abs());
+            scale = nan_max(scale, want.abs());
         }
     }
     err / scale
@@ -106,7 +107,7 @@ fn check_euler_step(enc: &Encoder, entries: &Value) -> f64 {
         let what = format!("layer {} head {} {:?} sphere {}", layer, head, b, sphere);
         assert!(ev <= 1e-12, "{}: velocity off by {:e} relative", what, ev);
         assert!(ex <= 1e-12, "{}: stepped state off by {:e} relative", what, ex);
-        worst = worst.max(ev).max(ex);
+        worst = nan_max(nan_max(worst, ev), ex);
     }
     worst
 }
@@ -157,8 +158,8 @@ fn the_low_rank_field_equals_the_dense_field_given_the_formed_matrices() {
             let want = dense_velocity(&m, b, &x, n);
             let mut got = vec![0.0; n * d];
             LowRankField::new(factors(&m), b, n).velocity(&x, &mut got, false).unwrap();
-            let scale = want.iter().fold(0.0f64, |s, v| s.max(v.abs()));
-            let err = got.iter().zip(&want).fold(0.0f64, |s, (a, b)| s.max((a - b).abs())) / scale;
+            let scale = want.iter().fold(0.0f64, |s, v| nan_max(s, v.abs()));
+            let err = got.iter().zip(&want).fold(0.0f64, |s, (a, b)| nan_max(s, (a - b).abs())) / scale;
             assert!(err <= 1e-12, "layer {} head {} {:?}: {:e} relative", layer, head, b, err);
         }
     }
@@ -184,7 +185,7 @@ fn the_low_rank_exponential_is_exp_tv() {
             }
         }
         let (em, s) = expm_scaled(&m.value(), d, -t);
-        let dense_err = e_low.iter().zip(&em).fold(0.0f64, |acc, (a, b)| acc.max((a - b * s.exp()).abs()));
+        let dense_err = e_low.iter().zip(&em).fold(0.0f64, |acc, (a, b)| nan_max(acc, (a - b * s.exp()).abs()));
         assert!(dense_err <= 1e-12, "head {}: exp(-tV) off the dense expm by {:e}", k, dense_err);
         let x = probes(2, d);
         for (p, want) in e["exp_neg_tv_x"].as_array().unwrap().iter().enumerate() {
@@ -217,7 +218,7 @@ fn the_sphere_run_keeps_every_token_at_radius_sqrt_d() {
         let r = (enc.config.hidden as f64).sqrt();
         let worst =
             result.x.chunks(enc.config.hidden).map(|row| (row.iter().map(|v| v * v).sum::<f64>().sqrt() - r).abs());
-        let worst = worst.fold(0.0f64, f64::max);
+        let worst = worst.fold(0.0f64, nan_max);
         assert!(worst <= 1e-12, "{:?}: |x_i| off sqrt(d) by {:e}", b, worst);
         assert!(result.z.is_none() && result.samples.iter().all(|s| s.z.is_none() && s.hyperplanes.is_none()));
     }

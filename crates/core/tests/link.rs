@@ -12,10 +12,10 @@ fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Every canonical string of every lab made today starts with `version=6`.
+/// Every canonical string of every lab made today starts with `version=7`.
 #[test]
 fn canonical_strings_start_with_the_version() {
-    assert_eq!(VERSION, 6);
+    assert_eq!(VERSION, 7);
     let all: Vec<String> = PRESETS
         .iter()
         .map(|p| p.config().to_canonical_string())
@@ -23,7 +23,7 @@ fn canonical_strings_start_with_the_version() {
         .chain(DEPTH_PRESETS.iter().map(|p| p.config().to_canonical_string()))
         .collect();
     for s in &all {
-        assert!(s.starts_with("version=6&"), "{}", s);
+        assert!(s.starts_with("version=7&"), "{}", s);
         assert_eq!(s.matches("version=").count(), 1, "{}", s);
         assert_eq!(parse_lab(s).unwrap().to_canonical_string(), *s);
     }
@@ -37,27 +37,30 @@ fn read_version_is_0_without_the_key_and_refuses_unknown_versions() {
     assert_eq!(read_version(&owned(&[("version", "3"), ("n", "3")])), Ok(3));
     assert_eq!(read_version(&owned(&[("version", "4")])), Ok(4));
     assert_eq!(read_version(&owned(&[("version", "5")])), Ok(5));
-    assert_eq!(read_version(&owned(&[("version", "6")])), Ok(6));
-    for bad in ["7", "17", "0", "1.0", "", "one", "-1"] {
+    assert_eq!(read_version(&owned(&[("version", "7")])), Ok(7));
+    for bad in ["8", "17", "0", "1.0", "", "one", "-1"] {
         let e = read_version(&owned(&[("version", bad)])).unwrap_err();
         assert_eq!(e.key, "version", "{:?}", bad);
-        assert!(e.message.contains("allowed: 1, 2, 3, 4, 5, 6"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2, 3, 4, 5, 6, 7"), "{}", e);
     }
     let e = read_version(&owned(&[("version", "1"), ("version", "1")])).unwrap_err();
     assert_eq!(e.key, "version");
 }
 
-/// Version 0 (every link made before versions): the step to version 1 keeps every key and value.
+/// Version 0 (every link made before versions): the step to version 1 keeps every key and value;
+/// the later steps add only the defaults they changed (a particle link's `heatmap=one`).
 #[test]
 fn migrate_from_version_0_is_the_identity_on_every_key() {
     let pairs =
         owned(&[("preset", "hyperplanes"), ("n", "30"), ("v", "1,0;0,2"), ("coords", "x"), ("lab", "particles")]);
-    assert_eq!(migrate(0, pairs.clone()).unwrap(), pairs);
+    let mut want = pairs.clone();
+    want.push(("heatmap".to_string(), "one".to_string()));
+    assert_eq!(migrate(0, pairs.clone()).unwrap(), want);
     // Every preset's pre-version link (its old canonical form) means what it meant: the same
     // keys, and version 1's arithmetic (written back as `version=1`).
     for p in PRESETS {
         let today = p.config().to_canonical_string();
-        let old = today.strip_prefix("version=6&").unwrap();
+        let old = today.strip_prefix("version=7&").unwrap();
         let want = p.config_at(1);
         assert_eq!(want.version, 1);
         assert_eq!(parse(old).unwrap(), want, "{}", old);
@@ -81,19 +84,19 @@ fn migrate_from_version_0_is_the_identity_on_every_key() {
 /// `version` pair is consumed.
 #[test]
 fn migrate_from_version_1_drops_only_the_version_pair() {
-    let pairs = owned(&[("version", "1"), ("preset", "leaders"), ("t", "2"), ("embed", "1")]);
+    let pairs = owned(&[("version", "1"), ("preset", "leaders"), ("t", "2"), ("embed", "1"), ("heatmap", "max")]);
     assert_eq!(migrate(1, pairs.clone()).unwrap(), pairs[1..].to_vec());
 }
 
-/// Version 7 and later do not exist yet: refused with a message naming `version`.
+/// Version 8 and later do not exist yet: refused with a message naming `version`.
 #[test]
 fn versions_newer_than_this_code_are_refused() {
-    for v in [7u32, 8, 1000] {
+    for v in [8u32, 9, 1000] {
         let e = migrate(v, Vec::new()).unwrap_err();
         assert_eq!(e.key, "version");
-        assert!(e.message.contains("allowed: 1, 2, 3, 4, 5, 6"), "{}", e);
+        assert!(e.message.contains("allowed: 1, 2, 3, 4, 5, 6, 7"), "{}", e);
     }
-    for text in ["version=7", "version=7&lab=training", "lab=depth&version=7", "version=8&t=1"] {
+    for text in ["version=8", "version=8&lab=training", "lab=depth&version=8", "version=9&t=1"] {
         let e = parse_link(text).unwrap_err();
         assert_eq!(e.key, "version", "{}", text);
         assert!(e.message.contains("newer"), "{}", e);
@@ -179,7 +182,7 @@ fn every_valid_link_round_trips() {
         let s = l.to_canonical_string();
         // Particle links without `version` keep version 1's arithmetic; the other labs' numbers
         // do not depend on the version, which they write as today's.
-        assert!(s.starts_with(if text.starts_with("lab=") { "version=6&" } else { "version=1&" }), "{}", s);
+        assert!(s.starts_with(if text.starts_with("lab=") { "version=7&" } else { "version=1&" }), "{}", s);
         assert_eq!(parse_link(&s).as_ref(), Ok(&l), "{}", text);
         assert_eq!(parse_link(&s).unwrap().to_canonical_string(), s);
     }
@@ -193,14 +196,14 @@ fn negative_zero_is_written_as_zero() {
     for (text, canonical) in [
         (
             "version=4&lab=training&preset=scan-snap&momentum=-0",
-            "version=6&lab=training&preset=scan-snap&momentum=0&iterations=100",
+            "version=7&lab=training&preset=scan-snap&momentum=0&iterations=100",
         ),
         (
             "version=4&lab=training&preset=scan-snap&momentum=-0.0e5",
-            "version=6&lab=training&preset=scan-snap&momentum=0&iterations=100",
+            "version=7&lab=training&preset=scan-snap&momentum=0&iterations=100",
         ),
-        ("version=4&lab=depth&preset=bert-init&bias_scale=-0", "version=6&lab=depth&preset=bert-init"),
-        ("version=4&lab=depth&preset=bert-init&threshold=-0", "version=6&lab=depth&preset=bert-init&threshold=0"),
+        ("version=4&lab=depth&preset=bert-init&bias_scale=-0", "version=7&lab=depth&preset=bert-init"),
+        ("version=4&lab=depth&preset=bert-init&threshold=-0", "version=7&lab=depth&preset=bert-init&threshold=0"),
         ("version=2&preset=polytope&until=-0", "version=2&preset=polytope&until=0"),
         ("version=2&preset=polytope&t=-0", "version=2&preset=polytope&t=0"),
         ("version=2&preset=polytope-3d&camera=-0,-0", "version=2&preset=polytope-3d&camera=0,0"),

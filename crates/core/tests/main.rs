@@ -27,6 +27,7 @@ mod hyperplanes;
 mod identity;
 mod integrate;
 mod kernel_bits;
+mod layers_view;
 mod linalg;
 mod link;
 mod messages;

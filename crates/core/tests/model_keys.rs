@@ -22,7 +22,7 @@ fn a_link_round_trips_through_its_canonical_form() {
         }
     );
     let canon = l.to_canonical_string();
-    assert_eq!(canon, "version=6&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=The%20fox.%20A%20dog%26cat");
+    assert_eq!(canon, "version=7&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=The%20fox.%20A%20dog%26cat");
     assert_eq!(parse(&canon), Ok(l.clone()));
     let viewed = ModelLink { layer: 3, head: 11, ..l };
     let c = viewed.to_canonical_string();
@@ -103,7 +103,7 @@ fn unknown_keys_are_refused_and_model_has_its_default() {
     let l = parse("lab=model&text=hello").unwrap();
     assert_eq!(l.model, ModelLink::example().model);
     assert_eq!(l.model, "all-MiniLM-L6-v2@53aa51172d142c89");
-    assert_eq!(l.to_canonical_string(), "version=6&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello");
+    assert_eq!(l.to_canonical_string(), "version=7&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hello");
     let default = key_infos("model").unwrap().into_iter().find(|k| k.name == "model").unwrap();
     assert_eq!(default.default, l.model);
     // `text` has no default a link could mean: the page's first text is not the table's example.
@@ -160,7 +160,7 @@ fn the_scale_view_key_reads_head_or_shared_and_is_written_only_when_shared() {
     assert_eq!(shared.grid_scale, TileScale::Shared);
     assert_eq!(
         shared.to_canonical_string(),
-        "version=6&lab=model&model=m@0123456789abcdef&text=hi&head=2&grid_scale=shared"
+        "version=7&lab=model&model=m@0123456789abcdef&text=hi&head=2&grid_scale=shared"
     );
     assert_eq!(parse(&shared.to_canonical_string()), Ok(shared));
     let e = parse(&format!("{}&grid_scale=max", base)).unwrap_err();
@@ -182,7 +182,7 @@ fn the_registry_reads_model_links_with_the_page_view_keys() {
     // Model keys, the lab's view keys, then the page's view keys, in canonical order.
     assert_eq!(
         link.to_canonical_string(),
-        "version=6&lab=model&model=m@0123456789abcdef&text=hi&layer=2&embed=1&panels=tokens,grid&controls=&theme=dark"
+        "version=7&lab=model&model=m@0123456789abcdef&text=hi&layer=2&embed=1&panels=tokens,grid&controls=&theme=dark"
     );
     assert_eq!(parse_link(&link.to_canonical_string()), Ok(link.clone()));
     assert_eq!(parse_lab_link("model", text), Ok(link.clone()));

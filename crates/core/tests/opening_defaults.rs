@@ -13,7 +13,7 @@ fn version_6_opens_collapse_small_and_1000_iterations() {
     assert_eq!(depth::parse("version=6&lab=depth").unwrap().preset, DepthPreset::CollapseSmall);
     assert_eq!(
         depth::parse("version=6&lab=depth").unwrap().to_canonical_string(),
-        "version=6&lab=depth&preset=collapse-small"
+        "version=7&lab=depth&preset=collapse-small"
     );
     assert_eq!(training::parse("version=6&lab=training").unwrap().iterations, 1000);
     assert_eq!(TrainingPreset::ScanSnap.config().iterations, 1000);
@@ -29,7 +29,7 @@ fn older_links_keep_bert_init_and_100_iterations() {
     for old in ["lab=depth", "version=4&lab=depth", "version=5&lab=depth", "version=5&lab=depth&seed=3"] {
         let c = depth::parse(old).unwrap();
         assert_eq!(c.preset, DepthPreset::BertInit, "{}", old);
-        assert!(c.to_canonical_string().starts_with("version=6&lab=depth&preset=bert-init"), "{}", old);
+        assert!(c.to_canonical_string().starts_with("version=7&lab=depth&preset=bert-init"), "{}", old);
     }
     // A version 5 link naming its preset is read as it was.
     assert_eq!(
@@ -40,17 +40,17 @@ fn older_links_keep_bert_init_and_100_iterations() {
         let c = training::parse(old).unwrap();
         assert_eq!((c.preset, c.iterations), (TrainingPreset::ScanSnap, 100), "{}", old);
         let s = c.to_canonical_string();
-        assert!(s.starts_with("version=6&lab=training&preset=scan-snap&"), "{}", s);
+        assert!(s.starts_with("version=7&lab=training&preset=scan-snap&"), "{}", s);
         assert!(s.contains("&iterations=100"), "{}", s);
         assert_eq!(training::parse(&s).unwrap(), c, "{}", s);
     }
     // Written iterations, and the sweep preset, are kept as they are.
     assert_eq!(training::parse("version=5&lab=training&iterations=250").unwrap().iterations, 250);
     let sweep = training::parse("version=5&lab=training&preset=scan-snap-sweep").unwrap();
-    assert_eq!(sweep.to_canonical_string(), "version=6&lab=training&preset=scan-snap-sweep");
+    assert_eq!(sweep.to_canonical_string(), "version=7&lab=training&preset=scan-snap-sweep");
     // The page's links read the same: view keys stay, the run is the old one.
     let l = parse_link("version=5&lab=depth&embed=1").unwrap();
-    assert_eq!(l.to_canonical_string(), "version=6&lab=depth&preset=bert-init&embed=1");
+    assert_eq!(l.to_canonical_string(), "version=7&lab=depth&preset=bert-init&embed=1");
 }
 
 /// The model lab's link keeps its defaults (layer 1, head 0): a model with fewer layers or heads

@@ -4,6 +4,7 @@
 //! x); the metrics history keeps earlier steps in order when the timeline goes back.
 
 use attn_core::particles::analysis::history::History;
+use attn_core::particles::analysis::metrics::separation_of_state;
 use attn_core::particles::analysis::{Metrics, MetricsScratch};
 use attn_core::particles::config::Space;
 use attn_core::run::Status;
@@ -89,7 +90,8 @@ fn the_history_keeps_earlier_steps_in_order() {
     let mut h = History::default();
     let mut at = |sim: &mut Simulation, h: &mut History| {
         let m = Metrics::compute(sim, &mut scratch).unwrap();
-        h.push(sim.step_count(), sim.t(), &m);
+        let separation = separation_of_state(sim, &mut scratch, &m);
+        h.push(sim.step_count(), sim.t(), &m, separation);
     };
     for _ in 0..3 {
         sim.step().unwrap();
@@ -110,4 +112,10 @@ fn the_history_keeps_earlier_steps_in_order() {
     assert_eq!(h.energy.len(), 4);
     let near = h.nearest(0.31).unwrap();
     assert_eq!(near.step, 3);
+    h.remove(6);
+    h.remove(5); // not recorded: nothing changes
+    assert_eq!(h.step, vec![0, 3, 7]);
+    assert_eq!((h.t.len(), h.clusters.len(), h.boolean_distance.len(), h.effective_rank.len()), (3, 3, 3, 3));
+    assert_eq!((h.energy.len(), h.hyperplanes.len()), (3, 3));
+    assert_eq!(h.t[2].to_bits(), (7.0 * c.dt).to_bits());
 }

@@ -10,7 +10,7 @@ fn every_preset_round_trips_and_is_canonical() {
     for p in TRAINING_PRESETS {
         let c = p.config();
         let s = c.to_canonical_string();
-        assert_eq!(s, format!("version=6&lab=training&preset={}", p.name()));
+        assert_eq!(s, format!("version=7&lab=training&preset={}", p.name()));
         assert_eq!(parse(&s).unwrap(), c);
         assert_eq!(parse_lab(&s).unwrap(), LabConfig::Training(c.clone()));
         assert!(!p.description().is_empty());
@@ -35,13 +35,13 @@ fn presets_are_the_papers_settings() {
 fn keys_override_the_preset_in_any_order() {
     let c = parse("eta_z=2&lab=training&preset=scan-snap-sweep&ratio=10&seed=7").unwrap();
     assert_eq!((c.eta_z, c.ratio, c.seed, c.queries), (2.0, 10.0, 7, 1));
-    assert_eq!(c.to_canonical_string(), "version=6&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
+    assert_eq!(c.to_canonical_string(), "version=7&lab=training&preset=scan-snap-sweep&eta_z=2&ratio=10&seed=7");
     let d = parse(
-        "#version=6&lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2",
+        "#version=7&lab=training&momentum=0&weights_init=uniform&snap_tol=1e-4&weight_lo=0.25&commons_per_query=2",
     )
     .unwrap();
     let s = d.to_canonical_string();
-    assert_eq!(s, "version=6&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
+    assert_eq!(s, "version=7&lab=training&preset=scan-snap&commons_per_query=2&weight_lo=0.25&weights_init=uniform&momentum=0&snap_tol=1e-4");
     assert_eq!(parse(&s).unwrap(), d);
     assert_eq!(d.differences_from_preset()[0], ("commons_per_query", "0".to_string(), "2".to_string()));
 }
@@ -53,7 +53,7 @@ fn text_round_trips_percent_encoded() {
     let c = TrainingConfig { text: text.to_string(), ..TrainingPreset::ScanSnap.config() };
     c.validate().unwrap();
     let s = c.to_canonical_string();
-    assert!(s.starts_with("version=6&lab=training&preset=scan-snap&text=Hello%2C%20world%20%26"), "{}", s);
+    assert!(s.starts_with("version=7&lab=training&preset=scan-snap&text=Hello%2C%20world%20%26"), "{}", s);
     assert_eq!(parse(&s).unwrap(), c);
     assert_eq!(parse_lab(&s).unwrap(), LabConfig::Training(c));
 }
@@ -100,7 +100,7 @@ const MALFORMED: &[(&str, &str)] = &[
     ("lab=training&text=hello%20world", "text"),
     ("lab=training&text=%zz", "text"),
     ("lab=training&eta_z=1&eta_z=2", "eta_z"),
-    ("lab=training&version=7", "version"),
+    ("lab=training&version=8", "version"),
     ("lab=training&nokey", "nokey"),
     ("lab=training&=3", "(empty key)"),
     ("lab=quantum", "lab"),
@@ -142,7 +142,7 @@ fn parse_lab_dispatches_by_the_lab_key() {
     assert_eq!(q.to_canonical_string(), "version=1&preset=polytope&n=7");
     let t = parse_lab("?lab=training&preset=scan-snap-sweep&eta_z=3").unwrap();
     assert_eq!(t.lab(), "training");
-    assert_eq!(t.to_canonical_string(), "version=6&lab=training&preset=scan-snap-sweep&eta_z=3");
+    assert_eq!(t.to_canonical_string(), "version=7&lab=training&preset=scan-snap-sweep&eta_z=3");
     assert_eq!(parse_lab("lab%3Dtraining").unwrap_err().key, "lab%3Dtraining"); // not a key=value pair
                                                                                 // Particle keys in a training configuration and training keys in a particle one are refused.
     assert_eq!(parse_lab("lab=training&beta=2").unwrap_err().key, "beta");
@@ -197,8 +197,8 @@ fn requested_lab_reads_the_lab_key_of_valid_and_invalid_text() {
     assert_eq!(requested_lab("lab=model&model=m@0123456789abcdef&text=hi"), "model");
     assert_eq!(requested_lab("lab=model&text="), "model");
     // Each lab's pairs and differences, through the dispatcher.
-    let t = parse_lab("version=6&lab=training&eta_z=2").unwrap();
-    assert_eq!(t.pairs(), parse("version=6&lab=training&eta_z=2").unwrap().pairs());
+    let t = parse_lab("version=7&lab=training&eta_z=2").unwrap();
+    assert_eq!(t.pairs(), parse("version=7&lab=training&eta_z=2").unwrap().pairs());
     assert_eq!(t.differences_from_preset(), vec![("eta_z", "1".to_string(), "2".to_string())]);
     let p = parse_lab("preset=polytope&n=3").unwrap();
     assert_eq!(p.differences_from_preset(), vec![("n", "20".to_string(), "3".to_string())]);

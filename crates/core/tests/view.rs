@@ -25,15 +25,15 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     let plain = parse_link("preset=leaders&embed=0&trails=1&theme=auto&heatmap=one&projection=pca2&colour=clusters&controls=play,step,reset").unwrap();
     assert_eq!(plain.to_canonical_string(), "version=1&preset=leaders");
     assert_eq!(plain.view, View::default_for(&PARTICLES_VIEW));
-    let t = parse_link("version=6&lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
+    let t = parse_link("version=7&lab=training&speed=3&step=40&controls=eta_z,play&panels=sweep,heatmap").unwrap();
     assert_eq!(
         t.to_canonical_string(),
-        "version=6&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
+        "version=7&lab=training&preset=scan-snap&step=40&panels=heatmap,sweep&controls=play,eta_z&speed=3"
     );
     let d = parse_link("lab=depth&residual_axis=linear&controls=&embed=1").unwrap();
     assert_eq!(
         d.to_canonical_string(),
-        "version=6&lab=depth&preset=bert-init&input=gaussian&embed=1&controls=&residual_axis=linear"
+        "version=7&lab=depth&preset=bert-init&input=gaussian&embed=1&controls=&residual_axis=linear"
     );
     assert!(d.view.controls.is_empty());
     // The depth grid's colour scale: written after residual_axis, only when shared.
@@ -41,11 +41,11 @@ fn view_keys_follow_the_model_keys_in_a_fixed_order() {
     assert_eq!(g.view.grid_scale, "shared");
     assert_eq!(
         g.to_canonical_string(),
-        "version=6&lab=depth&preset=bert-init&input=gaussian&residual_axis=linear&grid_scale=shared"
+        "version=7&lab=depth&preset=bert-init&input=gaussian&residual_axis=linear&grid_scale=shared"
     );
     assert_eq!(
         parse_link("lab=depth&grid_scale=head").unwrap().to_canonical_string(),
-        "version=6&lab=depth&preset=bert-init&input=gaussian"
+        "version=7&lab=depth&preset=bert-init&input=gaussian"
     );
 }
 
@@ -186,8 +186,8 @@ fn the_bg_view_key_is_checked_and_written_after_theme() {
     assert_eq!(parse_link("preset=polytope&bg=theme").unwrap().to_canonical_string(), "version=1&preset=polytope");
     assert_eq!(parse_link("preset=polytope").unwrap().view.bg, "theme");
     for (lab, canonical) in [
-        ("version=6&lab=training", "version=6&lab=training&preset=scan-snap&embed=1&bg=transparent"),
-        ("lab=depth&preset=collapse-small", "version=6&lab=depth&preset=collapse-small&embed=1&bg=transparent"),
+        ("version=7&lab=training", "version=7&lab=training&preset=scan-snap&embed=1&bg=transparent"),
+        ("lab=depth&preset=collapse-small", "version=7&lab=depth&preset=collapse-small&embed=1&bg=transparent"),
     ] {
         let with = parse_link(&format!("{lab}&bg=transparent&embed=1")).unwrap();
         assert_eq!(with.to_canonical_string(), canonical);
@@ -212,7 +212,7 @@ fn the_axes_view_key_is_checked_and_written_after_colour() {
     assert_eq!(e.key, "axes");
     assert!(e.message.contains("equal, per-axis"), "{}", e.message);
     // A view key of the particle lab only.
-    assert_eq!(parse_link("version=6&lab=training&preset=scan-snap&axes=equal").unwrap_err().key, "axes");
+    assert_eq!(parse_link("version=7&lab=training&preset=scan-snap&axes=equal").unwrap_err().key, "axes");
     assert_eq!(
         parse("version=4&preset=polytope-line&axes=per-axis").unwrap(),
         parse("version=4&preset=polytope-line").unwrap()
@@ -264,7 +264,7 @@ fn the_overlays_view_key_is_checked_and_its_default_dropped() {
     }
     let e = parse_link("version=4&preset=polytope&overlays=nope").unwrap_err();
     assert!(e.message.contains("hull, psi, leaders, plateaus, depth"), "{}", e.message);
-    assert_eq!(parse_link("version=6&lab=depth&overlays=hull").unwrap_err().key, "overlays");
+    assert_eq!(parse_link("version=7&lab=depth&overlays=hull").unwrap_err().key, "overlays");
     assert_eq!(parse("version=4&preset=leaders&overlays=depth").unwrap(), parse("version=4&preset=leaders").unwrap());
 }
 

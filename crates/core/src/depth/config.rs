@@ -1,5 +1,5 @@
 //! The typed configuration of a depth-lab run (science.md §3-4) and its canonical text form
-//! `version=6&lab=depth&preset=NAME&key=value&...`.
+//! `version=7&lab=depth&preset=NAME&key=value&...`.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::DEPTH_TABLE`]; the
 //! table of docs/links.md is written from it (`cargo xtask docs`). Only the cross-key checks live here.
@@ -11,7 +11,7 @@
 //! `layers`; `bert-init` needs about 1.1e10). When a text sets `n` (`input=text`, or
 //! `input=bert-embeddings` with a text), a `tokens` written in the link must equal the text's
 //! token count (the error names `tokens` and the count) and the canonical form leaves it out.
-//! The canonical string starts with `version=6` (a string without `version` is version 0,
+//! The canonical string starts with `version=7` (a string without `version` is version 0,
 //! migrated by [`crate::link::migrate`]: a version 2 `bert-init` link keeps its Gaussian input,
 //! a version 0-3 link whose text sets `n` loses its ignored `tokens`, a version 0-5 link without
 //! `preset` keeps `bert-init`, today's default being `collapse-small`); view keys follow the
@@ -416,7 +416,7 @@ impl DepthConfig {
         keys::pairs(DEPTH_TABLE, self)
     }
 
-    /// The canonical string: `version=6&lab=depth&preset=NAME` followed by the keys whose value differs
+    /// The canonical string: `version=7&lab=depth&preset=NAME` followed by the keys whose value differs
     /// from that preset, in the order of [`DepthConfig::pairs`] (never `tokens` when a text sets
     /// `n`). `parse(&c.to_canonical_string()) == Ok(c)` for a parsed configuration.
     pub fn to_canonical_string(&self) -> String {

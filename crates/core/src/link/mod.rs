@@ -21,7 +21,7 @@ pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
 pub use preset::{pick_preset, LabPreset};
 pub use values::{lab_named, parse_float, LAB_NAMES, MAX_CONFIG_LEN};
-pub use version::{migrate, migrate_for, read_version, CLUSTERS_AS_DRAWN, VERSION};
+pub use version::{migrate, migrate_for, read_version, CLUSTERS_AS_DRAWN, HEAT_SCALE_SUGGESTED, VERSION};
 
 use serde::Serialize;
 

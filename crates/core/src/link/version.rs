@@ -15,13 +15,18 @@
 //! | 3 | canonical strings until version 4; today, particle runs opened from a version 3 link (same arithmetic as 4) | `3 -> 4`: a depth link whose input is laid out from a text (`input=text`, or `input=bert-embeddings` with a non-empty `text`; written, or its preset's as version 3 had them) loses its `tokens`, which the text overrode. Version 4 refuses such a `tokens` unless it equals the text's token count |
 //! | 4 | canonical strings until version 5; today, particle runs opened from a version 4 link (the same arithmetic as 5) | `4 -> 5`: the identity on the keys. Version 5 changed what the particle lab counts and shows, not a key: `clusters` links tokens closer than `cluster_tol` times the larger of the initial and the current spread (before: the initial spread), `cluster_tol`'s default is 0.016 (before: 1e-3), and the heatmap's `order` defaults to the preset's suggestion (before: `cluster`). A particle run from an older link keeps all three and writes its version ([`crate::particles::config::Config::version`]), so its numbers and its view are those it had |
 //! | 5 | canonical strings until version 6; today, particle runs opened from a version 5 link (the same arithmetic and view as 6) | `5 -> 6`: each lab's link that relied on a default version 6 changed keeps the old one. A depth link without `preset` gets `preset=bert-init` (version 6 opens `collapse-small`, drawn within a second); a training link of `scan-snap` (written or by default) without `iterations` gets `iterations=100` (version 6 trains 1000, so the default run still moves ten seconds after opening) |
-//! | 6 | every canonical string made today | (current) |
+//! | 6 | canonical strings until version 7; today, particle runs opened from a version 6 link (the same arithmetic as 7) | `6 -> 7`: a particle link without `heatmap` gets `heatmap=one`. Version 7's heatmap colour scale defaults to the preset's suggestion (`max`, 0 to max P, for `collapse`, the sphere presets and `metastability`, whose `P` never comes near 1; before: `one` for every preset) |
+//! | 7 | every canonical string made today | (current) |
 
 use super::quote;
 use super::ConfigError;
 
-/// The version written today, first in every canonical string (`version=6&...`).
-pub const VERSION: u32 = 6;
+/// The version written today, first in every canonical string (`version=7&...`).
+pub const VERSION: u32 = 7;
+
+/// The first version whose particle links without `heatmap` take the preset's suggested colour
+/// scale ([`crate::particles::config::Preset::suggested_heatmap`]); older links keep `one`.
+pub const HEAT_SCALE_SUGGESTED: u32 = 7;
 
 /// The first version whose particle runs count clusters as the token view draws them: linked
 /// closer than `cluster_tol` times the larger of the initial and the current spread, with
@@ -105,6 +110,9 @@ pub fn migrate_for(
     }
     if version < 6 {
         pairs = v5_to_v6(pairs, lab);
+    }
+    if version < HEAT_SCALE_SUGGESTED {
+        pairs = v6_to_v7(pairs, lab);
     }
     Ok(pairs)
 }
@@ -194,6 +202,17 @@ fn v5_to_v6(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)
         if value(&pairs, key).is_none() {
             pairs.push((key.to_string(), old.to_string()));
         }
+    }
+    pairs
+}
+
+/// Version 6 to version 7: a particle link without `heatmap` keeps the colour scale it had,
+/// `heatmap=one` (0 to 1). Version 7 defaults to the preset's suggestion
+/// ([`crate::particles::config::Preset::suggested_heatmap`]: 0 to max P where `P` never comes
+/// near 1).
+fn v6_to_v7(mut pairs: Vec<(String, String)>, lab: &str) -> Vec<(String, String)> {
+    if lab == "particles" && !pairs.iter().any(|(k, _)| k == "heatmap") {
+        pairs.push(("heatmap".to_string(), "one".to_string()));
     }
     pairs
 }

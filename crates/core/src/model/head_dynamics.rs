@@ -179,7 +179,7 @@ impl HeadRun {
         let core = m.value_core();
         let mut run = HeadRun { spec, core, field, n, vel: vec![0.0; x0.len()], x: x0, step: 0, psi: None, m };
         if spec.sphere {
-            run.to_sphere(0)?;
+            run.onto_sphere(0)?;
         } else {
             run.psi = left_eigenvector(&run.m, &run.core);
         }
@@ -217,7 +217,7 @@ impl HeadRun {
 
     /// Puts every token on the sphere of radius `sqrt(d)`: `x_i <- sqrt(d) x_i / |x_i|`
     /// ([`crate::linalg::normalize`], then the radius).
-    fn to_sphere(&mut self, step: u64) -> Result<(), HeadStopped> {
+    fn onto_sphere(&mut self, step: u64) -> Result<(), HeadStopped> {
         let d = self.m.d;
         let radius = (d as f64).sqrt();
         for (i, row) in self.x.chunks_mut(d).enumerate() {
@@ -245,7 +245,7 @@ impl HeadRun {
         for (x, v) in self.x.iter_mut().zip(&self.vel) {
             *x += self.spec.dt * v;
         }
-        let ok = if self.spec.sphere { self.to_sphere(step).map_err(|e| e.what) } else { Ok(()) };
+        let ok = if self.spec.sphere { self.onto_sphere(step).map_err(|e| e.what) } else { Ok(()) };
         let bad = self.x.iter().filter(|v| !v.is_finite()).count();
         if ok.is_err() || bad > 0 {
             self.x = before;
@@ -264,11 +264,11 @@ impl HeadRun {
         let mut z = self.x.clone();
         let (mut u, mut g) = (vec![0.0; dk], vec![0.0; dk]);
         for zi in z.chunks_mut(d) {
-            for r in 0..dk {
-                u[r] = (0..d).fold(0.0, |s, c| s + self.m.wv[r * d + c] * zi[c]);
+            for (r, ur) in u.iter_mut().enumerate() {
+                *ur = (0..d).fold(0.0, |s, c| s + self.m.wv[r * d + c] * zi[c]);
             }
-            for r in 0..dk {
-                g[r] = (0..dk).fold(0.0, |s, c| s + f[r * dk + c] * u[c]);
+            for (r, gr) in g.iter_mut().enumerate() {
+                *gr = (0..dk).fold(0.0, |s, c| s + f[r * dk + c] * u[c]);
             }
             for (a, za) in zi.iter_mut().enumerate() {
                 *za += (0..dk).fold(0.0, |s, r| s + self.m.wo[a * dk + r] * g[r]);
@@ -396,7 +396,7 @@ pub fn run_to_end(run: &mut HeadRun) -> HeadDynamics {
             stopped = Some(e);
             break;
         }
-        if run.step % every == 0 || run.step == steps {
+        if run.step.is_multiple_of(every) || run.step == steps {
             match run.sample() {
                 Ok(s) => samples.push(s),
                 Err(e) => stopped = Some(e),

@@ -1,4 +1,4 @@
-//! The model lab's link, `version=6&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&layer=L&head=H&grid_scale=S`, and its key
+//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&layer=L&head=H&grid_scale=S`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!

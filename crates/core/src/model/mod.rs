@@ -21,7 +21,8 @@
 //! reference's, from the generated `unicode_tables`), [`tokenizer`] (special tokens, WordPiece,
 //! the segment, sentences; [`no_pieces`] says what a text without pieces holds), [`config`],
 //! [`weights`] (on [`tensor_file`], the file's header and layout), [`text_file`] (the text files'
-//! encoding rule), [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`]. The tokenizer's
+//! encoding rule), [`ops`], [`forward`], [`analysis`], [`encoder`], [`keys`]; on trained heads and
+//! layers (science.md §7): [`heads`], [`head_spectrum`], [`clusters`], [`repeat`], [`layers_view`]. The tokenizer's
 //! reference is Hugging Face's `tokenizers` 0.23.3 with the model's `tokenizer.json`
 //! (`crates/core/tests/fixtures/tokenizer_unicode/make_unicode_tables.py` and
 //! `crates/core/tests/fixtures/make_tokenizer_golden.py`); the
@@ -39,6 +40,7 @@ pub mod head_dynamics;
 pub mod head_spectrum;
 pub mod heads;
 pub mod keys;
+pub mod layers_view;
 pub mod no_pieces;
 pub mod non_finite;
 pub mod ops;

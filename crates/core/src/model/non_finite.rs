@@ -17,7 +17,8 @@ pub struct NonFinite {
     /// The head (0-based), for a head's matrix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub head: Option<usize>,
-    /// What holds it: `residual`, `hidden`, `attention` or `similarity`.
+    /// What holds it: `residual`, `hidden`, `attention`, `similarity`, or `layers_view` (a hidden
+    /// state the layers view reads, science.md §7.5).
     pub what: &'static str,
 }
 

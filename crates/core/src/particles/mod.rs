@@ -1,7 +1,7 @@
 //! The particle lab: tokens move as particles under self-attention (science.md §1 Euclidean,
 //! §2 on the sphere; Geshkovski, Letrouit, Polyanskiy, Rigollet).
 //!
-//! The path of the data: a configuration string (`version=6&preset=polytope&...`, [`config`])
+//! The path of the data: a configuration string (`version=7&preset=polytope&...`, [`config`])
 //! becomes a [`Config`]; [`init`] draws `Q, K, V` and the initial tokens from its seed; a
 //! [`Simulation`] ([`sim`]) holds the integrated state (`x`, or the rescaled tokens
 //! `z = exp(-tV) x`) and steps it with a scheme of [`integrate`] (Euler, RK4, the retraction,

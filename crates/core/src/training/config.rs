@@ -1,5 +1,5 @@
 //! The typed configuration of a training-lab run (science.md §5) and its canonical text form
-//! `version=6&lab=training&preset=NAME&key=value&...`.
+//! `version=7&lab=training&preset=NAME&key=value&...`.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::TRAINING_TABLE`]; the
 //! table of docs/links.md is written from it (`cargo xtask docs`). Only the cross-key checks live here.
@@ -9,7 +9,7 @@
 //! `queries`); `batch * (seq_len - 1) <= 2^22` context tokens per iteration (error on `batch`); the
 //! per-iteration record `(iterations + 1) * M * (1 + K_q)` numbers, `K_q` the classes of the query
 //! row, is at most 2^22 (error on `iterations`); with `text`, `K * M <= 2^21` (`K` the distinct
-//! (query, next) pairs; error on `text`). The canonical string starts with `version=6` (a string without `version` is
+//! (query, next) pairs; error on `text`). The canonical string starts with `version=7` (a string without `version` is
 //! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
 use super::keys::TRAINING_TABLE;
@@ -330,7 +330,7 @@ impl TrainingConfig {
         keys::pairs(TRAINING_TABLE, self)
     }
 
-    /// The canonical string: `version=6&lab=training&preset=NAME` followed by the keys whose value differs
+    /// The canonical string: `version=7&lab=training&preset=NAME` followed by the keys whose value differs
     /// from that preset, in the order of [`TrainingConfig::pairs`].
     /// `parse(&c.to_canonical_string()) == Ok(c)`.
     pub fn to_canonical_string(&self) -> String {

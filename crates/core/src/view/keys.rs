@@ -24,7 +24,7 @@ const ALL: &[&str] = &["particles", "training", "depth", "model"];
 pub const VIEW_TABLE: &[ViewKey] = &[
     ViewKey {
         name: "t",
-        meaning: "open paused at time `t` (rounded to the nearest step), computed on load",
+        meaning: "open paused at time `t`: at step `round(t / dt)`, the nearest step, computed on load",
         allowed: "`0 <= t <= until`",
         default: "absent",
         labs: &["particles"],
@@ -76,7 +76,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
         name: "heatmap",
         meaning: "colour scale of `P`",
         allowed: "`one` (0 to 1), `max` (0 to max P)",
-        default: "`one`",
+        default: "the preset's suggestion (`max` for `collapse`, the sphere presets and `metastability`, whose `P` never comes near 1: on 0 to 1 it is near-black; else `one`; `one` for every link of version 6 or older)",
         labs: &["particles"],
     },
     ViewKey { name: "trails", meaning: "token trails", allowed: "`0`, `1`", default: "`1`", labs: &["particles"] },

@@ -99,8 +99,10 @@ pub struct View {
     /// in `[0.1, 1)` (a step every few frames); `None`: the preset's suggestion
     /// ([`crate::particles::config::suggested_speed`]).
     pub speed: Option<f64>,
-    /// Heatmap colour scale: `"one"` or `"max"`.
-    pub heatmap: &'static str,
+    /// Heatmap colour scale: `"one"` (0 to 1) or `"max"` (0 to max P); `None`: the preset's
+    /// suggestion ([`crate::particles::config::Preset::suggested_heatmap`]; a link naming exactly
+    /// the suggestion reads as `None`, so the canonical form leaves it out).
+    pub heatmap: Option<&'static str>,
     /// Token trails shown.
     pub trails: bool,
     /// Projection of d > 3 tokens.
@@ -170,7 +172,7 @@ impl View {
             theme: Theme::Auto,
             bg: "theme",
             speed: None,
-            heatmap: "one",
+            heatmap: None,
             trails: true,
             projection: Projection { mode: ProjectionMode::Pca2, a: 1, b: 2 },
             camera: DEFAULT_CAMERA,
@@ -223,7 +225,7 @@ impl View {
                 },
                 "bg" => (self.bg != base.bg).then(|| self.bg.to_string()),
                 "speed" => self.speed.map(|s| s.to_string()),
-                "heatmap" => (self.heatmap != base.heatmap).then(|| self.heatmap.to_string()),
+                "heatmap" => self.heatmap.map(str::to_string),
                 "trails" => (!self.trails).then(|| "0".to_string()),
                 "projection" => match self.projection.mode {
                     ProjectionMode::Pca2 => None,

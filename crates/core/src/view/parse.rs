@@ -75,7 +75,7 @@ fn apply(
         }
         "bg" => v.bg = pick(key, value, &super::BACKGROUNDS)?,
         "speed" => v.speed = Some(speed(key, value, spec)?),
-        "heatmap" => v.heatmap = pick(key, value, &["one", "max"])?,
+        "heatmap" => v.heatmap = Some(pick(key, value, &["one", "max"])?),
         "trails" => v.trails = switch(key, value)?,
         "projection" => v.projection = projection(key, value, ctx.d)?,
         "camera" => v.camera = camera(key, value)?,

@@ -1,10 +1,11 @@
 //! One wasm-bindgen class per lab, each marshalling a core run to JavaScript (typed arrays,
 //! JSON-compatible objects, `JsError`): [`particles`] (the particle lab's run and its
-//! stage-by-stage stepping for the worker pool in [`particles_pool`], its heatmap in
-//! [`particles_heatmap`], the theorems drawn over it in [`particles_overlays`]), [`training`],
-//! [`depth`], [`model`] (a pretrained BERT: attention maps, context similarity, surgery; its
-//! grids' tiles in [`model_tiles`], the user's own `model.safetensors` streamed in by
-//! [`model_upload`]; its tokenizer alone for the browser tests in [`model_tokenizer`]).
+//! stage-by-stage stepping for the worker pool in [`particles_pool`], its metrics chart in
+//! [`particles_chart`], its heatmap in [`particles_heatmap`], the theorems drawn over it in
+//! [`particles_overlays`]), [`training`], [`depth`], [`model`] (a pretrained BERT: attention maps,
+//! context similarity, surgery; its grids' tiles in [`model_tiles`], the user's own
+//! `model.safetensors` streamed in by [`model_upload`]; its tokenizer alone for the browser tests
+//! in [`model_tokenizer`]).
 
 pub mod depth;
 pub mod model;
@@ -13,6 +14,7 @@ pub mod model_tokenizer;
 pub mod model_upload;
 pub mod particles;
 pub mod particles_analyses;
+pub mod particles_chart;
 pub mod particles_heatmap;
 pub mod particles_overlays;
 pub mod particles_pool;

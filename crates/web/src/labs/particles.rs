@@ -3,7 +3,7 @@
 //! history) and the particle presets. The stage-by-stage stepping for the worker pool is in
 //! [`super::particles_pool`].
 
-use crate::charts::{heatmap, particles as chart};
+use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::link::Named;
 use attn_core::particles::analysis::identity::Tracker;
@@ -14,7 +14,6 @@ use attn_core::{parse, Simulation};
 use js_sys::{Float64Array, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlCanvasElement;
 
 /// `coords` as the page writes it (`x`, `z`); an error naming `coords` otherwise.
 fn space(coords: &str) -> Result<Space, JsError> {
@@ -51,14 +50,6 @@ pub fn paper_v_2d() -> String {
 }
 
 #[derive(Serialize)]
-struct MetricsOut<'a> {
-    t: f64,
-    step: u64,
-    #[serde(flatten)]
-    metrics: &'a Metrics,
-}
-
-#[derive(Serialize)]
 struct MatricesOut<'a> {
     q: &'a [f64],
     k: &'a [f64],
@@ -75,7 +66,10 @@ pub struct ParticleLab {
     /// Step at which `scratch.labels` and `leaders` were computed.
     pub(crate) labels_step: Option<u64>,
     pub(crate) leaders: Vec<u32>,
+    /// The chart's metrics history ([`super::particles_chart`]).
     pub(crate) history: attn_core::particles::analysis::history::History,
+    /// The step of the history's sample that is not a fixed sample step (the step shown), if any.
+    pub(crate) transient: Option<u64>,
     buf: Vec<f64>,
     /// One row of `P` for hovers on large runs, and the (step, row) it holds.
     p_row: Vec<f64>,
@@ -124,6 +118,7 @@ impl ParticleLab {
             labels_step: None,
             leaders: Vec::new(),
             history: Default::default(),
+            transient: None,
             buf: vec![0.0; len],
             heat: super::particles_heatmap::HeatmapView::new(c.preset.suggested_order(c.version)),
             overlays: c.preset.suggested_overlays().to_vec(),
@@ -439,59 +434,7 @@ impl ParticleLab {
         self.labels_step.map(|s| s as f64).unwrap_or(-1.0)
     }
 
-    /// Number of samples in the metrics history.
-    pub fn history_len(&self) -> u32 {
-        self.history.len() as u32
-    }
-
-    /// The history sample nearest to time `t`: `{ t, step, clusters, boolean_distance,
-    /// effective_rank, energy }`, or `null` when there is none.
-    pub fn history_near(&self, t: f64) -> Result<JsValue, JsError> {
-        match self.history.nearest(t) {
-            Some(s) => to_js(&s),
-            None => Ok(JsValue::NULL),
-        }
-    }
-
-    /// Draws the metrics history on `canvas` with plotters: stacked panels of clusters, Boolean
-    /// distance (log scale), effective rank and interaction energy (or a note saying it is
-    /// defined for sphere models with Q = K = V = I), time from 0 to `max(until, t)`; the titles
-    /// read the sample of the step shown.
-    ///
-    /// `canvas.width/height` must be in device pixels (CSS size times `dpr`); fonts and lines are
-    /// scaled by `dpr`. `dark` picks the dark palette. Returns the layout in CSS pixels for
-    /// mapping the mouse to a time: `{ x0, x1, t0, t1, panels: [{ name, y0, y1, v0, v1 }] }`.
-    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<JsValue, JsError> {
-        let c = self.sim.config();
-        let t_last = self.history.t.last().copied().unwrap_or(0.0);
-        let t_max = if c.until > 0.0 { c.until.max(t_last) } else { t_last.max(10.0 * c.dt) };
-        let marks = chart::Marks {
-            plateaus: self.overlays.contains(&"plateaus"),
-            boolean_limit: self.overlays.contains(&"leaders"),
-            shown: self.sim.step_count(),
-        };
-        let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined(), marks)
-            .map_err(|e| JsError::new(&e))?;
-        to_js(&layout)
-    }
-
     fn pair(&self, key: &str) -> String {
         self.sim.config().pairs().into_iter().find(|(k, _)| *k == key).map(|(_, v)| v).unwrap_or_default()
-    }
-}
-
-impl ParticleLab {
-    /// Keeps the metrics `m` of the state at `step` (leaders, the chart's history) and returns
-    /// them as the page reads them: `{ t, step, clusters, boolean_distance, ... }`.
-    pub(crate) fn set_metrics(&mut self, step: u64, m: &Metrics) -> Result<JsValue, JsError> {
-        self.leaders = m.leaders.iter().map(|&j| j as u32).collect();
-        self.metrics_at(step, self.sim.t(), m)
-    }
-
-    /// Records the metrics `m` of the state at `step` (time `t`) in the chart's history and
-    /// returns them as the page reads them.
-    pub(crate) fn metrics_at(&mut self, step: u64, t: f64, m: &Metrics) -> Result<JsValue, JsError> {
-        self.history.push(step, t, m);
-        to_js(&MetricsOut { t, step, metrics: m })
     }
 }

@@ -12,7 +12,7 @@
 
 use super::particles::ParticleLab;
 use crate::to_js;
-use attn_core::particles::analysis::metrics::cluster_labels_now;
+use attn_core::particles::analysis::metrics::{cluster_labels_now, separation_of_state};
 use attn_core::particles::analysis::partial::RowsPartial;
 use attn_core::particles::analysis::rank::effective_rank_of_rows;
 use attn_core::particles::analysis::{Metrics, TokenOrder};
@@ -41,6 +41,8 @@ pub struct SuppliedAnalyses {
     metrics: Metrics,
     /// The effective rank's sampled rows (`k x n`), when every entry of `P` was finite.
     rank_rows: Option<Vec<f64>>,
+    /// The separation ratio of the state's groups (core `separation_of_state`).
+    separation: f64,
 }
 
 /// What each worker folds over its rows (www/workers/rows.js, RowWorker.rows_analysed).
@@ -135,7 +137,8 @@ impl ParticleLab {
         self.scratch.best = all.best;
         self.labels_step = Some(step);
         self.leaders = metrics.leaders.iter().map(|&j| j as u32).collect();
-        self.supplied = Some(SuppliedAnalyses { step, t: self.sim.t(), metrics, rank_rows });
+        let separation = separation_of_state(&mut self.sim, &mut self.scratch, &metrics);
+        self.supplied = Some(SuppliedAnalyses { step, t: self.sim.t(), metrics, rank_rows, separation });
         Ok(())
     }
 
@@ -147,7 +150,7 @@ impl ParticleLab {
         if let Some(rows) = &done.rank_rows {
             done.metrics.effective_rank = effective_rank_of_rows(rows, self.sim.n());
         }
-        self.metrics_at(done.step, done.t, &done.metrics)
+        self.metrics_at(done.step, done.t, &done.metrics, done.separation)
     }
 }
 

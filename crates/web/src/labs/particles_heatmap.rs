@@ -56,6 +56,13 @@ impl ParticleLab {
         self.heat.suggested.to_string()
     }
 
+    /// The heatmap's colour scale the run's preset suggests (core `Preset::suggested_heatmap` for
+    /// the run's version): `one` or `max`, the view key `heatmap` when a link does not write it.
+    pub fn suggested_heat_scale(&self) -> String {
+        let c = self.sim.config();
+        c.preset.suggested_heatmap(c.version).to_string()
+    }
+
     /// The heatmap's order of the view last drawn: `perm[a]` is the token at row and column `a`
     /// (`n` entries).
     pub fn heatmap_perm(&self) -> Uint32Array {

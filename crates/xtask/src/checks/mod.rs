@@ -27,7 +27,8 @@ pub const ALLOWED_LAB_EDGES: [(&str, &str, &str); 2] = [
         "model",
         "particles",
         "a trained head's spectra (model/head_spectrum.rs) use the particle lab's eigenvalue solver, the one \
-         psi1 uses, so that the page and the CLI print the same bits",
+         psi1 uses, so that the page and the CLI print the same bits; the layers view (model/layers_view.rs) \
+         uses its effective rank (science.md §1.7)",
     ),
 ];
 

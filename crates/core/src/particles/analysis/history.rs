@@ -26,6 +26,9 @@ pub struct History {
     pub energy: Vec<f64>,
     /// The `hyperplanes` metric, NaN when it is not defined.
     pub hyperplanes: Vec<f64>,
+    /// The separation ratio of the groups the count counts
+    /// ([`super::metrics::separation_of_state`]): the plateaus' settled test.
+    pub separation: Vec<f64>,
 }
 
 /// One sample of the history (what the hover readout shows).
@@ -48,15 +51,16 @@ pub struct Sample {
 }
 
 impl History {
-    /// Records the metrics of step `step` at time `t`, in step order: a sample at an already
+    /// Records the metrics of step `step` at time `t` (with the separation ratio of its groups,
+    /// [`super::metrics::separation_of_state`]), in step order: a sample at an already
     /// recorded step replaces it, an earlier step (the page's timeline went back and the run
     /// continues from there, through the same states) is inserted in its place. Keeps at most
     /// [`MAX_SAMPLES`] samples by dropping every other one.
-    pub fn push(&mut self, step: u64, t: f64, m: &Metrics) {
+    pub fn push(&mut self, step: u64, t: f64, m: &Metrics, separation: f64) {
         let i = self.step.partition_point(|&s| s < step);
         let energy = m.energy.unwrap_or(f64::NAN);
         let hyperplanes = m.hyperplanes.map_or(f64::NAN, |h| h as f64);
-        let row = [t, m.clusters as f64, m.boolean_distance, m.effective_rank, energy, hyperplanes];
+        let row = [t, m.clusters as f64, m.boolean_distance, m.effective_rank, energy, hyperplanes, separation];
         if self.step.get(i) == Some(&step) {
             for (v, x) in self.columns().into_iter().zip(row) {
                 v[i] = x;
@@ -72,8 +76,22 @@ impl History {
         }
     }
 
+    /// Forgets the sample of step `step`, if there is one (the page's chart keeps a sample of a
+    /// step that is not one of the fixed sample steps only while that step is shown: the chart
+    /// is then a function of the steps reached, not of where the frames happened to stop).
+    pub fn remove(&mut self, step: u64) {
+        let i = self.step.partition_point(|&s| s < step);
+        if self.step.get(i) != Some(&step) {
+            return;
+        }
+        self.step.remove(i);
+        for v in self.columns() {
+            v.remove(i);
+        }
+    }
+
     /// The numeric columns, in the order `push` writes them.
-    fn columns(&mut self) -> [&mut Vec<f64>; 6] {
+    fn columns(&mut self) -> [&mut Vec<f64>; 7] {
         [
             &mut self.t,
             &mut self.clusters,
@@ -81,6 +99,7 @@ impl History {
             &mut self.effective_rank,
             &mut self.energy,
             &mut self.hyperplanes,
+            &mut self.separation,
         ]
     }
 
@@ -94,12 +113,9 @@ impl History {
                 k
             });
         };
-        keep(&mut self.t);
-        keep(&mut self.clusters);
-        keep(&mut self.boolean_distance);
-        keep(&mut self.effective_rank);
-        keep(&mut self.energy);
-        keep(&mut self.hyperplanes);
+        for v in self.columns() {
+            keep(v);
+        }
         let mut i = 0;
         self.step.retain(|_| {
             let k = i % 2 == 0 || i == last;
@@ -129,9 +145,9 @@ impl History {
     }
 
     /// The plateaus ([`super::plateaus::plateaus`], at least [`super::plateaus::MIN_PLATEAU`]
-    /// time units) of the count the chart draws ([`History::counts`]).
+    /// time units, over settled samples) of the count the chart draws ([`History::counts`]).
     pub fn plateaus(&self) -> Vec<super::plateaus::Plateau> {
-        super::plateaus::plateaus(&self.t, self.counts().1, super::plateaus::MIN_PLATEAU)
+        super::plateaus::plateaus(&self.t, self.counts().1, &self.separation, super::plateaus::MIN_PLATEAU)
     }
 
     /// The sample closest in time to `t`, if any.

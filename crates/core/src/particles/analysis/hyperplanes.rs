@@ -20,13 +20,7 @@ pub fn projections(x: &[f64], n: usize, d: usize, psi: &[f64]) -> Vec<f64> {
 /// not 0 (equal values are always one group, as in [`super::clusters::cluster_labels_into`]).
 /// `None` when a value is not finite or there is none.
 pub fn value_groups(values: &[f64], tol_rel: f64) -> Option<usize> {
-    if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
-        return None;
-    }
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let tol = tol_rel * (v[v.len() - 1] - v[0]);
-    Some(1 + v.windows(2).filter(|w| w[1] - w[0] != 0.0 && w[1] - w[0] >= tol).count())
+    super::settled::value_labels(values, tol_rel).map(|(_, count)| count)
 }
 
 /// The `hyperplanes` metric of tokens `x` (`n x d`): [`value_groups`] of `<psi1, x_i>` at

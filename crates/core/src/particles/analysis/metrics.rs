@@ -136,6 +136,25 @@ impl Metrics {
     }
 }
 
+/// The separation ratio ([`super::settled::separation_ratio`]) of the groups that `m`'s count
+/// counts, for the state `m` was computed on (its displayed tokens and labels still in
+/// `scratch`): the groups of `<psi1, x_i>` ([`super::settled::value_labels`] at `cluster_tol`)
+/// where `m` has the `hyperplanes` metric, else the clusters. The plateaus' settled test
+/// (science.md §2.4).
+pub fn separation_of_state(sim: &mut Simulation, scratch: &mut MetricsScratch, m: &Metrics) -> f64 {
+    let (n, d) = (sim.n(), sim.d());
+    if m.hyperplanes.is_some() {
+        if let Some(e) = top_eigen(sim, scratch) {
+            let values = super::hyperplanes::projections(&scratch.tokens, n, d, &e.psi);
+            return match super::settled::value_labels(&values, sim.config().cluster_tol) {
+                Some((labels, count)) => super::settled::separation_ratio(&values, n, 1, &labels, count),
+                None => f64::NAN,
+            };
+        }
+    }
+    super::settled::separation_ratio(&scratch.tokens, n, d, &scratch.labels, m.clusters)
+}
+
 /// The cluster labels of the current state into `scratch.labels` (and the displayed tokens into
 /// `scratch.tokens`), as [`Metrics::compute`] finds them: single linkage in the displayed
 /// coordinates at [`cluster_tolerance`]. Returns the number of clusters.

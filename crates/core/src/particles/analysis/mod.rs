@@ -14,6 +14,7 @@ pub mod partial;
 pub mod pca;
 pub mod plateaus;
 pub mod rank;
+pub mod settled;
 pub mod spectrum;
 
 pub use attention::{boolean_distance, leaders};

@@ -28,13 +28,23 @@ pub fn pca_axes(x: &[f64], n: usize, d: usize, k: usize) -> Vec<f64> {
     order.sort_by(|&a, &b| eig.eigenvalues[b].partial_cmp(&eig.eigenvalues[a]).unwrap_or(std::cmp::Ordering::Equal));
     for (r, &col) in order.iter().take(k).enumerate() {
         let v = eig.eigenvectors.column(col);
-        let big = v.iter().fold(0.0f64, |m, &a| if a.abs() > m.abs() { a } else { m });
-        let sign = if big < 0.0 { -1.0 } else { 1.0 };
+        let sign = sign_of_largest(v.iter().copied());
         for c in 0..d {
             axes[r * d + c] = sign * v[c];
         }
     }
     axes
+}
+
+/// The sign that makes an axis's loading of largest magnitude positive (the first such entry
+/// when several tie): `-1.0` when it is negative, else `1.0`. Fixes each principal axis's sign.
+pub fn sign_of_largest(v: impl IntoIterator<Item = f64>) -> f64 {
+    let big = v.into_iter().fold(0.0f64, |m, a| if a.abs() > m.abs() { a } else { m });
+    if big < 0.0 {
+        -1.0
+    } else {
+        1.0
+    }
 }
 
 /// The tokens (`n x d`, row-major) projected on `k` axes (`k x d`, row-major):

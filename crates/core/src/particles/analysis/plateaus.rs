@@ -1,5 +1,6 @@
 //! Plateaus of a count over time (science.md §2.4, metastability): the intervals over which the
-//! number of clusters stays the same for a long time, read from the chart's samples.
+//! number of clusters stays the same for a long time with the clusters settled (tight compared
+//! to their separation, [`super::settled`]), read from the chart's samples.
 
 use serde::Serialize;
 
@@ -17,18 +18,20 @@ pub struct Plateau {
     pub value: f64,
 }
 
-/// The maximal runs of consecutive samples (`t` increasing, `values` the count at each) with the
-/// same finite value spanning at least `min_len` time units (`t1 - t0 >= min_len`), in time
-/// order. A non-finite value ends a run.
-pub fn plateaus(t: &[f64], values: &[f64], min_len: f64) -> Vec<Plateau> {
+/// The maximal runs of consecutive samples (`t` increasing, `values` the count at each, `ratios`
+/// its groups' [`super::settled::separation_ratio`]) with the same finite value and every
+/// sample settled ([`super::settled::is_settled`]), spanning at least `min_len` time units
+/// (`t1 - t0 >= min_len`), in time order. A non-finite value or an unsettled sample ends a run.
+pub fn plateaus(t: &[f64], values: &[f64], ratios: &[f64], min_len: f64) -> Vec<Plateau> {
     let mut out = Vec::new();
-    let len = t.len().min(values.len());
+    let len = t.len().min(values.len()).min(ratios.len());
+    let settled = |k: usize| super::settled::is_settled(ratios[k]);
     let mut start = 0;
     while start < len {
         let v = values[start];
         let mut end = start;
-        if v.is_finite() {
-            while end + 1 < len && values[end + 1] == v {
+        if v.is_finite() && settled(start) {
+            while end + 1 < len && values[end + 1] == v && settled(end + 1) {
                 end += 1;
             }
             if t[end] - t[start] >= min_len {

@@ -1,10 +1,10 @@
 //! The typed configuration of a particle run and its canonical text form
-//! `version=6&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
+//! `version=7&preset=NAME&key=value&...` (the string a page keeps in its URL and the CLI takes).
 //!
 //! Keys, in canonical order after `preset`: `lab`, `model`, `n`, `d`, `seed`, `beta`, `dt`, `until`,
 //! `integrate_in`, `integrator`, `q`, `k`, `v`, `init`, `scale`, `points`, `cluster_tol`, and the
 //! view key `coords`, then the view keys of [`crate::view`]. The canonical string starts with
-//! `version=6` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
+//! `version=7` ([`VERSION`]; a string without `version` is version 0 and is migrated, see
 //! [`migrate`]; a version 0 or 1 link keeps its numbers and writes `version=1`, see
 //! [`Config::version`]). See [`parse`] for the rules and [`Config::to_canonical_string`] for the
 //! canonical form.

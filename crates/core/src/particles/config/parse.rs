@@ -56,6 +56,9 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     if view.order == Some(c.preset.suggested_order(c.version)) {
         view.order = None; // likewise
     }
+    if view.heatmap == Some(c.preset.suggested_heatmap(c.version)) {
+        view.heatmap = None; // likewise
+    }
     Ok((c, view))
 }
 

@@ -178,18 +178,50 @@ impl Preset {
         if version < super::CLUSTERS_AS_DRAWN {
             return "cluster";
         }
+        if self.attention_turns_boolean() {
+            "leader"
+        } else {
+            "cluster"
+        }
+    }
+
+    /// The heatmap's colour scale the preset suggests (the view key `heatmap` when a link does
+    /// not write it) for a link of version `version`: `one` before
+    /// [`crate::link::HEAT_SCALE_SUGGESTED`] (whose `migrate` step also writes `one`
+    /// into such links); from it, `max` (0 to max P) where no entry of `P` comes near 1
+    /// (`collapse`, whose `P` turns uniform, `1/n`; the sphere presets, whose clusters of `m`
+    /// tokens attend about `1/m` within; `metastability`'s two clusters), so their structure
+    /// shows instead of a near-black square; `one` (0 to 1) for the Euclidean presets whose `P`
+    /// turns Boolean.
+    pub fn suggested_heatmap(self, version: u32) -> &'static str {
+        if version < crate::link::HEAT_SCALE_SUGGESTED {
+            return "one";
+        }
+        if self.attention_turns_boolean() {
+            "one"
+        } else {
+            "max"
+        }
+    }
+
+    /// Whether the preset is one of the Euclidean presets whose attention `P` turns Boolean
+    /// (each row a 1 on a leader): `polytope`, `polytope-3d`, `hyperplanes`, `polytope-line`,
+    /// `leaders`, `random-psd`. The others (`collapse`, the sphere presets, `metastability`) end
+    /// with rows spread over a cluster or all tokens. The heatmap's suggested order and colour
+    /// scale follow it.
+    fn attention_turns_boolean(self) -> bool {
         match self {
             Preset::Polytope
             | Preset::Polytope3d
             | Preset::Hyperplanes
             | Preset::PolytopeLine
             | Preset::Leaders
-            | Preset::RandomPsd => "leader",
+            | Preset::RandomPsd => true,
             Preset::Collapse
             | Preset::SphereSa
             | Preset::SphereSaClusters
             | Preset::SphereUsa
-            | Preset::Metastability => "cluster",
+            | Preset::Metastability => false,
         }
     }
 
