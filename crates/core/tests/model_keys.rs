@@ -2,7 +2,7 @@
 //! key's weights check, and hostile values refused naming the key.
 
 use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig, LABS};
-use attn_core::model::keys::{model_id, parse, parse_with_view, ModelLink, TileScale};
+use attn_core::model::keys::{model_id, parse, parse_with_view, Bilinear, ModelLink, TileScale};
 
 const SHA: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
 
@@ -15,6 +15,7 @@ fn a_link_round_trips_through_its_canonical_form() {
             model: "all-MiniLM-L6-v2@53aa51172d142c89".into(),
             text: "The fox. A dog&cat".into(),
             cos_tol: 0.01,
+            bilinear: Bilinear::Sym,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -31,7 +32,15 @@ fn a_link_round_trips_through_its_canonical_form() {
     let tol = ModelLink { cos_tol: 0.02, ..viewed };
     let c = tol.to_canonical_string();
     assert!(c.ends_with("&text=The%20fox.%20A%20dog%26cat&cos_tol=0.02&layer=3&head=11"), "{}", c);
-    assert_eq!(parse(&c), Ok(tol));
+    assert_eq!(parse(&c), Ok(tol.clone()));
+    // bilinear likewise, after cos_tol; sym is its default.
+    let raw = ModelLink { bilinear: Bilinear::Raw, ..tol };
+    let c = raw.to_canonical_string();
+    assert!(c.ends_with("&cos_tol=0.02&bilinear=raw&layer=3&head=11"), "{}", c);
+    assert_eq!(parse(&c), Ok(raw));
+    let sym = parse("lab=model&text=hi&bilinear=sym").unwrap();
+    assert_eq!(sym.bilinear, Bilinear::Sym);
+    assert!(!sym.to_canonical_string().contains("bilinear"), "{}", sym.to_canonical_string());
     assert_eq!(model_id("all-MiniLM-L6-v2", SHA), "all-MiniLM-L6-v2@53aa51172d142c89");
     let example = ModelLink::example();
     assert_eq!(example.model, model_id("all-MiniLM-L6-v2", SHA));
@@ -57,6 +66,8 @@ fn bad_values_are_refused_naming_the_key() {
         ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=0", "cos_tol"),
         ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=2.5", "cos_tol"),
         ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=nan", "cos_tol"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&bilinear=full", "bilinear"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&bilinear=", "bilinear"),
     ];
     for (link, key) in cases {
         let e = parse(link).expect_err(link);
@@ -203,10 +214,12 @@ fn the_registry_reads_model_links_with_the_page_view_keys() {
 fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     let infos = key_infos("model").unwrap();
     let names: Vec<&str> = infos.iter().map(|k| k.name).collect();
-    assert_eq!(names, ["lab", "model", "text", "cos_tol", "layer", "head", "grid_scale"]);
+    assert_eq!(names, ["lab", "model", "text", "cos_tol", "bilinear", "layer", "head", "grid_scale"]);
     let json = serde_json::to_value(&infos).unwrap();
     assert_eq!(json[1]["default"], ModelLink::example().model);
     assert_eq!(json[3]["default"], "0.01");
-    assert_eq!(json[6]["choices"], serde_json::json!(["head", "shared"]));
-    assert_eq!(json[6]["default"], "head");
+    assert_eq!(json[4]["choices"], serde_json::json!(["sym", "raw"]));
+    assert_eq!(json[4]["default"], "sym");
+    assert_eq!(json[7]["choices"], serde_json::json!(["head", "shared"]));
+    assert_eq!(json[7]["default"], "head");
 }
