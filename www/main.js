@@ -9,6 +9,7 @@ import { encodeValue } from './lab/pairs.js';
 import { defaultLink as modelLink } from './model/texts.js';
 import { PageView } from './share/page_view.js';
 import { bindKeys } from './ui/keyboard.js';
+import { setupHintBubble } from './ui/hint_bubble.js';
 import { LabTabs } from './ui/labs.js';
 import { Tour } from './ui/tour.js';
 import { setupExport } from './export/menu.js';
@@ -112,6 +113,7 @@ async function main() {
     reset: () => labs.active?.reset(),
   });
   onNavigate(route);
+  setupHintBubble();
   menu = setupExport({ wasm, labs, openLink });
   setupApi({ wasm, labs, openLink, embedded: () => page.embed });
   tour = new Tour({

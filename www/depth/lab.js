@@ -11,6 +11,7 @@
 import { ConfigPage, decodedValues, presetLinkOr } from '../lab/config_page.js';
 import { pageLab } from '../lab/page_lab.js';
 import { Summary } from '../ui/summary.js';
+import { probe } from '../ui/probe.js';
 import { onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
 import { SimilarityGrid } from '../render/tile_grid.js';
@@ -145,9 +146,19 @@ class DepthLabPage {
       if (layer < L.start || layer > L.end) return this.resTip(null);
       this.resTip({ layer, x, y: e.clientY - r.top, w: r.width });
     };
-    canvas.addEventListener('pointermove', hover);
-    canvas.addEventListener('pointerdown', hover);
-    canvas.addEventListener('pointerleave', () => this.resTip(null));
+    probe(canvas, {
+      report: hover,
+      hide: () => this.resTip(null),
+      step: () => {
+        const L = this.resLayout;
+        return L && L.end > L.start ? { dx: (L.x1 - L.x0) / (L.end - L.start), dy: 0 } : null;
+      },
+      area: () => {
+        const L = this.resLayout;
+        return L && L.x1 > L.x0 ? { x0: L.x0, x1: L.x1, y0: 0, y1: canvas.getBoundingClientRect().height } : null;
+      },
+      label: 'Residual by layer',
+    });
 
     const redraw = () => {
       if (this.visible) this.drawAll();

@@ -128,7 +128,7 @@ export const panelMethods = {
     }
     const r = this.results.find((x) => x.variant === this.grid.tiles.variant);
     const head = r?.similarity[t.layer - 1]?.heads[t.head];
-    const lines = [`layer ${t.layer}, head ${t.head} (click to enlarge)`];
+    const lines = [`layer ${t.layer}, head ${t.head} (click, tap or Enter to enlarge)`];
     if (head) {
       lines.push(`high pairs: ${head.pairs}, mean |i − j| ${fmt(head.mean_distance)}`);
       if (head.same_sentence !== null) lines.push(`same sentence: ${fmt(head.same_sentence)}`);

@@ -337,7 +337,7 @@ class ModelLabPage {
       tip.hidden = true;
       return;
     }
-    tipLines(tip, [`layer ${t.layer}, head ${t.head} (click to enlarge)`]);
+    tipLines(tip, [`layer ${t.layer}, head ${t.head} (click, tap or Enter to enlarge)`]);
     placeTip(tip, t.x, t.y, t.w);
   }
 

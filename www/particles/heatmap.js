@@ -4,6 +4,7 @@
 // groups; hovering reports the tokens (i, j) of the entry under the pointer.
 
 import { fitCanvas, theme } from '../render/palette.js';
+import { probe } from '../ui/probe.js';
 import { drawColumnMarks } from './overlays.js';
 
 /** Largest heatmap image side in pixels (larger P are downsampled in Rust). */
@@ -26,13 +27,13 @@ export class HeatmapView {
     this.perm = null; // position -> token of the image shown
     this.starts = []; // positions where a group starts
     this.marks = null; // tokens whose columns are outlined (the overlay `leaders`, 1-D runs)
-    const report = (e) => {
-      const cell = this.cellAt(e);
-      onHover(cell);
-    };
-    canvas.addEventListener('pointermove', report);
-    canvas.addEventListener('pointerdown', report);
-    canvas.addEventListener('pointerleave', () => onHover(null));
+    probe(canvas, {
+      report: (e) => onHover(this.cellAt(e)),
+      hide: () => onHover(null),
+      step: () => (this.n ? { dx: canvas.getBoundingClientRect().width / this.n, dy: canvas.getBoundingClientRect().height / this.n } : null),
+      label: 'Attention matrix P',
+      cells: true,
+    });
   }
 
   /**

@@ -5,6 +5,7 @@
 // clicks (`onPick`: a timeline jumps to the value clicked).
 // The particle and training charts extend it.
 
+import { probe } from '../ui/probe.js';
 import { fitCanvas, isDark, setLabels } from './palette.js';
 
 export class PlotChart {
@@ -29,18 +30,30 @@ export class PlotChart {
       const u = Math.max(0, Math.min(1, (x - L.x0) / (L.x1 - L.x0)));
       onHover(hoverAt(L, u, { x, y, w: rect.width }));
     };
-    canvas.addEventListener('pointermove', report);
-    canvas.addEventListener('pointerdown', report);
-    canvas.addEventListener('pointerleave', () => onHover(null));
     /** A click on the plot picks an x value (a timeline jumps there); set by the lab. */
     this.onPick = null;
-    canvas.addEventListener('click', (e) => {
+    const pick = (e) => {
       const L = this.layout;
       if (!this.onPick || !L || !(L.x1 > L.x0)) return;
       const x = e.clientX - canvas.getBoundingClientRect().left;
       if (x < L.x0 - 4 || x > L.x1 + 4) return;
       const u = Math.max(0, Math.min(1, (x - L.x0) / (L.x1 - L.x0)));
       this.onPick(L.start + u * (L.end - L.start));
+    };
+    canvas.addEventListener('click', pick);
+    probe(canvas, {
+      report,
+      hide: () => onHover(null),
+      step: () => {
+        const L = this.layout;
+        return L && L.x1 > L.x0 ? { dx: (L.x1 - L.x0) / 100, dy: 0 } : null;
+      },
+      area: () => {
+        const L = this.layout;
+        return L && L.x1 > L.x0 ? { x0: L.x0, x1: L.x1, y0: 0, y1: canvas.getBoundingClientRect().height } : null;
+      },
+      pick,
+      label: canvas.getAttribute('aria-label') || 'Chart',
     });
   }
 

@@ -3,6 +3,7 @@
 // head, drawn with ImageData and scaled without smoothing) and the chosen head enlarged with its
 // token labels. Click a tile to choose it; hover the enlarged head for S_ij. Drawing only.
 
+import { probe } from '../ui/probe.js';
 import { clearCanvas, drawLabel, setLabels } from './palette.js';
 
 const LEFT = 30; // CSS px for the layer labels of the grid
@@ -55,8 +56,21 @@ export class SimilarityGrid {
       const t = tileAt(e);
       if (t) h.onPick(t.layer, t.head);
     });
-    grid.addEventListener('pointermove', (e) => h.onGridHover(tileAt(e)));
-    grid.addEventListener('pointerleave', () => h.onGridHover(null));
+    probe(grid, {
+      report: (e) => h.onGridHover(tileAt(e)),
+      hide: () => h.onGridHover(null),
+      step: () => (this.geom ? { dx: this.geom.cell, dy: this.geom.cell } : null),
+      area: () => {
+        const g = this.geom;
+        return g ? { x0: g.x0, x1: g.x0 + g.heads * g.cell, y0: g.y0, y1: g.y0 + g.layers * g.cell } : null;
+      },
+      pick: (e) => {
+        const t = tileAt(e);
+        if (t) h.onPick(t.layer, t.head);
+      },
+      label: 'Heads by layer',
+      cells: true,
+    });
     const cellAt = (e) => {
       const g = this.zgeom;
       if (!g) return null;
@@ -68,8 +82,17 @@ export class SimilarityGrid {
       if (x < 0 || y < 0 || i >= g.n || j >= g.n) return null;
       return { i, j, x: e.clientX - r.left, y: e.clientY - r.top, w: r.width };
     };
-    zoom.addEventListener('pointermove', (e) => h.onZoomHover(cellAt(e)));
-    zoom.addEventListener('pointerleave', () => h.onZoomHover(null));
+    probe(zoom, {
+      report: (e) => h.onZoomHover(cellAt(e)),
+      hide: () => h.onZoomHover(null),
+      step: () => (this.zgeom ? { dx: this.zgeom.cell, dy: this.zgeom.cell } : null),
+      area: () => {
+        const g = this.zgeom;
+        return g ? { x0: g.x0, x1: g.x0 + g.n * g.cell, y0: g.y0, y1: g.y0 + g.n * g.cell } : null;
+      },
+      label: 'The enlarged head',
+      cells: true,
+    });
   }
 
   /**

@@ -3,6 +3,7 @@
 // in blocks (common, then distinct ordered by co-occurrence weight) separated by gaps and
 // labelled. Pixels come from Rust (TrainingLab.heatmap_rgba); labels are drawn here.
 
+import { probe } from '../ui/probe.js';
 import { clearCanvas, drawLabel, fitCanvas, isDark, niceTicks, setLabels, tickLabel } from '../render/palette.js';
 
 const MARGIN = { left: 42, top: 36, right: 6, bottom: 4 };
@@ -23,10 +24,19 @@ export class CnHeatmap {
     this.layout = null;
     this.labels = [];
     this.view = null; // what is on screen: { first, rows, windowRows, states, rowH, top, xs, colW }
-    const report = (e) => onHover(this.cellAt(e));
-    canvas.addEventListener('pointermove', report);
-    canvas.addEventListener('pointerdown', report);
-    canvas.addEventListener('pointerleave', () => onHover(null));
+    probe(canvas, {
+      report: (e) => onHover(this.cellAt(e)),
+      hide: () => onHover(null),
+      step: () => (this.view && this.view.xs ? { dx: this.view.colW, dy: this.view.rowH } : null),
+      area: () => {
+        const v = this.view;
+        if (!v || !v.xs) return null;
+        const w = this.canvas.getBoundingClientRect().width;
+        return { x0: MARGIN.left, x1: w - MARGIN.right, y0: v.top, y1: v.top + v.rows * v.rowH };
+      },
+      label: 'Attention of the query on each token over training',
+      cells: true,
+    });
   }
 
   /** A new run: its column layout (TrainingLab.heatmap_layout) and token labels. */
