@@ -137,7 +137,7 @@ function tokensPanel() {
       h('fieldset#overlay-group.inline', { title: 'The theorems drawn (view key overlays)' },
         h('legend', {}, 'draw'),
         ...[
-          ['hull', 'hull', 'Convex hull of the initial rescaled tokens and the cluster centres (d = 2, 3)'],
+          ['hull', 'hull', 'Convex hull of the initial rescaled tokens and the centres of the clusters holding a share of the tokens (d = 2, 3)'],
           ['psi', 'ψ₁', 'ψ₁ (left eigenvector of V for its top eigenvalue) and the limiting lines ⟨ψ₁, z⟩ = const'],
           ['leaders', 'leaders', 'Leaders’ columns on the heatmap (1-D runs) and the Boolean distance’s limit 0 on the chart'],
           ['plateaus', 'plateaus', 'Plateaus of the count on the chart: at least 10 time units with the clusters settled (each cluster\'s radius at most a quarter of the distance between the closest centres)'],

@@ -1,9 +1,10 @@
 // The theorems drawn over the particle lab's panels (the view key `overlays`): the convex hull of
-// the initial rescaled tokens with the cluster centres (`hull`), ψ₁ as an arrow and the limiting
+// the initial rescaled tokens with the centres of the clusters that hold a meaningful share of the
+// tokens (`hull`), ψ₁ as an arrow and the limiting
 // lines ⟨ψ₁, z⟩ = const (`psi`), the leaders' columns on the heatmap of 1-D runs (`leaders`; the
 // chart's Boolean limit is drawn in Rust), depth shading in 3-D (`depth`); the chart's plateaus
 // are drawn in Rust (ParticleLab.draw_chart). Every position comes from the core (wasm
-// ParticleLab.initial_hull, psi1, cluster_centres); this module only draws them, in the theme's
+// ParticleLab.initial_hull, psi1, centre_marks); this module only draws them, in the theme's
 // colours, and keeps where it drew (for the hooks and the browser tests).
 
 import { drawLabel, isDark } from '../render/palette.js';
@@ -54,12 +55,13 @@ export function loadOverlays() {
   app.needs.heat = true;
 }
 
-/** After the metrics: the cluster centres (hull) and the heatmap's leader columns (1-D runs). */
+/** After the metrics: the centres marked (hull; the core's rule, science.md §1.7) and the
+ * heatmap's leader columns (1-D runs). */
 export function overlayMetrics() {
   const s = app.stepper;
   const tv = ui.tokens;
   if (!s || !tv || !tv.overlay) return;
-  tv.overlay.centres = tv.overlay.hull ? s.cluster_centres() : null;
+  tv.overlay.centres = tv.overlay.hull ? s.centre_marks() : null;
   if (ui.heatmap) ui.heatmap.marks = tv.overlay.on.has('leaders') && s.d() === 1 ? Array.from(s.leaders()) : null;
 }
 
@@ -164,10 +166,10 @@ function psiArrow(ctx, from, size, o, e, colour) {
   return { from, to, label: labels[0] };
 }
 
-/** Draws the cluster centres over the tokens of a 2-D or 3-D view (`at` maps a data point). */
+/** Draws the centres marked over the tokens of a 2-D or 3-D view (`at` maps a data point). */
 export function drawCentres(tv, ctx, at) {
   const ov = tv.overlay;
-  if (!ov || !ov.centres || !ov.centres.length || tv.k !== ov.hull?.points?.[0]?.length) return;
+  if (!ov || !ov.centres || tv.k !== ov.hull?.points?.[0]?.length) return;
   const k = tv.k;
   const col = overlayColours();
   ctx.strokeStyle = col.centre;

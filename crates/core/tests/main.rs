@@ -30,6 +30,7 @@ mod kernel_bits;
 mod layers_view;
 mod linalg;
 mod link;
+mod marks;
 mod messages;
 mod model_files;
 mod model_forward;

@@ -6,9 +6,9 @@
 use super::particles::ParticleLab;
 use crate::to_js;
 use attn_core::link::quote;
-use attn_core::particles::analysis::cluster_centres;
 use attn_core::particles::analysis::hull3d::hull_edges;
 use attn_core::particles::analysis::hyperplanes::{projections, value_range};
+use attn_core::particles::analysis::marks::{centre_marks, mark_spacing};
 use attn_core::particles::analysis::metrics::top_eigen;
 use attn_core::particles::init::tokens as init_tokens;
 use attn_core::view::OVERLAYS;
@@ -95,16 +95,20 @@ impl ParticleLab {
         }
     }
 
-    /// The centres of the clusters of two or more tokens at the last [`ParticleLab::metrics`]
-    /// call (core `analysis::clusters::cluster_centres`, in the displayed coordinates): a new
-    /// `Float64Array` of `k x d`, row-major; empty before the first call.
-    pub fn cluster_centres(&self) -> Float64Array {
+    /// The cluster centres the `hull` overlay marks at the last [`ParticleLab::metrics`] call
+    /// (core `analysis::marks::centre_marks`, science.md §1.7: the clusters of at least
+    /// `max(2, ceil(n / 256))` tokens, largest first, none within 0.05 reference spreads of
+    /// another mark; in the displayed coordinates): a new `Float64Array` of `k x d`, row-major;
+    /// empty before the first call.
+    pub fn centre_marks(&self) -> Float64Array {
         if self.labels_step.is_none() {
             return Float64Array::new_with_length(0);
         }
         let (n, d) = (self.sim.n(), self.sim.d());
+        let tokens = &self.scratch.tokens;
         let count = self.scratch.labels.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
-        Float64Array::from(&cluster_centres(&self.scratch.tokens, n, d, &self.scratch.labels, count, 2)[..])
+        let spacing = mark_spacing(&self.sim, tokens);
+        Float64Array::from(&centre_marks(tokens, n, d, &self.scratch.labels, count, spacing)[..])
     }
 
     /// The plateaus of the count the chart draws (core `History::plateaus`: at least 10 time

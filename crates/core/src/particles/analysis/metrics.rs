@@ -186,9 +186,16 @@ pub fn labels_of_state(
 /// ([`crate::particles::config::Config::cluster_reference`] of the initial tokens' spread and
 /// these tokens' spread; science.md §1.7).
 pub fn cluster_tolerance(sim: &Simulation, tokens: &[f64]) -> f64 {
+    sim.config().cluster_tol * reference_spread(sim, tokens)
+}
+
+/// The run's reference spread for the displayed tokens `tokens` of `sim`'s current state
+/// ([`crate::particles::config::Config::cluster_reference`] of the initial tokens' spread and
+/// these tokens' spread): the extent the page's token view spans (science.md §1.7).
+pub fn reference_spread(sim: &Simulation, tokens: &[f64]) -> f64 {
     let c = sim.config();
     let current = if c.clusters_as_drawn() { spread(tokens, sim.n(), sim.d()) } else { f64::NAN };
-    c.cluster_tol * c.cluster_reference(sim.initial_spread(), current)
+    c.cluster_reference(sim.initial_spread(), current)
 }
 
 /// What one streamed pass over the rows of `P` gives besides the scratch's views.

@@ -8,6 +8,7 @@ pub mod hull;
 pub mod hull3d;
 pub mod hyperplanes;
 pub mod identity;
+pub mod marks;
 pub mod metrics;
 pub mod order;
 pub mod partial;
