@@ -228,4 +228,31 @@ export const LAB_CHECKS = {
       return `the model lab's bank text: same-sentence share above chance ${m.chance.toFixed(2)} in ${above} of ${m.same.length} layers (${m.same.map((v) => v.toFixed(2)).join(', ')})`;
     },
   },
+  'model-head-verdict': {
+    lab: 'model',
+    async run(browser) {
+      const said = [];
+      for (const [layer, head] of [[1, 0], [3, 7], [6, 11]]) {
+        const { sp, text } = await on(browser, `${modelLink(FOX)}&layer=${layer}&head=${head}`, async (page) => {
+          await analysed(page);
+          return page.evaluate(() => ({ sp: window.__attnModel.spectrum(), text: document.getElementById('md-verdict').textContent }));
+        });
+        const v = sp.verdict;
+        const mod = ([re, im]) => Math.hypot(re, im);
+        assert.deepEqual(v.lambda1, sp.v[0], 'λ₁ is the eigenvalue of largest modulus');
+        assert.equal(v.real, v.lambda1[1] === 0);
+        assert.equal(v.positive, v.real && v.lambda1[0] > 0);
+        assert.equal(v.simple, mod(sp.v[1]) < mod(sp.v[0]) * (1 - 1e-9));
+        // rank S_h <= 2 d_k: at least d - 2 d_k exact zeros, so S_h is never positive definite.
+        const zeros = sp.s.filter(([re]) => re === 0).length;
+        assert.ok(zeros >= sp.d - 2 * sp.dk, `${layer},${head}: ${zeros} zero eigenvalues of S_h`);
+        const row = !v.real ? /is not real/ : !v.positive ? /is not positive/ : !v.simple ? /is not simple/
+          : v.phi1_s_phi1 > 0 ? /the hyperplanes row applies/ : /condition fails by/;
+        assert.match(text, row, `${layer},${head}: ${text}`);
+        assert.equal(v.hyperplanes_row, v.real && v.positive && v.simple && v.phi1_s_phi1 > 0);
+        said.push(`${layer},${head}: λ₁ ${v.lambda1[0].toFixed(3)}${v.lambda1[1] ? ` ± ${Math.abs(v.lambda1[1]).toFixed(3)}i` : ''}, ${v.hyperplanes_row ? 'hyperplanes row' : 'no row'}, S_h ${zeros} zeros`);
+      }
+      return said.join('; ');
+    },
+  },
 };

@@ -14,6 +14,13 @@ export const CAPTIONS = {
   noValue: 'no value (overflow at layer $layer)',
   hist: 'High-similarity pairs: the top 2% of each head\'s S (quantile 0.98, as the depth lab\'s context-text); each ridge adds the layer\'s heads.',
   same: 'Same-sentence share by layer: $shares; by chance $chance.',
+  spectrum: 'V_h = W_o W_v moves the tokens, dx_i/dt = Σ_j P_ij V_h x_j; S_h = (W_qᵀW_k + W_kᵀW_q) / (2√d_k) scores them. All d_model eigenvalues come from the d_k × d_k and 2d_k × 2d_k blocks; the rest are exactly 0. The verdict reads §1.3 of the clusters paper (Geshkovski et al. 2023) on these matrices.',
+  verdictNotReal: 'λ₁ = $lambda is not real (imaginary part $im): the hyperplanes row needs a real, positive, simple λ₁.',
+  verdictNotPositive: 'λ₁ = $lambda is not positive: the hyperplanes row needs a real, positive, simple λ₁.',
+  verdictNotSimple: 'λ₁ = $lambda is not simple (another eigenvalue within 1e-9 |λ₁| of its modulus): the hyperplanes row needs it simple.',
+  verdictApplies: 'λ₁ = $lambda is real, positive and simple and φ₁ᵀS_hφ₁ = $phi > 0: the hyperplanes row applies, the rescaled tokens end on at most 3 parallel hyperplanes with normal ψ₁.',
+  verdictFails: 'λ₁ = $lambda is real, positive and simple, but φ₁ᵀS_hφ₁ = $phi ≤ 0: the hyperplanes row\'s condition fails by $by.',
+  verdictRank: 'And rank S_h ≤ 2d_k = $rank < d_model = $d, so "QᵀK positive definite" (the V = I and V = −I rows) never holds for a trained head.',
 };
 
 const $ = (id) => document.getElementById(id);

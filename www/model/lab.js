@@ -11,6 +11,7 @@
 import { writeCaptions } from './captions.js';
 import { encodeValue } from '../lab/pairs.js';
 import { h } from '../ui/dom.js';
+import { HeadPanel } from './head_panel.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
@@ -80,7 +81,7 @@ export function createLab(ctx) {
     root: null,
     panels: {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
-      histogram: '#md-hist-heading', same_sentence: '#md-same-heading',
+      histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading',
     },
     controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },
     pageViewInLink: false,
@@ -165,15 +166,17 @@ class ModelLabPage {
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
+    this.headPanel = new HeadPanel();
 
     window.__attnModel = Object.freeze({
       configString: () => this.canonical,
       model: () => this.model,
       result: () => this.result,
       head: () => this.head,
+      spectrum: () => this.headPanel.sp, // the chosen head's spectra and verdict (ModelLab.head_spectrum)
       busy: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
@@ -295,6 +298,7 @@ class ModelLabPage {
     this.result = r;
     this.ms = m.ms;
     this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
+    this.headPanel.set(m.spectrum ?? null);
     const n = r.n;
     const t = (pixels, variant) => ({ variant, side: m.tiles.side, pixels, values: new Float32Array(0), layers: r.layers, heads: r.heads, n });
     for (const g of [this.attGrid, this.simGrid]) {
@@ -361,6 +365,7 @@ class ModelLabPage {
     this.attGrid.draw();
     this.simGrid.draw();
     this.drawResidual();
+    this.headPanel.draw();
   }
 
   /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */

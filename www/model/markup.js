@@ -5,6 +5,7 @@
 
 import { CAPTIONS } from './captions.js';
 import { h } from '../ui/dom.js';
+import { headPanel } from './head_panel.js';
 import { TEXTS } from './texts.js';
 
 function statusArea() {
@@ -83,6 +84,7 @@ export function buildMarkup(root) {
         h('p#md-tokens.token-strip', { 'aria-live': 'polite' }),
         h('p#md-tokens-note.caption', { role: 'note', hidden: true })),
       gridPanel(),
+      headPanel(),
       residualPanel(),
       h('div.md-stats-row', {},
         chartPanel('hist', 'Distances of similar pairs', 'Ridge plot: per layer, the histogram of |i - j| over the high-similarity pairs of every head'),

@@ -32,6 +32,8 @@ export function showPanels(lab, names) {
     else section.dataset.rank = String(shown);
   }
   lab.root.setAttribute('data-panel-count', String(shown));
+  // Four panels or more: the frame scrolls and each panel keeps its own height (share.css).
+  lab.root.toggleAttribute('data-many-panels', shown >= 4);
   return shown;
 }
 

@@ -15,7 +15,8 @@
 // Out: { kind: 'progress', file, loaded, total, cached }
 //      { kind: 'loaded', info, sha256, ms, cached, memory }  (cached: every file came from the
 //        Cache API; memory: the estimate in bytes)
-//      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, ms }
+//      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, spectrum, ms }
+//        (spectrum: the link's head's spectra and §1.3's verdict, ModelLab.head_spectrum)
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
 //      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
@@ -182,6 +183,7 @@ async function analyse({ id, link, maxSide }) {
   const tiles = lab.tiles(maxSide);
   const p = lab.attention(result.layer, result.head);
   const s = lab.similarity(result.layer, result.head);
+  const spectrum = lab.head_spectrum(result.layer, result.head);
   result.workers = 1;
   if (surgery) {
     const curves = await surgery.catch(() => null);
@@ -189,7 +191,7 @@ async function analyse({ id, link, maxSide }) {
     if (curves) result.workers = 2;
   }
   const ms = performance.now() - t0;
-  self.postMessage({ kind: 'result', id, result, tiles, p, s, ms },
+  self.postMessage({ kind: 'result', id, result, tiles, p, s, spectrum, ms },
     [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer]);
 }
 

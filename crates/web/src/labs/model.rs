@@ -173,6 +173,11 @@ impl ModelLab {
 }
 
 impl ModelLab {
+    /// The loaded encoder.
+    pub(super) fn encoder(&self) -> &Encoder {
+        &self.encoder
+    }
+
     /// Refuses a link whose layer or head is out of this model's range, naming the key.
     fn fits(&self, link: &ModelLink) -> Result<(), JsError> {
         let c = &self.encoder.config;
