@@ -174,6 +174,7 @@ class ModelLabPage {
       model: () => this.model,
       result: () => this.result,
       head: () => this.head,
+      layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
       busy: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
@@ -295,6 +296,7 @@ class ModelLabPage {
     this.result = r;
     this.ms = m.ms;
     this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
+    this.layers = m.layers;
     const n = r.n;
     const t = (pixels, variant) => ({ variant, side: m.tiles.side, pixels, values: new Float32Array(0), layers: r.layers, heads: r.heads, n });
     for (const g of [this.attGrid, this.simGrid]) {

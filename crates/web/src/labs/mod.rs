@@ -3,12 +3,14 @@
 //! stage-by-stage stepping for the worker pool in [`particles_pool`], its metrics chart in
 //! [`particles_chart`], its heatmap in [`particles_heatmap`], the theorems drawn over it in
 //! [`particles_overlays`]), [`training`], [`depth`], [`model`] (a pretrained BERT: attention maps,
-//! context similarity, surgery; its grids' tiles in [`model_tiles`], the user's own
+//! context similarity, surgery; its grids' tiles in [`model_tiles`], the tokens through the layers
+//! in [`model_layers`], the user's own
 //! `model.safetensors` streamed in by [`model_upload`]; its tokenizer alone for the browser tests
 //! in [`model_tokenizer`]).
 
 pub mod depth;
 pub mod model;
+pub mod model_layers;
 pub mod model_tiles;
 pub mod model_tokenizer;
 pub mod model_upload;

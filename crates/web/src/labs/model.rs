@@ -67,9 +67,12 @@ struct AnalysisOut<'a> {
 pub struct ModelLab {
     encoder: Encoder,
     id: String,
-    link: Option<ModelLink>,
-    analysis: Option<Analysis>,
+    pub(super) link: Option<ModelLink>,
+    pub(super) analysis: Option<Analysis>,
     statistics: Vec<LayerSimilarity>,
+    /// The last layers view ([`super::model_layers`]) and the `cos_tol` it was made with; dropped
+    /// with the analysis it read.
+    pub(super) layers: Option<(f64, attn_core::model::layers_view::LayersView)>,
     /// The last link's tokenizer note.
     note: Option<String>,
 }
@@ -93,7 +96,15 @@ impl ModelLab {
     ) -> Result<ModelLab, JsError> {
         let encoder =
             Encoder::load(safetensors, config_json, vocab_txt, tokenizer_config.as_deref()).map_err(js_err)?;
-        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new(), note: None })
+        Ok(ModelLab {
+            encoder,
+            id: id.to_string(),
+            link: None,
+            analysis: None,
+            statistics: Vec::new(),
+            layers: None,
+            note: None,
+        })
     }
 
     /// Before the page puts this just-loaded model in place of the one it shows (which it keeps
@@ -196,6 +207,7 @@ impl ModelLab {
             && self.analysis.as_ref().is_some_and(|a| !surgery || a.curves.iter().all(|c| !c.residual.is_empty()));
         if !same_text {
             self.analysis = None;
+            self.layers = None;
             let a = self
                 .encoder
                 .analyse_parts(&link.text, surgery, &Serial)

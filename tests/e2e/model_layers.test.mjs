@@ -1,0 +1,82 @@
+// The model lab's tokens through the layers (science.md §7.5, docs/model-lab.md): the page's
+// layers view of the served all-MiniLM-L6-v2 on a text equals `attn encode --layers-view` bit for
+// bit (every PCA coordinate, histogram count, cluster label, mean cosine and effective rank).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { ATTN_BIN, assertNoErrors, launch, openPage, runCli } from './helpers.mjs';
+import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** The page's layers view as plain arrays (NaN as null, the CLI's non-finite). */
+function layersOf(page) {
+  return page.evaluate(() => {
+    const v = window.__attnModel.layersView();
+    const list = (a) => Array.from(a, (x) => (Number.isFinite(x) ? x : null));
+    return {
+      n: v.n, states: v.states, k: v.k, bins: v.bins, coords: list(v.coords), variance: list(v.variance),
+      total_variance: v.total_variance, finite: Array.from(v.finite), histograms: list(v.histograms),
+      clusters: list(v.clusters), labels: Array.from(v.labels), mean_cos: list(v.mean_cos), effective_rank: list(v.effective_rank),
+    };
+  });
+}
+
+/** Every number of the page's view `got` is the CLI's `want` (its "layers_view"), bit for bit. */
+export function sameLayersView(got, want) {
+  const states = want.coords.length;
+  assert.equal(got.states, states, 'one entry per layer 0..=L');
+  assert.equal(got.k, want.components);
+  assert.equal(got.bins, want.bins);
+  const same = (a, b, what) => assert.ok(Object.is(a, b), `${what}: page ${a} cli ${b}`);
+  want.variance.forEach((v, a) => same(got.variance[a], v, `variance[${a}]`));
+  same(got.total_variance, want.total_variance, 'total_variance');
+  let compared = 0;
+  for (let l = 0; l < states; l++) {
+    assert.equal(got.finite[l], 1, `layer ${l} is finite`);
+    want.coords[l].forEach((row, i) => row.forEach((v, a) => {
+      same(got.coords[(l * got.n + i) * got.k + a], v, `coords[${l}][${i}][${a}]`);
+      compared += 1;
+    }));
+    assert.deepEqual(got.histograms.slice(l * got.bins, (l + 1) * got.bins), want.histograms[l], `histogram of layer ${l}`);
+    same(got.clusters[l], want.clusters[l], `clusters[${l}]`);
+    assert.deepEqual(got.labels.slice(l * got.n, (l + 1) * got.n), want.labels[l], `labels of layer ${l}`);
+    same(got.mean_cos[l], want.mean_cos[l], `mean_cos[${l}]`);
+    same(got.effective_rank[l], want.effective_rank[l], `effective_rank[${l}]`);
+  }
+  return compared;
+}
+
+const skip = (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model');
+
+describe('model lab: tokens through the layers', { skip }, () => {
+  test('the page\'s layers view equals attn encode --layers-view bit for bit', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, LINK, { viewport: { width: 1280, height: 900 } });
+    await analysed(page);
+    const config = await page.evaluate(() => window.__attnModel.configString());
+    const got = await layersOf(page);
+    const cli = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', config, '--layers-view']));
+    assert.equal(got.n, cli.tokens.length);
+    assert.equal(got.states, cli.model.layers + 1);
+    const compared = sameLayersView(got, cli.layers_view);
+    assert.equal(compared, got.states * got.n * got.k);
+    // The histogram of each layer counts every pair i < j once.
+    for (let l = 0; l < got.states; l++) {
+      const sum = got.histograms.slice(l * got.bins, (l + 1) * got.bins).reduce((s, c) => s + c, 0);
+      assert.equal(sum, (got.n * (got.n - 1)) / 2);
+    }
+    assertNoErrors(page);
+    await page.close();
+  });
+});
