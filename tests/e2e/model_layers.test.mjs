@@ -1,12 +1,14 @@
 // The model lab's tokens through the layers (science.md §7.5, docs/model-lab.md): the page's
 // layers view of the served all-MiniLM-L6-v2 on a text equals `attn encode --layers-view` bit for
-// bit (every PCA coordinate, histogram count, cluster label, mean cosine and effective rank).
+// bit (every PCA coordinate, histogram count, cluster label, mean cosine and effective rank, and
+// the numbers its table shows); the panel draws the tokens (a canvas that is not blank), and the
+// layer scrubber (slider and arrow keys) changes the layer drawn, whose tokens sit elsewhere.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { ATTN_BIN, assertNoErrors, launch, openPage, runCli } from './helpers.mjs';
+import { ATTN_BIN, assertNoErrors, canvasSnapshot, launch, openPage, runCli } from './helpers.mjs';
 import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
 
 /** @type {import('playwright-core').Browser} */
@@ -76,6 +78,56 @@ describe('model lab: tokens through the layers', { skip }, () => {
       const sum = got.histograms.slice(l * got.bins, (l + 1) * got.bins).reduce((s, c) => s + c, 0);
       assert.equal(sum, (got.n * (got.n - 1)) / 2);
     }
+    // The table shows every layer's numbers, exactly (each cell's data-value).
+    const table = await page.$$eval('#md-layers-stats tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (c) => Number(c.dataset.value))));
+    assert.equal(table.length, got.states);
+    const v = cli.layers_view;
+    table.forEach(([clusters, mean, rank], l) => {
+      assert.ok(Object.is(clusters, v.clusters[l]) && Object.is(mean, v.mean_cos[l]) && Object.is(rank, v.effective_rank[l]), `table row ${l}: ${[clusters, mean, rank]}`);
+    });
+
+    // The panel draws the tokens and the histograms.
+    await page.locator('#md-layers-tokens').scrollIntoViewIfNeeded();
+    for (const id of ['md-layers-tokens', 'md-layers-hist']) {
+      const snap = await canvasSnapshot(page, `#${id}`);
+      assert.ok(snap.width > 50 && snap.inked > snap.width * 5, `#${id} is drawn (${snap.width}x${snap.height}, ${snap.inked} inked)`);
+    }
+    const shown = () => page.evaluate(() => window.__attnModel.layersShown());
+    const at0 = await shown();
+    assert.equal(at0.layer, 0);
+    assert.equal(at0.drawn.length, got.n, 'every token drawn');
+    const before = await canvasSnapshot(page, '#md-layers-tokens');
+    // The slider to the last layer: the tokens drawn are the last layer's, elsewhere.
+    const last = got.states - 1;
+    await page.locator('#md-layers-slider').fill(String(last));
+    const atLast = await shown();
+    assert.equal(atLast.layer, last);
+    const moved = (a, b) => {
+      const pos = (d) => new Map(d.map(([x, y, i]) => [i, [x, y]]));
+      const pa = pos(a.drawn);
+      const pb = pos(b.drawn);
+      let sum = 0;
+      for (const [i, [x, y]] of pa) sum += Math.hypot(x - pb.get(i)[0], y - pb.get(i)[1]);
+      return sum / pa.size;
+    };
+    assert.ok(moved(at0, atLast) > 5, `the tokens move between layers 0 and ${last}: ${moved(at0, atLast).toFixed(1)} px on average`);
+    assert.notEqual((await canvasSnapshot(page, '#md-layers-tokens')).hash, before.hash, 'the canvas changes');
+    assert.equal(await page.$eval('#md-layers-stats tr.shown', (r) => r.dataset.layer), String(last), 'the table marks the layer shown');
+    // Arrow keys on the canvas step the layer.
+    await page.locator('#md-layers-tokens').focus();
+    await page.keyboard.press('ArrowLeft');
+    const back = await shown();
+    assert.equal(back.layer, last - 1);
+    assert.ok(moved(atLast, back) > 0.5, 'one layer back, the tokens are elsewhere');
+    await page.keyboard.press('Home');
+    assert.equal((await shown()).layer, 0);
+    // Hovering a token names it.
+    const box = await page.locator('#md-layers-tokens').boundingBox();
+    const [x, y, i] = (await shown()).drawn[0];
+    await page.mouse.move(box.x + x, box.y + y);
+    const tip = await page.$eval('#md-layers-tip', (t) => t.textContent);
+    const tokens = await page.evaluate(() => window.__attnModel.result().tokens);
+    assert.ok(tip.startsWith(`token ${i}: ${tokens[i]}`), `tip: ${tip}`);
     assertNoErrors(page);
     await page.close();
   });

@@ -126,7 +126,7 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.deepEqual([checks.bad.ok, checks.bad.key, checks.bad.lab], [false, 'panels', 'model']);
       assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'layer', 'head', 'grid_scale']);
       assert.deepEqual(checks.keys[6], ['grid_scale', 'choice', 'head']);
-      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'residual', 'histogram', 'same_sentence']);
+      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'residual', 'histogram', 'same_sentence', 'layers']);
       assert.equal(checks.asked, 'model');
       // The fields' hints come from the same key table.
       assert.match(await page.locator('#md-scale').getAttribute('title'), /^grid_scale: colour scale of the attention and similarity grids.*Allowed: head, shared\. Default: head\.$/);

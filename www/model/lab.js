@@ -23,6 +23,7 @@ import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
 import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
+import { LayersPanel } from './layers.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
@@ -80,7 +81,7 @@ export function createLab(ctx) {
     root: null,
     panels: {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
-      histogram: '#md-hist-heading', same_sentence: '#md-same-heading',
+      histogram: '#md-hist-heading', same_sentence: '#md-same-heading', layers: '#md-layers-heading',
     },
     controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },
     pageViewInLink: false,
@@ -160,12 +161,13 @@ class ModelLabPage {
         $('md-run').click();
       }
     });
+    this.layersPanel = new LayersPanel((l) => this.showLayer(l)); // tokens through the layers (layers.js)
     const redraw = () => {
       if (this.visible) this.drawAll();
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-layers-tokens', 'md-layers-hist']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
 
@@ -175,6 +177,8 @@ class ModelLabPage {
       result: () => this.result,
       head: () => this.head,
       layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
+      // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
+      layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
       busy: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
@@ -297,6 +301,7 @@ class ModelLabPage {
     this.ms = m.ms;
     this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
     this.layers = m.layers;
+    this.layersPanel.set(m.layers, r, this.layersPanel.layer);
     const n = r.n;
     const t = (pixels, variant) => ({ variant, side: m.tiles.side, pixels, values: new Float32Array(0), layers: r.layers, heads: r.heads, n });
     for (const g of [this.attGrid, this.simGrid]) {
@@ -363,6 +368,12 @@ class ModelLabPage {
     this.attGrid.draw();
     this.simGrid.draw();
     this.drawResidual();
+    this.layersPanel.draw();
+  }
+
+  /** Shows layer `l` of the tokens through the layers. */
+  showLayer(l) {
+    this.layersPanel.show(l);
   }
 
   /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */

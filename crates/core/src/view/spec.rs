@@ -86,12 +86,13 @@ pub const DEPTH_VIEW: ViewSpec = ViewSpec {
 ///
 /// Panels: `tokens` (the token strip), `grid` (the layers x heads grids of attention `P` and
 /// context similarity `S`, the chosen head enlarged), `residual` (rank collapse of the four
-/// variants), `histogram` (distances of similar pairs), `same_sentence`.
+/// variants), `histogram` (distances of similar pairs), `same_sentence`, `layers` (the tokens through
+/// the layers, science.md §7.5).
 /// Controls: `example` (the built-in texts), `text` (the text box), `run` (Analyse), `grid_scale`
 /// (the grids' colour scale).
 pub const MODEL_VIEW: ViewSpec = ViewSpec {
     lab: "model",
-    panels: &["tokens", "grid", "residual", "histogram", "same_sentence"],
+    panels: &["tokens", "grid", "residual", "histogram", "same_sentence", "layers"],
     controls: &["example", "text", "run", "grid_scale"],
     default_controls: &["example"],
     max_speed: 1,
