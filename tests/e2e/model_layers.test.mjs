@@ -2,7 +2,8 @@
 // layers view of the served all-MiniLM-L6-v2 on a text equals `attn encode --layers-view` bit for
 // bit (every PCA coordinate, histogram count, cluster label, mean cosine and effective rank, and
 // the numbers its table shows); the panel draws the tokens (a canvas that is not blank), and the
-// layer scrubber (slider and arrow keys) changes the layer drawn, whose tokens sit elsewhere.
+// layer scrubber (slider and arrow keys) changes the layer drawn, whose tokens sit elsewhere, and
+// the link (view key hidden_layer), which reopens at that layer and which `attn encode` reads.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -113,14 +114,19 @@ describe('model lab: tokens through the layers', { skip }, () => {
     assert.ok(moved(at0, atLast) > 5, `the tokens move between layers 0 and ${last}: ${moved(at0, atLast).toFixed(1)} px on average`);
     assert.notEqual((await canvasSnapshot(page, '#md-layers-tokens')).hash, before.hash, 'the canvas changes');
     assert.equal(await page.$eval('#md-layers-stats tr.shown', (r) => r.dataset.layer), String(last), 'the table marks the layer shown');
+    const hashAt = () => page.evaluate(() => decodeURIComponent(location.hash.slice(1)));
+    assert.ok((await hashAt()).endsWith(`&hidden_layer=${last}`), `the link holds the layer: ${await hashAt()}`);
+    assert.equal(await page.evaluate(() => window.__attnModel.configString()), `${config}&hidden_layer=${last}`);
     // Arrow keys on the canvas step the layer.
     await page.locator('#md-layers-tokens').focus();
     await page.keyboard.press('ArrowLeft');
     const back = await shown();
     assert.equal(back.layer, last - 1);
     assert.ok(moved(atLast, back) > 0.5, 'one layer back, the tokens are elsewhere');
+    assert.ok((await hashAt()).endsWith(`&hidden_layer=${last - 1}`), await hashAt());
     await page.keyboard.press('Home');
     assert.equal((await shown()).layer, 0);
+    assert.equal(await hashAt(), decodeURIComponent(config), 'layer 0, the default, is left out of the link');
     // Hovering a token names it.
     const box = await page.locator('#md-layers-tokens').boundingBox();
     const [x, y, i] = (await shown()).drawn[0];
@@ -130,5 +136,37 @@ describe('model lab: tokens through the layers', { skip }, () => {
     assert.ok(tip.startsWith(`token ${i}: ${tokens[i]}`), `tip: ${tip}`);
     assertNoErrors(page);
     await page.close();
+  });
+
+  test('a link with hidden_layer reopens at that layer; one past the model is refused naming the key', { timeout: 300_000 }, async () => {
+    const link = `${LINK}&hidden_layer=4`;
+    const page = await openPage(browser, link, { viewport: { width: 1280, height: 900 } });
+    await analysed(page);
+    const state = await page.evaluate(() => {
+      const m = window.__attnModel;
+      return { config: m.configString(), shown: m.layersShown(), slider: document.getElementById('md-layers-slider').value, hash: decodeURIComponent(location.hash.slice(1)) };
+    });
+    assert.ok(state.config.endsWith('&layer=2&head=3&hidden_layer=4'), state.config);
+    assert.equal(state.hash, decodeURIComponent(state.config));
+    assert.equal(state.shown.layer, 4);
+    assert.equal(state.slider, '4');
+    assert.equal(await page.$eval('#md-layers-stats tr.shown', (r) => r.dataset.layer), '4');
+    // attn encode takes the page's link whole and prints it back.
+    const cli = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', state.config]));
+    assert.equal(cli.config, state.config);
+    // Picking a head keeps the layer shown.
+    const g = await page.evaluate(() => window.__attnModel.gridGeometry());
+    const box = await page.locator('#md-att-grid').boundingBox();
+    await page.mouse.click(box.x + g.x0 + g.cell / 2, box.y + g.y0 + g.cell / 2);
+    await analysed(page, state.config.replace('&layer=2&head=3', ''));
+    assert.equal((await page.evaluate(() => window.__attnModel.layersShown())).layer, 4);
+    await page.close();
+
+    // MiniLM has 6 layers: hidden_layer=7 is refused naming the key, the default shown instead.
+    const bad = await openPage(browser, `${LINK}&hidden_layer=7`, { viewport: { width: 1280, height: 900 } });
+    await bad.waitForFunction(() => document.getElementById('md-error').textContent.includes('hidden_layer'), null, { timeout: 240_000 });
+    const message = await bad.$eval('#md-error', (e) => e.textContent);
+    assert.match(message, /`hidden_layer`: the model has hidden states 0..=6/);
+    await bad.close();
   });
 });

@@ -44,7 +44,7 @@ function valueOf(text, key) {
 }
 
 /** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
-const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
+const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale', 'hidden_layer'];
 
 /** The keys of a bare model link: `version`, `lab` and the view keys. */
 const BARE_KEYS = ['version', 'lab', ...VIEW_KEYS];
@@ -193,14 +193,16 @@ class ModelLabPage {
     return this.result ? valueOf(this.canonical, 'text') : TEXTS[0][2];
   }
 
-  /** A link of the loaded (or default) model with the shown text, layer and head, changed by `c`. */
+  /** A link of the loaded (or default) model with the shown text, layer, head and hidden layer,
+   * changed by `c` (a new text keeps the hidden layer: the core refuses one the model lacks). */
   linkWith(c) {
     const r = this.result;
     const text = c.text ?? this.shownText();
     const layer = c.layer ?? r?.layer ?? OPENING_HEAD.layer;
     const head = c.head ?? r?.head ?? OPENING_HEAD.head;
+    const hidden = c.hidden ?? this.layersPanel.layer;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
-    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`, c.scale ?? r?.scale ?? 'head');
+    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
   }
 
   /** Shows `link` (a bare one is the default already: linkFor). */
@@ -301,7 +303,7 @@ class ModelLabPage {
     this.ms = m.ms;
     this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
     this.layers = m.layers;
-    this.layersPanel.set(m.layers, r, this.layersPanel.layer);
+    this.layersPanel.set(m.layers, r, r.hidden_layer);
     const n = r.n;
     const t = (pixels, variant) => ({ variant, side: m.tiles.side, pixels, values: new Float32Array(0), layers: r.layers, heads: r.heads, n });
     for (const g of [this.attGrid, this.simGrid]) {
@@ -371,9 +373,17 @@ class ModelLabPage {
     this.layersPanel.draw();
   }
 
-  /** Shows layer `l` of the tokens through the layers. */
+  /** Shows layer `l` of the tokens through the layers, at once (nothing is recomputed), and writes
+   * it in the link (view key hidden_layer; the core's canonical form, check_model_link). */
   showLayer(l) {
     this.layersPanel.show(l);
+    if (!this.result || this.inflight || this.pending) return; // the analysis on its way keeps its link
+    const checked = this.wasm.check_model_link(this.linkWith({ hidden: this.layersPanel.layer }));
+    if (!checked.ok) return;
+    this.canonical = checked.canonical;
+    this.result.config = checked.canonical;
+    this.result.hidden_layer = this.layersPanel.layer;
+    this.ctx.linkChanged('replace');
   }
 
   /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */
