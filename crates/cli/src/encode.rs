@@ -55,6 +55,9 @@ pub struct EncodeArgs {
     /// The sections on trained heads and layers (science.md §7).
     #[command(flatten)]
     pub trained: crate::encode_trained::TrainedArgs,
+    /// One head as a particle system (science.md §7.6).
+    #[command(flatten)]
+    pub head: crate::encode_head::HeadArgs,
     /// Threads (rows and heads split across them; the bits never change). Default: every core.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -130,6 +133,8 @@ struct Output<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     repeat: Option<crate::encode_trained::RepeatOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    head_dynamics: Option<crate::encode_head::HeadOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     layers_view: Option<crate::encode_trained::LayersViewOut>,
     /// For a `--config` link older than the tokenizer's Unicode tables whose text has code points
     /// they treat otherwise: the note naming them (also printed on stderr).
@@ -162,7 +167,7 @@ pub(crate) fn read_text(dir: &Path, name: &str) -> Result<String, String> {
 }
 
 /// `L,H` of flag `flag`, checked against the model: `L` in `1..=layers`, `H` in `0..heads`.
-fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(usize, usize), String> {
+pub(crate) fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(usize, usize), String> {
     let bad = |why: String| format!("invalid --{} {:?}: {}", flag, value, why);
     let (l, h) = value.split_once(',').ok_or_else(|| bad("expected L,H (layer, head), e.g. 1,0".into()))?;
     let l: usize = l.trim().parse().map_err(|_| bad("the layer L must be a whole number".into()))?;
@@ -258,6 +263,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
     let spectrum_flags: Vec<(usize, usize)> =
         args.trained.spectrum.iter().map(|v| layer_head("spectrum", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
     let repeat_request = crate::encode_trained::check(&args.trained, c.layers, link.cos_tol)?;
+    let head_request = crate::encode_head::check(&args.head, c.layers, c.heads, &link)?;
     let source = if args.text.is_some() { "--text" } else { "--config's text" };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -270,6 +276,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         false => Some(crate::encode_trained::spectrum_section(&encoder, &spectrum_flags)?),
     };
     let repeat = repeat_request.map(|r| crate::encode_trained::repeat_section(&encoder, &analysis.encoding, &r, &pool));
+    let head_dynamics = head_request.map(|r| crate::encode_head::section(&encoder, &analysis.encoding, &r, &pool));
     let f = &analysis.forward;
     let (n, d) = (f.n, f.d);
     let layers_view =
@@ -338,6 +345,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         non_finite,
         spectrum,
         repeat,
+        head_dynamics,
         layers_view,
         tokenizer_note: note,
     };

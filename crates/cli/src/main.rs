@@ -3,6 +3,7 @@
 mod bench;
 mod depth;
 mod encode;
+mod encode_head;
 mod encode_trained;
 mod heap;
 mod model_bench;

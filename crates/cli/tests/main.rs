@@ -11,6 +11,7 @@ mod depth;
 mod diverged;
 mod encode;
 mod encode_trained;
+mod head_dynamics;
 mod layers_view;
 mod link;
 mod model_files;

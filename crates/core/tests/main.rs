@@ -21,6 +21,7 @@ mod depth_similarity;
 mod euclidean;
 mod exp;
 mod exp_rational;
+mod head_dynamics;
 mod hull3d;
 mod hyperplanes;
 mod identity;

@@ -6,12 +6,12 @@
 /// The default `cos_tol` (the model lab's key).
 pub const COS_TOL: f64 = 0.01;
 
-/// The `n x n` cosines of the rows of `x` (`n x d`, row-major) in `f64`: `x_i·x_j / (|x_i| |x_j|)`,
-/// each sum over the features in increasing order; `None` for a pair with a zero vector (the
-/// diagonal included).
-pub fn cosines(x: &[f32], n: usize, d: usize) -> Vec<Option<f64>> {
+/// The `n x n` cosines of the rows of `x` (`n x d`, row-major; `f32` states, or the `f64` ones of
+/// a head's particles) in `f64`: `x_i·x_j / (|x_i| |x_j|)`, each sum over the features in
+/// increasing order; `None` for a pair with a zero vector (the diagonal included).
+pub fn cosines<T: Copy + Into<f64>>(x: &[T], n: usize, d: usize) -> Vec<Option<f64>> {
     let row = |i: usize| &x[i * d..(i + 1) * d];
-    let dot = |i: usize, j: usize| row(i).iter().zip(row(j)).fold(0.0f64, |s, (&a, &b)| s + a as f64 * b as f64);
+    let dot = |i: usize, j: usize| row(i).iter().zip(row(j)).fold(0.0f64, |s, (&a, &b)| s + a.into() * b.into());
     let norms: Vec<f64> = (0..n).map(|i| dot(i, i).sqrt()).collect();
     let mut out = vec![None; n * n];
     for i in 0..n {

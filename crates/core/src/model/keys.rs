@@ -1,11 +1,12 @@
-//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
+//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
 //! `model` names the weights: the model's name and the first 16 hex digits of its
 //! `model.safetensors`' sha256 ([`model_id`]), so a link opened with other weights can be refused
 //! ([`ModelLink::check_model`]). `text` is the text analysed; `cos_tol` the cluster rule of the real
-//! tokens (science.md §7.3, written only when not 0.01). `layer` (1-based) and `head` (0-based)
+//! tokens (science.md §7.3, written only when not 0.01); `bilinear` the form that scores a head's
+//! particles (§7.6, `sym` or `raw`, written only when not `sym`). `layer` (1-based) and `head` (0-based)
 //! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
 //! scale; `hidden_layer` (view key, 0-based: 0 the embeddings) the layer whose hidden state the tokens
 //! through the layers show (science.md §7.5). They are written after the model keys, and only when
@@ -14,6 +15,7 @@
 //! ([`crate::lab`]) calls it for `lab=model`.
 
 use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
+pub use crate::particles::field::low_rank::Bilinear;
 use crate::text::MAX_TEXT_BYTES;
 use crate::view::View;
 use crate::{key_count, key_text};
@@ -44,6 +46,8 @@ pub struct ModelLink {
     pub text: String,
     /// The cluster rule's tolerance on `1 − cos` (science.md §7.3).
     pub cos_tol: f64,
+    /// The bilinear form scoring a head's particles (science.md §7.6).
+    pub bilinear: Bilinear,
     /// The layer shown (view key), 1-based.
     pub layer: usize,
     /// The head shown (view key), 0-based.
@@ -62,6 +66,7 @@ impl ModelLink {
             model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),
             text: "The quick brown fox jumps over the lazy dog.".to_string(),
             cos_tol: super::clusters::COS_TOL,
+            bilinear: Bilinear::Sym,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -76,6 +81,7 @@ impl ModelLink {
             model,
             text,
             cos_tol: super::clusters::COS_TOL,
+            bilinear: Bilinear::Sym,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -167,6 +173,11 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
         closed 2.0,
         "cluster rule of the real tokens: two tokens are linked when 1 − cos ≤ cos_tol, and clusters are the linked groups ([CLS] and [SEP] included)"
     ),
+    crate::key_choice!(
+        bilinear,
+        Bilinear,
+        "scores of a head's particles: `sym` (S_h = (B_h + B_hᵀ)/2, the clusters papers' form) or `raw` (B_h = W_qᵀ W_k / √d_k, the model's own)"
+    ),
     Key {
         effect: "view key: the layer shown",
         ..key_count!(layer, 1, super::config::MAX_LAYERS, "layer shown (1-based)")
@@ -194,13 +205,19 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
     },
 ];
 
-/// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default: `cos_tol`
-/// and the view keys.
-const OMITTED_DEFAULTS: [(&str, &str); 5] =
-    [("cos_tol", "0.01"), ("layer", "1"), ("head", "0"), ("grid_scale", "head"), ("hidden_layer", "0")];
+/// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default:
+/// `cos_tol`, `bilinear` and the view keys.
+const OMITTED_DEFAULTS: [(&str, &str); 6] = [
+    ("cos_tol", "0.01"),
+    ("bilinear", "sym"),
+    ("layer", "1"),
+    ("head", "0"),
+    ("grid_scale", "head"),
+    ("hidden_layer", "0"),
+];
 
-/// Number of keys every canonical link writes (`lab`, `model`, `text`; then `cos_tol` and the view
-/// keys, each when it differs from its default).
+/// Number of keys every canonical link writes (`lab`, `model`, `text`; then `cos_tol`, `bilinear`
+/// and the view keys, each when it differs from its default).
 pub const MODEL_KEYS: usize = 3;
 
 /// Parses `lab=model&model=NAME@SHA16&text=…` (an optional leading `#` or `?` is ignored; values
@@ -308,8 +325,9 @@ impl ModelLink {
         keys::pairs(MODEL_TABLE, self)
     }
 
-    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `cos_tol`, `layer`, `head`,
-    /// `grid_scale` and `hidden_layer` when they differ from 0.01, 1, 0, `head` and 0. `parse(&l.to_canonical_string()) == Ok(l)`.
+    /// The canonical link: `version=V&lab=model&model=…&text=…`, then `cos_tol`, `bilinear`,
+    /// `layer`, `head`, `grid_scale` and `hidden_layer` when they differ from 0.01, `sym`, 1, 0,
+    /// `head` and 0. `parse(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {
         let pairs = self.pairs();
         let mut out = format!("version={}", crate::link::VERSION);

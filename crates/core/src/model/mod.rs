@@ -36,6 +36,7 @@ pub mod config;
 pub mod encoder;
 pub mod finite;
 pub mod forward;
+pub mod head_dynamics;
 pub mod head_spectrum;
 pub mod heads;
 pub mod keys;

@@ -7,6 +7,7 @@
 //! apart: `y = M z` and `c = beta e^{2s}`; when `c` itself overflows, the hardmax limit is used
 //! (uniform over the row's maximal scores). Nothing here allocates after [`Field::new`].
 
+pub mod low_rank;
 pub(crate) mod rows;
 
 use super::config::{Config, Model, Space};
