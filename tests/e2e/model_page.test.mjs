@@ -124,9 +124,10 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.equal(checks.lab.ok, true);
       assert.deepEqual([checks.other.ok, checks.other.key], [false, 'lab']);
       assert.deepEqual([checks.bad.ok, checks.bad.key, checks.bad.lab], [false, 'panels', 'model']);
-      assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'bilinear', 'layer', 'head', 'grid_scale']);
+      assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'bilinear', 'layer', 'head', 'grid_scale', 'hidden_layer']);
       assert.deepEqual(checks.keys[7], ['grid_scale', 'choice', 'head']);
-      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'residual', 'histogram', 'same_sentence']);
+      assert.deepEqual(checks.keys[8], ['hidden_layer', 'count', '0']);
+      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'residual', 'layers', 'histogram', 'same_sentence']);
       assert.equal(checks.asked, 'model');
       // The fields' hints come from the same key table.
       assert.match(await page.locator('#md-scale').getAttribute('title'), /^grid_scale: colour scale of the attention and similarity grids.*Allowed: head, shared\. Default: head\.$/);

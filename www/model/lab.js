@@ -24,6 +24,7 @@ import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
 import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
+import { LayersPanel } from './layers.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
@@ -44,7 +45,7 @@ function valueOf(text, key) {
 }
 
 /** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
-const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale'];
+const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale', 'hidden_layer'];
 
 /** The keys of a bare model link: `version`, `lab` and the view keys. */
 const BARE_KEYS = ['version', 'lab', ...VIEW_KEYS];
@@ -82,6 +83,7 @@ export function createLab(ctx) {
     panels: {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
       histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading',
+      layers: '#md-layers-heading',
     },
     controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },
     pageViewInLink: false,
@@ -161,12 +163,13 @@ class ModelLabPage {
         $('md-run').click();
       }
     });
+    this.layersPanel = new LayersPanel((l) => this.showLayer(l)); // tokens through the layers (layers.js)
     const redraw = () => {
       if (this.visible) this.drawAll();
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-layers-tokens', 'md-layers-hist']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
     this.headPanel = new HeadPanel();
@@ -177,6 +180,9 @@ class ModelLabPage {
       result: () => this.result,
       head: () => this.head,
       spectrum: () => this.headPanel.sp, // the chosen head's spectra and verdict (ModelLab.head_spectrum)
+      layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
+      // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
+      layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
       busy: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
@@ -191,14 +197,16 @@ class ModelLabPage {
     return this.result ? valueOf(this.canonical, 'text') : TEXTS[0][2];
   }
 
-  /** A link of the loaded (or default) model with the shown text, layer and head, changed by `c`. */
+  /** A link of the loaded (or default) model with the shown text, layer, head and hidden layer,
+   * changed by `c` (a new text keeps the hidden layer: the core refuses one the model lacks). */
   linkWith(c) {
     const r = this.result;
     const text = c.text ?? this.shownText();
     const layer = c.layer ?? r?.layer ?? OPENING_HEAD.layer;
     const head = c.head ?? r?.head ?? OPENING_HEAD.head;
+    const hidden = c.hidden ?? this.layersPanel.layer;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
-    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}`, c.scale ?? r?.scale ?? 'head');
+    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
   }
 
   /** Shows `link` (a bare one is the default already: linkFor). */
@@ -299,6 +307,8 @@ class ModelLabPage {
     this.ms = m.ms;
     this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
     this.headPanel.set(m.spectrum ?? null);
+    this.layers = m.layers;
+    this.layersPanel.set(m.layers, r, r.hidden_layer);
     const n = r.n;
     const t = (pixels, variant) => ({ variant, side: m.tiles.side, pixels, values: new Float32Array(0), layers: r.layers, heads: r.heads, n });
     for (const g of [this.attGrid, this.simGrid]) {
@@ -366,6 +376,20 @@ class ModelLabPage {
     this.simGrid.draw();
     this.drawResidual();
     this.headPanel.draw();
+    this.layersPanel.draw();
+  }
+
+  /** Shows layer `l` of the tokens through the layers, at once (nothing is recomputed), and writes
+   * it in the link (view key hidden_layer; the core's canonical form, check_model_link). */
+  showLayer(l) {
+    this.layersPanel.show(l);
+    if (!this.result || this.inflight || this.pending) return; // the analysis on its way keeps its link
+    const checked = this.wasm.check_model_link(this.linkWith({ hidden: this.layersPanel.layer }));
+    if (!checked.ok) return;
+    this.canonical = checked.canonical;
+    this.result.config = checked.canonical;
+    this.result.hidden_layer = this.layersPanel.layer;
+    this.ctx.linkChanged('replace');
   }
 
   /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */

@@ -1,12 +1,14 @@
 // The model lab's markup, built with DOM calls (ui/dom.js): the status area (model download
 // progress, errors), the text panel, the token strip, the attention and context-similarity grids
-// with the chosen head enlarged, the rank-collapse chart of Dong et al.'s four variants, and the
+// with the chosen head enlarged, the rank-collapse chart of Dong et al.'s four variants, the tokens
+// through the layers (layers.js builds its panel), and the
 // context-similarity statistics (distances and same-sentence share of each layer's high pairs).
 
 import { CAPTIONS } from './captions.js';
 import { h } from '../ui/dom.js';
 import { headPanel } from './head_panel.js';
 import { TEXTS } from './texts.js';
+import { layersPanel } from './layers.js';
 
 function statusArea() {
   return h('section.status-area', { 'aria-label': 'Model lab status' },
@@ -86,6 +88,7 @@ export function buildMarkup(root) {
       gridPanel(),
       headPanel(),
       residualPanel(),
+      layersPanel(),
       h('div.md-stats-row', {},
         chartPanel('hist', 'Distances of similar pairs', 'Ridge plot: per layer, the histogram of |i - j| over the high-similarity pairs of every head'),
         chartPanel('same', 'Same-sentence pairs', 'Same-sentence share of high-similarity pairs against layer, with the chance level'),

@@ -212,7 +212,7 @@ export function draw2d(tv, ctx, w, h, th, colours) {
     const p = pos(i);
     if (p) {
       dot(ctx, p[0], p[1], r, colours[i], th, tv.shapes ? tv.shapes[i] : 0, fill);
-      tv.drawn.push(p);
+      tv.drawn.push([p[0], p[1], i]); // screen x, y and the token (hover)
     }
   }
   drawCentres(tv, ctx, (a, b) => [X(a), Y(b)]);
@@ -370,7 +370,7 @@ export function draw3d(tv, ctx, w, h, th, colours) {
     order.push(i);
   }
   order.sort((i, j) => pd[i] - pd[j]);
-  tv.drawn = order.map((i) => [px[i], py[i]]);
+  tv.drawn = order.map((i) => [px[i], py[i], i]); // screen x, y and the token (hover)
   const r = radius(tv);
   // Depth shading (the overlay `depth`): farther tokens fainter and smaller.
   const shade = depthShading(tv);

@@ -15,8 +15,9 @@
 // Out: { kind: 'progress', file, loaded, total, cached }
 //      { kind: 'loaded', info, sha256, ms, cached, memory }  (cached: every file came from the
 //        Cache API; memory: the estimate in bytes)
-//      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, spectrum, ms }
-//        (spectrum: the link's head's spectra and §1.3's verdict, ModelLab.head_spectrum)
+//      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, spectrum, layers, ms }
+//        (spectrum: the link's head's spectra and §1.3's verdict, ModelLab.head_spectrum; layers:
+//        the tokens through the layers, ModelLab.layers_view's typed arrays)
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
 //      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
@@ -184,6 +185,7 @@ async function analyse({ id, link, maxSide }) {
   const p = lab.attention(result.layer, result.head);
   const s = lab.similarity(result.layer, result.head);
   const spectrum = lab.head_spectrum(result.layer, result.head);
+  const layers = lab.layers_view();
   result.workers = 1;
   if (surgery) {
     const curves = await surgery.catch(() => null);
@@ -191,8 +193,9 @@ async function analyse({ id, link, maxSide }) {
     if (curves) result.workers = 2;
   }
   const ms = performance.now() - t0;
-  self.postMessage({ kind: 'result', id, result, tiles, p, s, spectrum, ms },
-    [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer]);
+  const arrays = ['coords', 'histograms', 'labels', 'mean_cos', 'effective_rank', 'clusters', 'finite'].map((k) => layers[k].buffer);
+  self.postMessage({ kind: 'result', id, result, tiles, p, s, spectrum, layers, ms },
+    [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer, ...arrays]);
 }
 
 /** The helper's part: the surgery variants' curves of `link`. */

@@ -255,15 +255,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         }
         None => ModelLink { model: id, ..link },
     };
-    if link.layer > c.layers || link.head >= c.heads {
-        let key = if link.layer > c.layers { "layer" } else { "head" };
-        return Err(format!(
-            "invalid --config: `{}`: the model has layers 1..={} and heads 0..={}",
-            key,
-            c.layers,
-            c.heads - 1
-        ));
-    }
+    link.check_shape(c.layers, c.heads).map_err(|e| format!("invalid --config: {}", e))?;
     let attention_flags: Vec<(usize, usize)> =
         args.attention.iter().map(|v| layer_head("attention", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
     let similarity_flags: Vec<(usize, usize)> =

@@ -145,3 +145,29 @@ fn an_overflowing_layer_prints_null_and_is_listed() {
         ]
     );
 }
+
+/// A link's view key `hidden_layer` (the layer the page's tokens through the layers show) is
+/// checked against the model, naming the key as the page does, and kept in the printed link.
+#[test]
+fn a_links_hidden_layer_is_checked_against_the_model_and_kept() {
+    use sha2::{Digest, Sha256};
+    let bytes = crate::tiny_bert::safetensors(21, false);
+    let dir = folder("hidden-layer", &bytes);
+    let sha: String = Sha256::digest(&bytes).iter().take(8).map(|b| format!("{:02x}", b)).collect();
+    let link = |k: usize| format!("lab=model&model=tiny-bert@{}&text=the%20fox&hidden_layer={}", sha, k);
+    let run = |k: usize| attn(&["encode", "--model", dir.to_str().unwrap(), "--config", &link(k), "--layers-view"]);
+    let (code, out, err) = run(2);
+    assert_eq!(code, 0, "{}", err);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["config"].as_str().unwrap().ends_with("&hidden_layer=2"), "{}", v["config"]);
+    assert_eq!(v["layers_view"]["coords"].as_array().unwrap().len(), 3);
+    let (code, _, err) = run(3);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "invalid --config: `hidden_layer`: the model has hidden states 0..=2 (0: the embeddings, 2: the last"
+        ),
+        "{}",
+        err
+    );
+}

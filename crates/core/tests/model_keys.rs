@@ -19,6 +19,7 @@ fn a_link_round_trips_through_its_canonical_form() {
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
+            hidden_layer: 0,
         }
     );
     let canon = l.to_canonical_string();
@@ -34,13 +35,21 @@ fn a_link_round_trips_through_its_canonical_form() {
     assert!(c.ends_with("&text=The%20fox.%20A%20dog%26cat&cos_tol=0.02&layer=3&head=11"), "{}", c);
     assert_eq!(parse(&c), Ok(tol.clone()));
     // bilinear likewise, after cos_tol; sym is its default.
-    let raw = ModelLink { bilinear: Bilinear::Raw, ..tol };
+    let raw = ModelLink { bilinear: Bilinear::Raw, ..tol.clone() };
     let c = raw.to_canonical_string();
     assert!(c.ends_with("&cos_tol=0.02&bilinear=raw&layer=3&head=11"), "{}", c);
     assert_eq!(parse(&c), Ok(raw));
     let sym = parse("lab=model&text=hi&bilinear=sym").unwrap();
     assert_eq!(sym.bilinear, Bilinear::Sym);
     assert!(!sym.to_canonical_string().contains("bilinear"), "{}", sym.to_canonical_string());
+    // hidden_layer (view key) last, left out at its default 0.
+    let hidden = ModelLink { hidden_layer: 4, ..tol.clone() };
+    let c = hidden.to_canonical_string();
+    assert!(c.ends_with("&cos_tol=0.02&layer=3&head=11&hidden_layer=4"), "{}", c);
+    assert_eq!(parse(&c), Ok(hidden));
+    let zero = parse("lab=model&text=hi&hidden_layer=0").unwrap();
+    assert_eq!(zero.hidden_layer, 0);
+    assert!(!zero.to_canonical_string().contains("hidden_layer"), "{}", zero.to_canonical_string());
     assert_eq!(model_id("all-MiniLM-L6-v2", SHA), "all-MiniLM-L6-v2@53aa51172d142c89");
     let example = ModelLink::example();
     assert_eq!(example.model, model_id("all-MiniLM-L6-v2", SHA));
@@ -68,6 +77,9 @@ fn bad_values_are_refused_naming_the_key() {
         ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=nan", "cos_tol"),
         ("lab=model&model=m@0123456789abcdef&text=hi&bilinear=full", "bilinear"),
         ("lab=model&model=m@0123456789abcdef&text=hi&bilinear=", "bilinear"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&hidden_layer=-1", "hidden_layer"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&hidden_layer=1.5", "hidden_layer"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&hidden_layer=257", "hidden_layer"),
     ];
     for (link, key) in cases {
         let e = parse(link).expect_err(link);
@@ -214,7 +226,7 @@ fn the_registry_reads_model_links_with_the_page_view_keys() {
 fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     let infos = key_infos("model").unwrap();
     let names: Vec<&str> = infos.iter().map(|k| k.name).collect();
-    assert_eq!(names, ["lab", "model", "text", "cos_tol", "bilinear", "layer", "head", "grid_scale"]);
+    assert_eq!(names, ["lab", "model", "text", "cos_tol", "bilinear", "layer", "head", "grid_scale", "hidden_layer"]);
     let json = serde_json::to_value(&infos).unwrap();
     assert_eq!(json[1]["default"], ModelLink::example().model);
     assert_eq!(json[3]["default"], "0.01");
@@ -222,4 +234,22 @@ fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     assert_eq!(json[4]["default"], "sym");
     assert_eq!(json[7]["choices"], serde_json::json!(["head", "shared"]));
     assert_eq!(json[7]["default"], "head");
+    assert_eq!(json[8]["default"], "0");
+}
+
+/// The view keys that point into the model are checked against its shape, naming the key: the
+/// page and `attn encode --config` refuse the same links with the same words.
+#[test]
+fn view_keys_past_the_model_are_refused_naming_the_key() {
+    let link = |tail: &str| parse(&format!("lab=model&text=hi{}", tail)).unwrap();
+    assert_eq!(link("&layer=6&head=11&hidden_layer=6").check_shape(6, 12), Ok(()));
+    let e = link("&hidden_layer=7").check_shape(6, 12).unwrap_err();
+    assert_eq!(e.key, "hidden_layer");
+    assert_eq!(
+        e.to_string(),
+        "`hidden_layer`: the model has hidden states 0..=6 (0: the embeddings, 6: the last layer's output)"
+    );
+    let e = link("&layer=7").check_shape(6, 12).unwrap_err();
+    assert_eq!(e.to_string(), "`layer`: the model has layers 1..=6 and heads 0..=11");
+    assert_eq!(link("&head=12").check_shape(6, 12).unwrap_err().key, "head");
 }

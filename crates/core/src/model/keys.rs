@@ -1,4 +1,4 @@
-//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&layer=L&head=H&grid_scale=S`, and its key
+//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
@@ -8,8 +8,9 @@
 //! tokens (science.md §7.3, written only when not 0.01); `bilinear` the form that scores a head's
 //! particles (§7.6, `sym` or `raw`, written only when not `sym`). `layer` (1-based) and `head` (0-based)
 //! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
-//! scale. They are written after the model keys, and only when they differ from
-//! `layer=1&head=0&grid_scale=head`; the page's view keys ([`crate::view::MODEL_VIEW`]: `embed`,
+//! scale; `hidden_layer` (view key, 0-based: 0 the embeddings) the layer whose hidden state the tokens
+//! through the layers show (science.md §7.5). They are written after the model keys, and only when
+//! they differ from `layer=1&head=0&grid_scale=head&hidden_layer=0`; the page's view keys ([`crate::view::MODEL_VIEW`]: `embed`,
 //! `panels`, `controls`, `theme`) follow. [`parse_with_view`] reads a link; the lab registry
 //! ([`crate::lab`]) calls it for `lab=model`.
 
@@ -53,6 +54,8 @@ pub struct ModelLink {
     pub head: usize,
     /// The grids' colour scale (view key).
     pub grid_scale: TileScale,
+    /// The hidden state `h_ℓ` the tokens through the layers show (view key; 0: the embeddings).
+    pub hidden_layer: usize,
 }
 
 impl ModelLink {
@@ -67,6 +70,7 @@ impl ModelLink {
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
+            hidden_layer: 0,
         }
     }
 
@@ -81,6 +85,7 @@ impl ModelLink {
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
+            hidden_layer: 0,
         }
     }
 }
@@ -189,12 +194,27 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
             "colour scale of the attention and similarity grids: `head` (each tile its own head's range) or `shared` (one range for all heads of a grid)"
         )
     },
+    Key {
+        effect: "view key: the layer the tokens through the layers show",
+        ..key_count!(
+            hidden_layer,
+            0,
+            super::config::MAX_LAYERS,
+            "hidden state h_ℓ drawn as particles (0: the embeddings after their LayerNorm, L: the last layer's output), at most the model's layers"
+        )
+    },
 ];
 
 /// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default:
 /// `cos_tol`, `bilinear` and the view keys.
-const OMITTED_DEFAULTS: [(&str, &str); 5] =
-    [("cos_tol", "0.01"), ("bilinear", "sym"), ("layer", "1"), ("head", "0"), ("grid_scale", "head")];
+const OMITTED_DEFAULTS: [(&str, &str); 6] = [
+    ("cos_tol", "0.01"),
+    ("bilinear", "sym"),
+    ("layer", "1"),
+    ("head", "0"),
+    ("grid_scale", "head"),
+    ("hidden_layer", "0"),
+];
 
 /// Number of keys every canonical link writes (`lab`, `model`, `text`; then `cos_tol`, `bilinear`
 /// and the view keys, each when it differs from its default).
@@ -306,7 +326,8 @@ impl ModelLink {
     }
 
     /// The canonical link: `version=V&lab=model&model=…&text=…`, then `cos_tol`, `bilinear`,
-    /// `layer`, `head` and `grid_scale` when they differ from 0.01, `sym`, 1, 0 and `head`. `parse(&l.to_canonical_string()) == Ok(l)`.
+    /// `layer`, `head`, `grid_scale` and `hidden_layer` when they differ from 0.01, `sym`, 1, 0,
+    /// `head` and 0. `parse(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {
         let pairs = self.pairs();
         let mut out = format!("version={}", crate::link::VERSION);
@@ -317,6 +338,25 @@ impl ModelLink {
             }
         }
         out
+    }
+
+    /// Refuses the link when its view keys point past a model of `layers` layers and `heads` heads,
+    /// naming the key: `layer` over `layers` or `head` at `heads` or more (the page and `attn encode`
+    /// say the same), `hidden_layer` over `layers`.
+    pub fn check_shape(&self, layers: usize, heads: usize) -> Result<(), ConfigError> {
+        if self.layer > layers || self.head >= heads {
+            let key = if self.layer > layers { "layer" } else { "head" };
+            let why = format!("the model has layers 1..={} and heads 0..={}", layers, heads.saturating_sub(1));
+            return Err(ConfigError::new(key, why));
+        }
+        if self.hidden_layer > layers {
+            let why = format!(
+                "the model has hidden states 0..={} (0: the embeddings, {}: the last layer's output)",
+                layers, layers
+            );
+            return Err(ConfigError::new("hidden_layer", why));
+        }
+        Ok(())
     }
 
     /// Refuses the link when its `model` is not `loaded` (`NAME@SHA16` of the weights in use),

@@ -49,6 +49,8 @@ struct AnalysisOut<'a> {
     heads: usize,
     layer: usize,
     head: usize,
+    /// The layer the tokens through the layers show (view key `hidden_layer`).
+    hidden_layer: usize,
     /// The grids' colour scale, `head` or `shared` (view key `scale`).
     scale: &'static str,
     variants: Vec<CurveOut>,
@@ -67,9 +69,12 @@ struct AnalysisOut<'a> {
 pub struct ModelLab {
     encoder: Encoder,
     id: String,
-    link: Option<ModelLink>,
-    analysis: Option<Analysis>,
+    pub(super) link: Option<ModelLink>,
+    pub(super) analysis: Option<Analysis>,
     statistics: Vec<LayerSimilarity>,
+    /// The last layers view ([`super::model_layers`]) and the `cos_tol` it was made with; dropped
+    /// with the analysis it read.
+    pub(super) layers: Option<(f64, attn_core::model::layers_view::LayersView)>,
     /// The last link's tokenizer note.
     note: Option<String>,
 }
@@ -93,7 +98,15 @@ impl ModelLab {
     ) -> Result<ModelLab, JsError> {
         let encoder =
             Encoder::load(safetensors, config_json, vocab_txt, tokenizer_config.as_deref()).map_err(js_err)?;
-        Ok(ModelLab { encoder, id: id.to_string(), link: None, analysis: None, statistics: Vec::new(), note: None })
+        Ok(ModelLab {
+            encoder,
+            id: id.to_string(),
+            link: None,
+            analysis: None,
+            statistics: Vec::new(),
+            layers: None,
+            note: None,
+        })
     }
 
     /// Before the page puts this just-loaded model in place of the one it shows (which it keeps
@@ -141,8 +154,8 @@ impl ModelLab {
     /// Analyses link `text` (`lab=model&model=NAME@SHA16&text=…&layer=L&head=H`): refused when it
     /// names other weights (both hashes), when its layer or head is out of the model's range, or
     /// when its text has no piece or too many tokens. Returns `{ config, n, ids, tokens,
-    /// sentence, layers, heads, layer, head, variants: [{ variant, residual }], statistics, chance,
-    /// tokenizer_note }` (variants in the order SAN, SAN+MLP, SAN+skip, transformer, as `attn
+    /// sentence, layers, heads, layer, head, hidden_layer, scale, variants: [{ variant, residual }],
+    /// statistics, chance, tokenizer_note }` (variants in the order SAN, SAN+MLP, SAN+skip, transformer, as `attn
     /// encode`; `tokenizer_note` null but for a link older than the tokenizer's Unicode tables whose
     /// text has code points they treat otherwise).
     pub fn analyse(&mut self, text: &str) -> Result<JsValue, JsError> {
@@ -178,19 +191,11 @@ impl ModelLab {
         &self.encoder
     }
 
-    /// Refuses a link whose layer or head is out of this model's range, naming the key.
+    /// Refuses a link whose layer, head or hidden layer is out of this model's range, naming the
+    /// key (core `ModelLink::check_shape`).
     fn fits(&self, link: &ModelLink) -> Result<(), JsError> {
         let c = &self.encoder.config;
-        if link.layer > c.layers || link.head >= c.heads {
-            let key = if link.layer > c.layers { "layer" } else { "head" };
-            return Err(JsError::new(&format!(
-                "`{}`: the model has layers 1..={} and heads 0..={}",
-                key,
-                c.layers,
-                c.heads - 1
-            )));
-        }
-        Ok(())
+        link.check_shape(c.layers, c.heads).map_err(js_err)
     }
 
     fn analyse_with(&mut self, text: &str, surgery: bool) -> Result<JsValue, JsError> {
@@ -201,6 +206,7 @@ impl ModelLab {
             && self.analysis.as_ref().is_some_and(|a| !surgery || a.curves.iter().all(|c| !c.residual.is_empty()));
         if !same_text {
             self.analysis = None;
+            self.layers = None;
             let a = self
                 .encoder
                 .analyse_parts(&link.text, surgery, &Serial)
@@ -242,6 +248,7 @@ impl ModelLab {
             heads: c.heads,
             layer: link.layer,
             head: link.head,
+            hidden_layer: link.hidden_layer,
             scale: attn_core::link::Named::name(link.grid_scale),
             variants: VARIANTS
                 .iter()

@@ -1,0 +1,265 @@
+// The model lab's "Tokens through the layers" panel (science.md §7.5): the hidden states
+// h_0 … h_L of the analysed text as particles on the particle lab's token canvas
+// (particles/tokens.js: 2-D, or 3-D with drag to rotate), on the PCA axes the core fitted once on
+// every layer, with trails from layer 0 to the layer shown, tokens coloured by sentence or by
+// cluster, labels on hover; a layer scrubber (slider, arrow keys on the canvas); beside it, per
+// layer, the clusters, mean cosine and effective rank, and the cosine histograms stacked (one row
+// per layer, the shown one highlighted). It draws ModelLab.layers_view's numbers (the worker sends
+// them with each result) and computes none.
+
+import { TokenView } from '../particles/tokens.js';
+import { NO_SLOT, clearCanvas, drawLabel, setLabels } from '../render/palette.js';
+import { h } from '../ui/dom.js';
+import { fmt } from '../ui/format.js';
+import { placeTip, tipLines } from '../ui/tip.js';
+
+const $ = (id) => document.getElementById(id);
+const sub = (l) => String(l).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
+
+/** The panel's markup (markup.js places it). */
+export function layersPanel() {
+  return h('section.panel.md-wide', { 'aria-labelledby': 'md-layers-heading' },
+    h('h2#md-layers-heading', {}, 'Tokens through the layers'),
+    h('div.md-layers-bar', {},
+      h('label', { for: 'md-layers-slider' }, 'layer '),
+      h('input#md-layers-slider', { type: 'range', min: '0', max: '1', step: '1', value: '0', 'aria-describedby': 'md-layers-out' }),
+      h('output#md-layers-out', { for: 'md-layers-slider' }, 'h₀'),
+      h('label', { for: 'md-layers-colour' }, 'colour '),
+      h('select#md-layers-colour', {}, h('option', { value: 'sentence' }, 'by sentence'), h('option', { value: 'clusters' }, 'by cluster')),
+      h('label.md-layers-3d', {}, h('input#md-layers-3d', { type: 'checkbox' }), ' 3-D (drag to rotate)'),
+    ),
+    h('div.md-layers-row', {},
+      h('div.canvas-box.md-layers-box', {},
+        h('canvas#md-layers-tokens', { role: 'img', tabindex: '0', 'aria-label': 'The tokens of the layer shown on the PCA axes of every layer, with trails from layer 0; arrow keys change the layer, hover names a token' }),
+        h('div#md-layers-tip.tip', { hidden: true })),
+      h('div.md-layers-side', {},
+        h('table#md-layers-table.md-layers-table', {},
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'layer'), h('th', { scope: 'col' }, 'clusters'),
+            h('th', { scope: 'col' }, 'mean cos'), h('th', { scope: 'col' }, 'eff. rank'))),
+          h('tbody#md-layers-stats')),
+        h('div.canvas-box.md-layers-hist-box', {},
+          h('canvas#md-layers-hist', { role: 'img', 'aria-label': 'Histograms of the pairwise cosines of the tokens, one row per layer, the layer shown highlighted' })),
+      ),
+    ),
+    h('p#md-layers-caption.caption', {},
+      'h₀ is the embeddings after their LayerNorm, hℓ layer ℓ\'s output. One PCA of every layer\'s tokens stacked: the axes are the same for every layer. ',
+      'Clusters: tokens linked when 1 − cos ≤ cos_tol (grey: a token alone). Histograms: the cosines over i < j in 64 bins on [−1, 1], each row scaled to its own largest bin.'),
+  );
+}
+
+export class LayersPanel {
+  /** `onLayer(l)`: the scrubber asks for layer `l` (the lab shows it and writes the link). */
+  constructor(onLayer) {
+    this.onLayer = onLayer;
+    this.view = null; // ModelLab.layers_view's typed arrays
+    this.result = null; // the analysis (tokens, sentences)
+    this.layer = 0;
+    this.tokens = new TokenView($('md-layers-tokens'));
+    this.tokens.colour = 'clusters'; // slots: sentences or clusters (restyle)
+    this.tokens.onChange = () => this.drawTokens();
+    const slider = $('md-layers-slider');
+    slider.addEventListener('input', () => this.onLayer(Number(slider.value)));
+    $('md-layers-tokens').addEventListener('keydown', (e) => {
+      if (!this.view) return;
+      const last = this.view.states - 1;
+      const to = { ArrowLeft: this.layer - 1, ArrowDown: this.layer - 1, ArrowRight: this.layer + 1, ArrowUp: this.layer + 1, Home: 0, End: last }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      if (to >= 0 && to <= last && to !== this.layer) this.onLayer(to);
+    });
+    $('md-layers-colour').addEventListener('change', () => {
+      this.restyle();
+      this.drawTokens();
+    });
+    $('md-layers-3d').addEventListener('change', () => {
+      if (this.view) this.set(this.view, this.result, this.layer);
+    });
+    $('md-layers-tokens').addEventListener('pointermove', (e) => this.hover(e));
+    $('md-layers-tokens').addEventListener('pointerleave', () => {
+      $('md-layers-tip').hidden = true;
+    });
+  }
+
+  /** Coordinates per token drawn: 3 with the 3-D box ticked (when the fit has 3), else at most 2. */
+  dims() {
+    return Math.min(this.view.k, $('md-layers-3d').checked ? 3 : 2);
+  }
+
+  /** Layer `l`'s tokens, `n x dims` (a fresh array). */
+  pointsOf(l) {
+    const { n, k, coords } = this.view;
+    const m = this.dims();
+    const out = new Float64Array(n * m);
+    for (let i = 0; i < n; i++) for (let a = 0; a < m; a++) out[i * m + a] = coords[(l * n + i) * k + a];
+    return out;
+  }
+
+  /** A new analysis's view, shown at layer `layer`. */
+  set(view, result, layer) {
+    this.view = view;
+    this.result = result;
+    const m = this.dims();
+    this.tokens.configure({ n: view.n, k: m, sphere: false, tMax: view.states - 1, names: ['PC1', 'PC2', 'PC3'].slice(0, Math.max(2, m)) });
+    // One frame for every layer: the box around all layers' tokens (the tokens are seen moving).
+    const lo = new Array(m).fill(Infinity);
+    const hi = new Array(m).fill(-Infinity);
+    for (let l = 0; l < view.states; l++) {
+      const p = this.pointsOf(l);
+      for (let i = 0; i < p.length; i++) {
+        if (!Number.isFinite(p[i])) continue;
+        lo[i % m] = Math.min(lo[i % m], p[i]);
+        hi[i % m] = Math.max(hi[i % m], p[i]);
+      }
+    }
+    const c = lo.map((v, a) => (Number.isFinite(v) ? (v + hi[a]) / 2 : 0));
+    let half = 0;
+    if (m === 3) {
+      for (let l = 0; l < view.states; l++) {
+        const p = this.pointsOf(l);
+        for (let i = 0; i < p.length; i += 3) {
+          const r = Math.hypot(p[i] - c[0], p[i + 1] - c[1], p[i + 2] - c[2]);
+          if (Number.isFinite(r)) half = Math.max(half, r);
+        }
+      }
+    } else half = Math.max(...lo.map((v, a) => (Number.isFinite(v) ? (hi[a] - v) / 2 : 0)));
+    half = Math.max(half * 1.08, 1e-9);
+    this.frame = { c, h: half, hs: new Array(m).fill(half) };
+    const slider = $('md-layers-slider');
+    slider.max = String(view.states - 1);
+    this.table();
+    this.show(layer);
+  }
+
+  /** Shows layer `layer` (clamped to 0..=L): the tokens with their trails, the table's row, the histogram's row. */
+  show(layer) {
+    if (!this.view) return;
+    const l = Math.max(0, Math.min(this.view.states - 1, layer));
+    this.layer = l;
+    $('md-layers-slider').value = String(l);
+    $('md-layers-out').textContent = `h${sub(l)}${l === 0 ? ' (embeddings)' : ''}`;
+    const states = [];
+    for (let a = 0; a < l; a++) states.push({ step: a, t: a, x: this.pointsOf(a) });
+    this.tokens.retrace(states, l, l, this.pointsOf(l));
+    this.tokens.view = this.frame;
+    this.restyle();
+    for (const row of $('md-layers-stats').children) {
+      const shown = Number(row.dataset.layer) === l;
+      row.classList.toggle('shown', shown);
+      if (shown) row.setAttribute('aria-current', 'true');
+      else row.removeAttribute('aria-current');
+    }
+    this.draw();
+  }
+
+  /** The tokens' colours: each token's sentence, or its cluster at the layer shown (grey when alone). */
+  restyle() {
+    const { n, labels } = this.view;
+    const slots = new Uint32Array(n);
+    if ($('md-layers-colour').value === 'sentence') slots.set(this.result.sentence);
+    else {
+      const row = labels.subarray(this.layer * n, (this.layer + 1) * n);
+      const size = new Map();
+      for (const c of row) size.set(c, (size.get(c) ?? 0) + 1);
+      for (let i = 0; i < n; i++) slots[i] = size.get(row[i]) > 1 && row[i] !== NO_SLOT ? row[i] : NO_SLOT;
+    }
+    this.tokens.setStyle(slots, null);
+  }
+
+  /** The per-layer table: each number also in its cell's data-value, exact (String of the f64). */
+  table() {
+    const v = this.view;
+    $('md-layers-stats').replaceChildren(...Array.from({ length: v.states }, (_, l) => {
+      const cell = (x, digits) => h('td', { 'data-value': String(x) }, Number.isFinite(x) ? (digits ? x.toFixed(digits) : String(x)) : '–');
+      return h('tr', { 'data-layer': String(l) }, h('th', { scope: 'row' }, `h${sub(l)}`),
+        cell(v.clusters[l], 0), cell(v.mean_cos[l], 4), cell(v.effective_rank[l], 2));
+    }));
+  }
+
+  draw() {
+    if (!this.view) return;
+    this.drawTokens();
+    this.drawHist();
+  }
+
+  drawTokens() {
+    if (!this.view) return;
+    this.tokens.draw();
+  }
+
+  /** The stacked histograms: one row per layer (h_0 at the top), bars over [−1, 1]. */
+  drawHist() {
+    const canvas = $('md-layers-hist');
+    const ctx = canvas.getContext('2d');
+    const { w, h: H, th } = clearCanvas(canvas, ctx);
+    const { states, bins, histograms } = this.view;
+    const out = [];
+    const left = 34;
+    const right = 8;
+    const top = 6;
+    const bottom = 34;
+    const pw = w - left - right;
+    const rh = (H - top - bottom) / states;
+    if (pw < 10 || rh < 2) return;
+    ctx.font = '11px system-ui, sans-serif';
+    for (let l = 0; l < states; l++) {
+      const row = histograms.subarray(l * bins, (l + 1) * bins);
+      const max = Math.max(1, ...row);
+      const y0 = top + (l + 1) * rh;
+      const shown = l === this.layer;
+      if (shown) {
+        ctx.fillStyle = th.border;
+        ctx.globalAlpha = 0.35;
+        ctx.fillRect(left, y0 - rh, pw, rh);
+        ctx.globalAlpha = 1;
+      }
+      ctx.fillStyle = shown ? th.accent : th.muted;
+      ctx.globalAlpha = shown ? 1 : 0.55;
+      for (let b = 0; b < bins; b++) {
+        const bh = (row[b] / max) * (rh - 2);
+        if (bh > 0) ctx.fillRect(left + (b / bins) * pw, y0 - bh, pw / bins - 0.5, bh);
+      }
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = shown ? th.fg : th.muted;
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'middle';
+      drawLabel(ctx, `h${sub(l)}`, left - 5, y0 - rh / 2, out);
+    }
+    ctx.strokeStyle = th.border;
+    ctx.strokeRect(left, top, pw, H - top - bottom);
+    ctx.fillStyle = th.muted;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const v of [-1, -0.5, 0, 0.5, 1]) drawLabel(ctx, String(v), left + ((v + 1) / 2) * pw, H - bottom + 3, out);
+    ctx.fillStyle = th.fg;
+    drawLabel(ctx, 'cos(xᵢ, xⱼ), i < j', left + pw / 2, H - bottom + 17, out);
+    setLabels(canvas, { labels: out });
+  }
+
+  /** The token under the pointer (within 10 CSS px), named in the tip. */
+  hover(e) {
+    const tip = $('md-layers-tip');
+    const r = this.result;
+    if (!this.view || !r) return;
+    const box = e.currentTarget.getBoundingClientRect();
+    const x = e.clientX - box.left;
+    const y = e.clientY - box.top;
+    let best = null;
+    let d2 = 100;
+    for (const p of this.tokens.drawn ?? []) {
+      const d = (p[0] - x) ** 2 + (p[1] - y) ** 2;
+      if (d <= d2 && p[2] !== undefined) {
+        d2 = d;
+        best = p[2];
+      }
+    }
+    if (best === null) {
+      tip.hidden = true;
+      return;
+    }
+    const { n, k, coords, labels } = this.view;
+    const at = (this.layer * n + best) * k;
+    const pcs = Array.from(coords.subarray(at, at + k), (v) => fmt(v)).join(', ');
+    tipLines(tip, [`token ${best}: ${r.tokens[best]}`, `sentence ${r.sentence[best]}, cluster ${labels[this.layer * n + best]}`, `h${sub(this.layer)} on PC1…PC${k}: ${pcs}`]);
+    placeTip(tip, x, y, box.width);
+  }
+}
