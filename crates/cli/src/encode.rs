@@ -262,7 +262,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         args.similarity.iter().map(|v| layer_head("similarity", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
     let spectrum_flags: Vec<(usize, usize)> =
         args.trained.spectrum.iter().map(|v| layer_head("spectrum", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
-    let repeat_request = crate::encode_trained::check(&args.trained, c.layers, link.cos_tol)?;
+    let repeat_request = crate::encode_trained::check(&args.trained, c.layers, &link)?;
     let head_request = crate::encode_head::check(&args.head, c.layers, c.heads, &link)?;
     let source = if args.text.is_some() { "--text" } else { "--config's text" };
     let pool = rayon::ThreadPoolBuilder::new()

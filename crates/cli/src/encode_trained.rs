@@ -2,16 +2,18 @@
 //! (repeatable) prints `"spectrum": [{"layer", "head", "v", "s"}, …]`, all `d_model` eigenvalues of
 //! `V_h` and `S_h` as `[re, im]`; `--repeat L --iterations T [--variant NAME] [--every K]` prints
 //! `"repeat": {"layer", "variant", "iterations", "every", "steps": [{"iteration", "clusters",
-//! "labels", "mean_cos"}, …], "stopped"}`, clusters under the link's `cos_tol`; `--layers-view`
+//! "labels", "mean_cos"}, …], "stopped"}`, clusters under the link's `cos_tol` (without
+//! `--repeat`, a link's `repeat_layer`, `iterations` and `variant` ask for the same); `--layers-view`
 //! prints `"layers_view": {"components", "bins", "variance", "total_variance", "coords",
 //! "histograms", "clusters", "labels", "mean_cos", "effective_rank"}`, tokens through the layers
 //! `h_0 … h_L` (science.md §7.5), one entry per layer in each list.
 
 use attn_core::model::head_spectrum::head_spectrum;
 use attn_core::model::heads::head_matrices;
+use attn_core::model::keys::{variant_named, VARIANT_NAMES};
 use attn_core::model::layers_view::{layers_view, BINS};
 use attn_core::model::repeat::{repeat, RepeatSpec, RepeatStep, Stopped, MAX_ITERATIONS};
-use attn_core::model::{Encoder, Encoding, Pool, Variant, VARIANTS};
+use attn_core::model::{Encoder, Encoding, ModelLink, Pool, Variant};
 use serde::Serialize;
 
 /// The flags of the trained-weights sections.
@@ -97,16 +99,19 @@ pub struct RepeatOut {
 /// The checked `--repeat` request.
 pub struct RepeatRequest(RepeatSpec);
 
-/// Checks the flags against the model (`layers`), before anything runs.
-pub fn check(args: &TrainedArgs, layers: usize, cos_tol: f64) -> Result<Option<RepeatRequest>, String> {
-    let Some(layer) = args.repeat else {
+/// Checks the flags against the model (`layers`), before anything runs. Without `--repeat`, the
+/// link's `repeat_layer` (when not 0) is repeated, its `iterations` and `variant` (the page's
+/// run); a flag given overrides the link's key.
+pub fn check(args: &TrainedArgs, layers: usize, link: &ModelLink) -> Result<Option<RepeatRequest>, String> {
+    let from_link = link.repeat_layer > 0;
+    let Some(layer) = args.repeat.or(from_link.then_some(link.repeat_layer)) else {
         for (given, flag) in [
             (args.iterations.is_some(), "--iterations"),
             (args.variant.is_some(), "--variant"),
             (args.every.is_some(), "--every"),
         ] {
             if given {
-                return Err(format!("{} needs --repeat L (the layer repeated)", flag));
+                return Err(format!("{} needs --repeat L (the layer repeated) or a link with repeat_layer", flag));
             }
         }
         return Ok(None);
@@ -114,7 +119,8 @@ pub fn check(args: &TrainedArgs, layers: usize, cos_tol: f64) -> Result<Option<R
     if !(1..=layers).contains(&layer) {
         return Err(format!("invalid --repeat {}: the model has layers 1..={}", layer, layers));
     }
-    let iterations = args.iterations.ok_or("--repeat needs --iterations T (1..=1000)")?;
+    let iterations =
+        args.iterations.or(from_link.then_some(link.iterations)).ok_or("--repeat needs --iterations T (1..=1000)")?;
     if !(1..=MAX_ITERATIONS).contains(&iterations) {
         return Err(format!("invalid --iterations {}: 1..={}", iterations, MAX_ITERATIONS));
     }
@@ -123,13 +129,12 @@ pub fn check(args: &TrainedArgs, layers: usize, cos_tol: f64) -> Result<Option<R
         return Err(format!("invalid --every {}: 1..={}", every, MAX_ITERATIONS));
     }
     let variant = match &args.variant {
+        None if from_link => link.variant,
         None => Variant::Transformer,
-        Some(name) => *VARIANTS.iter().find(|v| v.label() == name).ok_or_else(|| {
-            let names: Vec<&str> = VARIANTS.iter().rev().map(|v| v.label()).collect();
-            format!("invalid --variant {:?}: one of {}", name, names.join(", "))
-        })?,
+        Some(name) => variant_named(name)
+            .ok_or_else(|| format!("invalid --variant {:?}: one of {}", name, VARIANT_NAMES.join(", ")))?,
     };
-    Ok(Some(RepeatRequest(RepeatSpec { layer, variant, iterations, every, cos_tol })))
+    Ok(Some(RepeatRequest(RepeatSpec { layer, variant, iterations, every, cos_tol: link.cos_tol })))
 }
 
 /// The `"repeat"` section.

@@ -135,3 +135,32 @@ fn bad_flags_are_refused_naming_them() {
         assert!(err.contains(want), "{:?}: {}", extra, err);
     }
 }
+
+/// A link's `repeat_layer`, `iterations` and `variant` (the page's run) print the same section as
+/// the flags; a flag overrides the link's key; without either, no section.
+#[test]
+fn a_links_repeat_keys_print_the_same_section_as_the_flags() {
+    let dir = tiny_dir("link-repeat");
+    let d = dir.to_str().unwrap();
+    let link = format!("lab=model&model=tiny-bert@{}&text=the%20fox%20jumps", sha16(&dir));
+    let run = |args: &[&str]| {
+        let (code, out, err) = attn(&[&["encode", "--model", d][..], args].concat());
+        assert_eq!(code, 0, "{:?}: {}", args, err);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["repeat"].clone()
+    };
+    let keyed = format!("{}&repeat_layer=2&iterations=7&variant=SAN%2Bskip", link);
+    let from_link = run(&["--config", &keyed]);
+    let from_flags = run(&["--config", &link, "--repeat", "2", "--iterations", "7", "--variant", "SAN+skip"]);
+    assert_eq!(from_link, from_flags);
+    assert_eq!(from_link["variant"], "SAN+skip");
+    assert_eq!(from_link["steps"].as_array().unwrap().len(), 8);
+    let overridden = run(&["--config", &keyed, "--iterations", "3"]);
+    assert_eq!(overridden["iterations"], 3);
+    assert_eq!(overridden["variant"], "SAN+skip");
+    assert!(run(&["--config", &link]).is_null());
+    // A link past the model is refused naming the key.
+    let (code, _, err) = attn(&["encode", "--model", d, "--config", &format!("{}&repeat_layer=3", link)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`repeat_layer`: the model has layers 1..=2"), "{}", err);
+}

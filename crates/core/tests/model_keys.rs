@@ -3,6 +3,7 @@
 
 use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig, LABS};
 use attn_core::model::keys::{model_id, parse, parse_with_view, Bilinear, ModelLink, TileScale};
+use attn_core::model::Variant;
 
 const SHA: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
 
@@ -16,6 +17,9 @@ fn a_link_round_trips_through_its_canonical_form() {
             text: "The fox. A dog&cat".into(),
             cos_tol: 0.01,
             bilinear: Bilinear::Sym,
+            repeat_layer: 0,
+            iterations: 100,
+            variant: Variant::Transformer,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -226,15 +230,35 @@ fn the_registry_reads_model_links_with_the_page_view_keys() {
 fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     let infos = key_infos("model").unwrap();
     let names: Vec<&str> = infos.iter().map(|k| k.name).collect();
-    assert_eq!(names, ["lab", "model", "text", "cos_tol", "bilinear", "layer", "head", "grid_scale", "hidden_layer"]);
+    assert_eq!(
+        names,
+        [
+            "lab",
+            "model",
+            "text",
+            "cos_tol",
+            "bilinear",
+            "repeat_layer",
+            "iterations",
+            "variant",
+            "layer",
+            "head",
+            "grid_scale",
+            "hidden_layer"
+        ]
+    );
     let json = serde_json::to_value(&infos).unwrap();
     assert_eq!(json[1]["default"], ModelLink::example().model);
     assert_eq!(json[3]["default"], "0.01");
     assert_eq!(json[4]["choices"], serde_json::json!(["sym", "raw"]));
     assert_eq!(json[4]["default"], "sym");
-    assert_eq!(json[7]["choices"], serde_json::json!(["head", "shared"]));
-    assert_eq!(json[7]["default"], "head");
-    assert_eq!(json[8]["default"], "0");
+    assert_eq!(json[5]["default"], "0");
+    assert_eq!(json[6]["default"], "100");
+    assert_eq!(json[7]["choices"], serde_json::json!(["transformer", "SAN+skip", "SAN+MLP", "SAN"]));
+    assert_eq!(json[7]["default"], "transformer");
+    assert_eq!(json[10]["choices"], serde_json::json!(["head", "shared"]));
+    assert_eq!(json[10]["default"], "head");
+    assert_eq!(json[11]["default"], "0");
 }
 
 /// The view keys that point into the model are checked against its shape, naming the key: the
@@ -252,4 +276,38 @@ fn view_keys_past_the_model_are_refused_naming_the_key() {
     let e = link("&layer=7").check_shape(6, 12).unwrap_err();
     assert_eq!(e.to_string(), "`layer`: the model has layers 1..=6 and heads 0..=11");
     assert_eq!(link("&head=12").check_shape(6, 12).unwrap_err().key, "head");
+}
+
+/// The layer repeated (`repeat_layer`, `iterations`, `variant`): written after `bilinear` and
+/// before the view keys, each only when it differs from 0, 100 and `transformer`; read back the
+/// same; bad values refused naming the key; `repeat_layer` past the model refused by its shape.
+#[test]
+fn the_repeated_layers_keys_round_trip_and_refuse_naming_the_key() {
+    let l = parse("lab=model&text=hi&repeat_layer=3&iterations=50&variant=SAN%2Bskip&layer=2").unwrap();
+    assert_eq!((l.repeat_layer, l.iterations, l.variant), (3, 50, Variant::SanSkip));
+    let c = l.to_canonical_string();
+    assert!(c.ends_with("&text=hi&repeat_layer=3&iterations=50&variant=SAN+skip&layer=2"), "{}", c);
+    assert_eq!(parse(&c), Ok(l.clone()));
+    for (name, v) in [("transformer", Variant::Transformer), ("SAN+MLP", Variant::SanMlp), ("SAN", Variant::San)] {
+        let m = parse(&format!("lab=model&text=hi&repeat_layer=1&variant={}", name)).unwrap();
+        assert_eq!(m.variant, v);
+        assert_eq!(parse(&m.to_canonical_string()), Ok(m));
+    }
+    let plain = parse("lab=model&text=hi&repeat_layer=0&iterations=100&variant=transformer").unwrap();
+    assert_eq!(plain.to_canonical_string(), "version=7&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=hi");
+    for (tail, key) in [
+        ("&repeat_layer=-1", "repeat_layer"),
+        ("&repeat_layer=257", "repeat_layer"),
+        ("&iterations=0", "iterations"),
+        ("&iterations=1001", "iterations"),
+        ("&iterations=2.5", "iterations"),
+        ("&variant=san", "variant"),
+        ("&variant=SAN%20skip", "variant"),
+    ] {
+        let e = parse(&format!("lab=model&text=hi{}", tail)).unwrap_err();
+        assert_eq!(e.key, key, "{}: {}", tail, e);
+    }
+    let e = parse("lab=model&text=hi&repeat_layer=7").unwrap().check_shape(6, 12).unwrap_err();
+    assert_eq!(e.to_string(), "`repeat_layer`: the model has layers 1..=6 (0: none repeated)");
+    assert_eq!(parse("lab=model&text=hi&repeat_layer=6").unwrap().check_shape(6, 12), Ok(()));
 }

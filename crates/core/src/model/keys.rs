@@ -1,4 +1,4 @@
-//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
+//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&repeat_layer=R&iterations=T&variant=V&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
@@ -6,7 +6,9 @@
 //! `model.safetensors`' sha256 ([`model_id`]), so a link opened with other weights can be refused
 //! ([`ModelLink::check_model`]). `text` is the text analysed; `cos_tol` the cluster rule of the real
 //! tokens (science.md §7.3, written only when not 0.01); `bilinear` the form that scores a head's
-//! particles (§7.6, `sym` or `raw`, written only when not `sym`). `layer` (1-based) and `head` (0-based)
+//! particles (§7.6, `sym` or `raw`, written only when not `sym`); `repeat_layer`, `iterations` and
+//! `variant` the layer repeated with its weights constant (§7.4; `repeat_layer=0`, none, the
+//! default; 100 repetitions of the unmodified layer, `transformer`, written only when they differ). `layer` (1-based) and `head` (0-based)
 //! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
 //! scale; `hidden_layer` (view key, 0-based: 0 the embeddings) the layer whose hidden state the tokens
 //! through the layers show (science.md §7.5). They are written after the model keys, and only when
@@ -14,11 +16,25 @@
 //! `panels`, `controls`, `theme`) follow. [`parse_with_view`] reads a link; the lab registry
 //! ([`crate::lab`]) calls it for `lab=model`.
 
+use super::forward::Variant;
 use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
 pub use crate::particles::field::low_rank::Bilinear;
 use crate::text::MAX_TEXT_BYTES;
 use crate::view::View;
 use crate::{key_count, key_text};
+
+/// The repetitions of a repeated layer when a link does not say (key `iterations`).
+pub const DEFAULT_ITERATIONS: usize = 100;
+
+/// The names of key `variant`, §6.3's variants as `attn encode --variant` reads them, the
+/// unmodified layer (the default) first.
+pub const VARIANT_NAMES: [&str; 4] = ["transformer", "SAN+skip", "SAN+MLP", "SAN"];
+const VARIANT_ORDER: [Variant; 4] = [Variant::Transformer, Variant::SanSkip, Variant::SanMlp, Variant::San];
+
+/// The variant named `name` ([`VARIANT_NAMES`]).
+pub fn variant_named(name: &str) -> Option<Variant> {
+    VARIANT_NAMES.iter().position(|n| *n == name).map(|i| VARIANT_ORDER[i])
+}
 
 /// Hex digits of the sha256 kept in the `model` key.
 pub const SHA_DIGITS: usize = 16;
@@ -48,6 +64,12 @@ pub struct ModelLink {
     pub cos_tol: f64,
     /// The bilinear form scoring a head's particles (science.md §7.6).
     pub bilinear: Bilinear,
+    /// The layer repeated (science.md §7.4), 1-based; 0: none.
+    pub repeat_layer: usize,
+    /// Repetitions of the repeated layer (1..=[`super::repeat::MAX_ITERATIONS`]).
+    pub iterations: usize,
+    /// The variant repeated (§6.3's names).
+    pub variant: Variant,
     /// The layer shown (view key), 1-based.
     pub layer: usize,
     /// The head shown (view key), 0-based.
@@ -67,6 +89,9 @@ impl ModelLink {
             text: "The quick brown fox jumps over the lazy dog.".to_string(),
             cos_tol: super::clusters::COS_TOL,
             bilinear: Bilinear::Sym,
+            repeat_layer: 0,
+            iterations: DEFAULT_ITERATIONS,
+            variant: Variant::Transformer,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -82,6 +107,9 @@ impl ModelLink {
             text,
             cos_tol: super::clusters::COS_TOL,
             bilinear: Bilinear::Sym,
+            repeat_layer: 0,
+            iterations: DEFAULT_ITERATIONS,
+            variant: Variant::Transformer,
             layer: 1,
             head: 0,
             grid_scale: TileScale::Head,
@@ -179,6 +207,28 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
         "scores of a head's particles: `sym` (S_h = (B_h + B_hᵀ)/2, the clusters papers' form) or `raw` (B_h = W_qᵀ W_k / √d_k, the model's own)"
     ),
     Key {
+        effect: "the layer repeated, its repetitions and their statistics",
+        ..key_count!(
+            repeat_layer,
+            0,
+            super::config::MAX_LAYERS,
+            "layer repeated again and again, the weights constant (1-based, at most the model's layers; 0: none)"
+        )
+    },
+    key_count!(iterations, 1, super::repeat::MAX_ITERATIONS, "repetitions of the repeated layer"),
+    Key {
+        name: "variant",
+        kind: Kind::Choice(&VARIANT_NAMES),
+        meaning: "the variant of the repeated layer: `transformer` (the unmodified layer), `SAN+skip`, `SAN+MLP` or `SAN` (without the feed-forward sub-block, the attention's skip, or both)",
+        effect: "",
+        allowed: "",
+        get: |c| c.variant.label().to_string(),
+        set: |c, v| {
+            c.variant = VARIANT_ORDER[v.index()];
+            Ok(())
+        },
+    },
+    Key {
         effect: "view key: the layer shown",
         ..key_count!(layer, 1, super::config::MAX_LAYERS, "layer shown (1-based)")
     },
@@ -206,10 +256,13 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
 ];
 
 /// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default:
-/// `cos_tol`, `bilinear` and the view keys.
-const OMITTED_DEFAULTS: [(&str, &str); 6] = [
+/// `cos_tol`, `bilinear`, the repeated layer's keys and the view keys.
+const OMITTED_DEFAULTS: [(&str, &str); 9] = [
     ("cos_tol", "0.01"),
     ("bilinear", "sym"),
+    ("repeat_layer", "0"),
+    ("iterations", "100"),
+    ("variant", "transformer"),
     ("layer", "1"),
     ("head", "0"),
     ("grid_scale", "head"),
@@ -326,7 +379,7 @@ impl ModelLink {
     }
 
     /// The canonical link: `version=V&lab=model&model=…&text=…`, then `cos_tol`, `bilinear`,
-    /// `layer`, `head`, `grid_scale` and `hidden_layer` when they differ from 0.01, `sym`, 1, 0,
+    /// `repeat_layer`, `iterations`, `variant` (when not 0, 100, `transformer`), `layer`, `head`, `grid_scale` and `hidden_layer` when they differ from 0.01, `sym`, 1, 0,
     /// `head` and 0. `parse(&l.to_canonical_string()) == Ok(l)`.
     pub fn to_canonical_string(&self) -> String {
         let pairs = self.pairs();
@@ -342,12 +395,18 @@ impl ModelLink {
 
     /// Refuses the link when its view keys point past a model of `layers` layers and `heads` heads,
     /// naming the key: `layer` over `layers` or `head` at `heads` or more (the page and `attn encode`
-    /// say the same), `hidden_layer` over `layers`.
+    /// say the same), `repeat_layer` or `hidden_layer` over `layers`.
     pub fn check_shape(&self, layers: usize, heads: usize) -> Result<(), ConfigError> {
         if self.layer > layers || self.head >= heads {
             let key = if self.layer > layers { "layer" } else { "head" };
             let why = format!("the model has layers 1..={} and heads 0..={}", layers, heads.saturating_sub(1));
             return Err(ConfigError::new(key, why));
+        }
+        if self.repeat_layer > layers {
+            return Err(ConfigError::new(
+                "repeat_layer",
+                format!("the model has layers 1..={} (0: none repeated)", layers),
+            ));
         }
         if self.hidden_layer > layers {
             let why = format!(

@@ -48,6 +48,27 @@ impl<'a> Repeater<'a> {
         Repeater { encoder, layer: layer_no, variant, n, state, iteration: 0 }
     }
 
+    /// The run of layer `layer_no` of `variant` continued from `state` (`n x d`, a state
+    /// [`Repeater::state`] gave) after `iteration` repetitions: its steps are those the run that
+    /// gave `state` would take (the page runs its repetitions in chunks).
+    pub fn resume(
+        encoder: &'a Encoder,
+        layer_no: usize,
+        variant: Variant,
+        n: usize,
+        state: Vec<f32>,
+        iteration: usize,
+    ) -> Self {
+        assert!(
+            (1..=encoder.config.layers).contains(&layer_no),
+            "layer {} out of 1..={}",
+            layer_no,
+            encoder.config.layers
+        );
+        assert_eq!(state.len(), n * encoder.config.hidden, "state is not n x d");
+        Repeater { encoder, layer: layer_no, variant, n, state, iteration }
+    }
+
     /// Tokens `n`.
     pub fn n(&self) -> usize {
         self.n

@@ -67,7 +67,7 @@ struct AnalysisOut<'a> {
 /// A loaded model and the last text it analysed.
 #[wasm_bindgen]
 pub struct ModelLab {
-    encoder: Encoder,
+    pub(super) encoder: Encoder,
     id: String,
     pub(super) link: Option<ModelLink>,
     pub(super) analysis: Option<Analysis>,
@@ -77,6 +77,8 @@ pub struct ModelLab {
     pub(super) layers: Option<(f64, attn_core::model::layers_view::LayersView)>,
     /// The last link's tokenizer note.
     note: Option<String>,
+    /// The layer repeated on the analysed text ([`super::model_repeat`]); dropped with the analysis.
+    pub(super) repeat: Option<super::model_repeat::RepeatRun>,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {
@@ -106,6 +108,7 @@ impl ModelLab {
             statistics: Vec::new(),
             layers: None,
             note: None,
+            repeat: None,
         })
     }
 
@@ -207,6 +210,7 @@ impl ModelLab {
         if !same_text {
             self.analysis = None;
             self.layers = None;
+            self.repeat = None;
             let a = self
                 .encoder
                 .analyse_parts(&link.text, surgery, &Serial)

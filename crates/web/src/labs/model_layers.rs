@@ -5,7 +5,7 @@
 //! `null`) has NaN statistics here, `finite` 0, labels [`NO_LABEL`] and a zero histogram.
 
 use super::model::ModelLab;
-use attn_core::model::layers_view::{layers_view, BINS};
+use attn_core::model::layers_view::{layers_view, LayersView, BINS};
 use js_sys::{Float64Array, Object, Reflect, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
@@ -34,42 +34,48 @@ impl ModelLab {
             self.layers = Some((cos_tol, layers_view(&f.hidden, f.n, f.d, cos_tol)));
         }
         let (n, view) = (a.forward.n, &self.layers.as_ref().expect("set above").1);
-        let states = view.layers.len();
-        let k = view.pca.k;
-        let coords: Vec<f64> = view.coords.iter().flatten().copied().collect();
-        let stat = |f: fn(&attn_core::model::layers_view::LayerStats) -> f64| -> Vec<f64> {
-            view.layers.iter().map(|s| s.as_ref().map_or(f64::NAN, f)).collect()
-        };
-        let finite: Vec<u8> = view.layers.iter().map(|s| s.is_some() as u8).collect();
-        let mut histograms = vec![0.0; states * BINS];
-        let mut labels = vec![NO_LABEL; states * n];
-        for (l, s) in view.layers.iter().enumerate() {
-            if let Some(s) = s {
-                for (b, &c) in s.histogram.iter().enumerate() {
-                    histograms[l * BINS + b] = c as f64;
-                }
-                for (i, &c) in s.labels.iter().enumerate() {
-                    labels[l * n + i] = c as u32;
-                }
+        view_object(n, view)
+    }
+}
+
+/// A [`LayersView`] of `n` tokens as the page reads it ([`ModelLab::layers_view`]'s object; the
+/// repeated layer's view has the same, one state per repetition).
+pub(super) fn view_object(n: usize, view: &LayersView) -> Result<Object, JsError> {
+    let states = view.layers.len();
+    let k = view.pca.k;
+    let coords: Vec<f64> = view.coords.iter().flatten().copied().collect();
+    let stat = |f: fn(&attn_core::model::layers_view::LayerStats) -> f64| -> Vec<f64> {
+        view.layers.iter().map(|s| s.as_ref().map_or(f64::NAN, f)).collect()
+    };
+    let finite: Vec<u8> = view.layers.iter().map(|s| s.is_some() as u8).collect();
+    let mut histograms = vec![0.0; states * BINS];
+    let mut labels = vec![NO_LABEL; states * n];
+    for (l, s) in view.layers.iter().enumerate() {
+        if let Some(s) = s {
+            for (b, &c) in s.histogram.iter().enumerate() {
+                histograms[l * BINS + b] = c as f64;
+            }
+            for (i, &c) in s.labels.iter().enumerate() {
+                labels[l * n + i] = c as u32;
             }
         }
-        let out = Object::new();
-        let set = |key: &str, v: &JsValue| {
-            Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: layers view"))
-        };
-        set("n", &JsValue::from(n as u32))?;
-        set("states", &JsValue::from(states as u32))?;
-        set("k", &JsValue::from(k as u32))?;
-        set("bins", &JsValue::from(BINS as u32))?;
-        set("coords", &Float64Array::from(&coords[..]))?;
-        set("variance", &Float64Array::from(&view.pca.variance[..]))?;
-        set("total_variance", &JsValue::from(view.pca.total_variance))?;
-        set("finite", &Uint8Array::from(&finite[..]))?;
-        set("histograms", &Float64Array::from(&histograms[..]))?;
-        set("clusters", &Float64Array::from(&stat(|s| s.clusters as f64)[..]))?;
-        set("labels", &Uint32Array::from(&labels[..]))?;
-        set("mean_cos", &Float64Array::from(&stat(|s| s.mean_cos)[..]))?;
-        set("effective_rank", &Float64Array::from(&stat(|s| s.effective_rank)[..]))?;
-        Ok(out)
     }
+    let out = Object::new();
+    let set = |key: &str, v: &JsValue| {
+        Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: layers view"))
+    };
+    set("n", &JsValue::from(n as u32))?;
+    set("states", &JsValue::from(states as u32))?;
+    set("k", &JsValue::from(k as u32))?;
+    set("bins", &JsValue::from(BINS as u32))?;
+    set("coords", &Float64Array::from(&coords[..]))?;
+    set("variance", &Float64Array::from(&view.pca.variance[..]))?;
+    set("total_variance", &JsValue::from(view.pca.total_variance))?;
+    set("finite", &Uint8Array::from(&finite[..]))?;
+    set("histograms", &Float64Array::from(&histograms[..]))?;
+    set("clusters", &Float64Array::from(&stat(|s| s.clusters as f64)[..]))?;
+    set("labels", &Uint32Array::from(&labels[..]))?;
+    set("mean_cos", &Float64Array::from(&stat(|s| s.mean_cos)[..]))?;
+    set("effective_rank", &Float64Array::from(&stat(|s| s.effective_rank)[..]))?;
+    Ok(out)
 }

@@ -1,0 +1,114 @@
+//! The model lab's "A layer repeated" (science.md §7.4): the core's [`Repeater`] on the last
+//! analysed text, run in chunks so the worker can report progress and take a new request between
+//! them ([`ModelLab::repeat_start`], [`ModelLab::repeat_steps`]), and its repetitions as the
+//! tokens through the layers show layers ([`ModelLab::repeat_view`]: the core's
+//! [`layers_view`] over repetitions `0..=T`, one PCA fitted over every repetition's tokens). The
+//! clusters, labels and mean cosine of repetition `t` are those `attn encode --repeat` prints for
+//! it, bit for bit (the same functions on the same `f32` states). A non-finite repetition stops
+//! the run with the core's [`Stopped`] message.
+
+use super::model::ModelLab;
+use attn_core::model::keys::{variant_named, VARIANT_NAMES};
+use attn_core::model::layers_view::layers_view;
+use attn_core::model::repeat::{Repeater, Stopped, MAX_ITERATIONS};
+use attn_core::model::{Serial, Variant};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+/// A run of a repeated layer: its request and the states so far.
+pub struct RepeatRun {
+    layer: usize,
+    variant: Variant,
+    iterations: usize,
+    /// The states after `0, 1, …` repetitions (`n x d` each).
+    states: Vec<Vec<f32>>,
+    stopped: Option<Stopped>,
+}
+
+#[wasm_bindgen]
+impl ModelLab {
+    /// Starts repeating layer `layer` (1-based) of `variant` (`transformer`, `SAN+skip`, `SAN+MLP`,
+    /// `SAN`) `iterations` times (1..=1000) on the last analysed text: repetition 0, `h_{L−1}` of
+    /// the unmodified forward. Throws naming the key (`repeat_layer`, `iterations`, `variant`)
+    /// for a value out of range, or before any analysis.
+    pub fn repeat_start(&mut self, layer: u32, iterations: u32, variant: &str) -> Result<(), JsError> {
+        let Some(a) = &self.analysis else {
+            return Err(JsError::new("model: no text analysed yet"));
+        };
+        let layers = self.encoder().config.layers;
+        let (layer, iterations) = (layer as usize, iterations as usize);
+        if !(1..=layers).contains(&layer) {
+            return Err(JsError::new(&format!(
+                "`repeat_layer`: the model has layers 1..={} (0: none repeated)",
+                layers
+            )));
+        }
+        if !(1..=MAX_ITERATIONS).contains(&iterations) {
+            return Err(JsError::new(&format!("`iterations`: {} is not in 1..={}", iterations, MAX_ITERATIONS)));
+        }
+        let variant = variant_named(variant).ok_or_else(|| {
+            JsError::new(&format!("`variant`: {:?} is not one of {}", variant, VARIANT_NAMES.join(", ")))
+        })?;
+        let r = Repeater::new(self.encoder(), &a.encoding, layer, variant, &Serial);
+        self.repeat = Some(RepeatRun { layer, variant, iterations, states: vec![r.state().to_vec()], stopped: None });
+        Ok(())
+    }
+
+    /// Up to `count` more repetitions of the run started; returns the repetitions done. The run
+    /// ends at its `iterations` or at a non-finite state ([`ModelLab::repeat_view`]'s `stopped`).
+    pub fn repeat_steps(&mut self, count: u32) -> Result<u32, JsError> {
+        let encoder = &self.encoder;
+        let (Some(run), Some(a)) = (&mut self.repeat, &self.analysis) else {
+            return Err(JsError::new("model: no repeated layer started"));
+        };
+        let n = a.forward.n;
+        let done = run.states.len() - 1;
+        if run.stopped.is_none() && done < run.iterations {
+            let last = run.states[done].clone();
+            let mut r = Repeater::resume(encoder, run.layer, run.variant, n, last, done);
+            for _ in 0..(count as usize).min(run.iterations - done) {
+                match r.step(&Serial) {
+                    Ok(()) => run.states.push(r.state().to_vec()),
+                    Err(s) => {
+                        run.stopped = Some(s);
+                        break;
+                    }
+                }
+            }
+        }
+        Ok((run.states.len() - 1) as u32)
+    }
+
+    /// The run's repetitions `0..=t` (those done) as [`ModelLab::layers_view`] shows layers: `{ n,
+    /// states, k, bins, coords, variance, total_variance, finite, histograms, clusters, labels,
+    /// mean_cos, effective_rank }` with one state per repetition, the PCA fitted over every
+    /// repetition's tokens, clusters under the link's `cos_tol`; plus `layer`, `variant`,
+    /// `iterations` (asked), `done` and `stopped` (`{ iteration, what }` or null).
+    pub fn repeat_view(&self) -> Result<Object, JsError> {
+        let (Some(run), Some(link)) = (&self.repeat, &self.link) else {
+            return Err(JsError::new("model: no repeated layer started"));
+        };
+        let (n, d) = (self.analysis.as_ref().map_or(0, |a| a.forward.n), self.encoder().config.hidden);
+        let view = layers_view(&run.states, n, d, link.cos_tol);
+        let out = super::model_layers::view_object(n, &view)?;
+        let set = |key: &str, v: &JsValue| {
+            Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: repeat view"))
+        };
+        set("layer", &JsValue::from(run.layer as u32))?;
+        set("variant", &JsValue::from_str(run.variant.label()))?;
+        set("iterations", &JsValue::from(run.iterations as u32))?;
+        set("done", &JsValue::from((run.states.len() - 1) as u32))?;
+        let stopped = match &run.stopped {
+            None => JsValue::NULL,
+            Some(s) => {
+                let o = Object::new();
+                Reflect::set(&o, &"iteration".into(), &JsValue::from(s.iteration as u32))
+                    .and_then(|_| Reflect::set(&o, &"what".into(), &JsValue::from_str(&s.what)))
+                    .map_err(|_| JsError::new("model: repeat view"))?;
+                o.into()
+            }
+        };
+        set("stopped", &stopped)?;
+        Ok(out)
+    }
+}
