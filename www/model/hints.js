@@ -5,7 +5,7 @@
 import { hintText } from '../ui/key_hints.js';
 
 /** The elements (by id) that show a key of the table. */
-const FIELDS = { text: 'md-text', grid_scale: 'md-scale' };
+const FIELDS = { text: 'md-text', grid_scale: 'md-scale', repeat_layer: 'md-repeat-layer', iterations: 'md-repeat-iterations', variant: 'md-repeat-variant' };
 
 /** Sets each field's tooltip and aria-description from `wasm.key_table('model')`. */
 export function applyModelHints(wasm, root) {

@@ -25,6 +25,7 @@ import { matrixExports } from './exports.js';
 import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
 import { LayersPanel } from './layers.js';
+import { RepeatPanel } from './repeat.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
@@ -84,6 +85,7 @@ export function createLab(ctx) {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
       histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading',
       layers: '#md-layers-heading',
+      repeat: '#md-repeat-heading',
     },
     controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },
     pageViewInLink: false,
@@ -164,12 +166,13 @@ class ModelLabPage {
       }
     });
     this.layersPanel = new LayersPanel((l) => this.showLayer(l)); // tokens through the layers (layers.js)
+    this.repeatPanel = new RepeatPanel(this); // a layer repeated (repeat.js)
     const redraw = () => {
       if (this.visible) this.drawAll();
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-layers-tokens', 'md-layers-hist']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-layers-tokens', 'md-layers-hist', 'md-repeat-tokens', 'md-repeat-hist']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
     this.headPanel = new HeadPanel();
@@ -183,6 +186,8 @@ class ModelLabPage {
       layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
       // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
       layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
+      repeatView: () => this.repeatPanel.view, // ModelLab.repeat_view's arrays (repeat.js)
+      repeatShown: () => this.repeatPanel.panel.layer, // the repetition shown
       busy: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
@@ -206,7 +211,8 @@ class ModelLabPage {
     const head = c.head ?? r?.head ?? OPENING_HEAD.head;
     const hidden = c.hidden ?? this.layersPanel.layer;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
-    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
+    const repeat = this.repeatPanel.linkPairs(c.repeat); // the repeated layer's keys (repeat.js)
+    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}${repeat}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
   }
 
   /** Shows `link` (a bare one is the default already: linkFor). */
@@ -262,7 +268,7 @@ class ModelLabPage {
   }
 
   onMessage(m) {
-    if (this.files.onMessage(m)) return;
+    if (this.files.onMessage(m) || this.repeatPanel.onMessage(m)) return;
     if (m.kind === 'progress') {
       const p = $('md-progress');
       p.max = m.total || 1;
@@ -274,6 +280,7 @@ class ModelLabPage {
       $('md-model').textContent = `${m.info.id} (${m.info.layers} layers × ${m.info.heads} heads, hidden ${m.info.hidden})`;
       $('md-model').title = `page memory estimate: ${(m.memory / 2 ** 20).toFixed(0)} MiB for ${m.info.max_positions} tokens`;
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
+      this.repeatPanel.setLayers(m.info.layers);
       this.loaded();
     } else if (m.kind === 'result') {
       this.inflight = false;
@@ -339,6 +346,7 @@ class ModelLabPage {
     this.scale.show(r.scale, m.tiles);
     writeCaptions(r);
     if (this.how) this.ctx.linkChanged(this.how);
+    this.repeatPanel.accepted(r.config); // the link's repeated layer, run unless shown
     document.querySelector('.model-layout')?.classList.remove('md-loading'); // the skeleton gives way
     this.drawAll();
     firstPicture('model'); // the grids and the chosen head drawn (lab/marks.js)
@@ -377,6 +385,7 @@ class ModelLabPage {
     this.drawResidual();
     this.headPanel.draw();
     this.layersPanel.draw();
+    this.repeatPanel.draw();
   }
 
   /** Shows layer `l` of the tokens through the layers, at once (nothing is recomputed), and writes
@@ -390,6 +399,17 @@ class ModelLabPage {
     this.result.config = checked.canonical;
     this.result.hidden_layer = this.layersPanel.layer;
     this.ctx.linkChanged('replace');
+  }
+
+  /** Writes `link` in the address bar without a new analysis (a view or a run needing none),
+   * as the core writes it (check_model_link); returns the check (`ok`, `canonical` or `message`). */
+  writeLink(link, how) {
+    const checked = this.wasm.check_model_link(link);
+    if (!checked.ok || !this.result || this.inflight || this.pending) return checked;
+    this.canonical = checked.canonical;
+    this.result.config = checked.canonical;
+    this.ctx.linkChanged(how);
+    return checked;
   }
 
   /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */

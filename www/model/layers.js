@@ -13,53 +13,73 @@ import { h } from '../ui/dom.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 
-const $ = (id) => document.getElementById(id);
 const sub = (l) => String(l).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 
-/** The panel's markup (markup.js places it). */
-export function layersPanel() {
-  return h('section.panel.md-wide', { 'aria-labelledby': 'md-layers-heading' },
-    h('h2#md-layers-heading', {}, 'Tokens through the layers'),
+/** How the tokens-through-the-layers panel names things: the layers panel's by default; the
+ * repeated layer's panel (repeat.js) shows repetitions with the same drawing. */
+export const LAYERS = {
+  prefix: 'md-layers',
+  title: 'Tokens through the layers',
+  step: 'layer', // the slider's and the table's word
+  name: (l) => `h${sub(l)}`, // a state's short name
+  long: (l) => `h${sub(l)}${l === 0 ? ' (embeddings)' : ''}`, // the slider's readout
+  tokensLabel: 'The tokens of the layer shown on the PCA axes of every layer, with trails from layer 0; arrow keys change the layer, hover names a token',
+  histLabel: 'Histograms of the pairwise cosines of the tokens, one row per layer, the layer shown highlighted',
+  caption: ['h₀ is the embeddings after their LayerNorm, hℓ layer ℓ\'s output. One PCA of every layer\'s tokens stacked: the axes are the same for every layer. ',
+    'Clusters: tokens linked when 1 − cos ≤ cos_tol (grey: a token alone). Histograms: the cosines over i < j in 64 bins on [−1, 1], each row scaled to its own largest bin.'],
+};
+
+/** The panel's markup (markup.js places it): `o` names it (LAYERS, or the repeated layer's);
+ * `controls`, elements put before the slider; `after`, elements after the caption. */
+export function layersPanel(o = LAYERS, controls = [], after = []) {
+  const id = (x) => `${o.prefix}-${x}`;
+  return h(`section.panel.md-wide`, { 'aria-labelledby': id('heading') },
+    h(`h2#${id('heading')}`, {}, o.title),
+    ...controls,
     h('div.md-layers-bar', {},
-      h('label', { for: 'md-layers-slider' }, 'layer '),
-      h('input#md-layers-slider', { type: 'range', min: '0', max: '1', step: '1', value: '0', 'aria-describedby': 'md-layers-out' }),
-      h('output#md-layers-out', { for: 'md-layers-slider' }, 'h₀'),
-      h('label', { for: 'md-layers-colour' }, 'colour '),
-      h('select#md-layers-colour', {}, h('option', { value: 'sentence' }, 'by sentence'), h('option', { value: 'clusters' }, 'by cluster')),
-      h('label.md-layers-3d', {}, h('input#md-layers-3d', { type: 'checkbox' }), ' 3-D (drag to rotate)'),
+      h('label', { for: id('slider') }, `${o.step} `),
+      h(`input#${id('slider')}.md-layers-slider`, { type: 'range', min: '0', max: '1', step: '1', value: '0', 'aria-describedby': id('out') }),
+      h(`output#${id('out')}.md-layers-out`, { for: id('slider') }, o.name(0)),
+      h('label', { for: id('colour') }, 'colour '),
+      h(`select#${id('colour')}`, {}, h('option', { value: 'sentence' }, 'by sentence'), h('option', { value: 'clusters' }, 'by cluster')),
+      h('label.md-layers-3d', {}, h(`input#${id('3d')}`, { type: 'checkbox' }), ' 3-D (drag to rotate)'),
     ),
     h('div.md-layers-row', {},
       h('div.canvas-box.md-layers-box', {},
-        h('canvas#md-layers-tokens', { role: 'img', tabindex: '0', 'aria-label': 'The tokens of the layer shown on the PCA axes of every layer, with trails from layer 0; arrow keys change the layer, hover names a token' }),
-        h('div#md-layers-tip.tip', { hidden: true })),
+        h(`canvas#${id('tokens')}.md-layers-tokens`, { role: 'img', tabindex: '0', 'aria-label': o.tokensLabel }),
+        h(`div#${id('tip')}.tip`, { hidden: true })),
       h('div.md-layers-side', {},
-        h('table#md-layers-table.md-layers-table', {},
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'layer'), h('th', { scope: 'col' }, 'clusters'),
-            h('th', { scope: 'col' }, 'mean cos'), h('th', { scope: 'col' }, 'eff. rank'))),
-          h('tbody#md-layers-stats')),
+        h('div.md-layers-table-box', {},
+          h(`table#${id('table')}.md-layers-table`, {},
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, o.step), h('th', { scope: 'col' }, 'clusters'),
+              h('th', { scope: 'col' }, 'mean cos'), h('th', { scope: 'col' }, 'eff. rank'))),
+            h(`tbody#${id('stats')}`))),
         h('div.canvas-box.md-layers-hist-box', {},
-          h('canvas#md-layers-hist', { role: 'img', 'aria-label': 'Histograms of the pairwise cosines of the tokens, one row per layer, the layer shown highlighted' })),
+          h(`canvas#${id('hist')}`, { role: 'img', 'aria-label': o.histLabel })),
       ),
     ),
-    h('p#md-layers-caption.caption', {},
-      'h₀ is the embeddings after their LayerNorm, hℓ layer ℓ\'s output. One PCA of every layer\'s tokens stacked: the axes are the same for every layer. ',
-      'Clusters: tokens linked when 1 − cos ≤ cos_tol (grey: a token alone). Histograms: the cosines over i < j in 64 bins on [−1, 1], each row scaled to its own largest bin.'),
+    h(`p#${id('caption')}.caption`, {}, ...o.caption),
+    ...after,
   );
 }
 
 export class LayersPanel {
-  /** `onLayer(l)`: the scrubber asks for layer `l` (the lab shows it and writes the link). */
-  constructor(onLayer) {
+  /** `onLayer(l)`: the scrubber asks for layer `l` (the lab shows it and writes the link); `o`:
+   * which panel (LAYERS, or the repeated layer's, whose states are repetitions). */
+  constructor(onLayer, o = LAYERS) {
     this.onLayer = onLayer;
+    this.o = o;
+    const $ = (x) => document.getElementById(`${o.prefix}-${x}`);
+    this.$ = $;
     this.view = null; // ModelLab.layers_view's typed arrays
     this.result = null; // the analysis (tokens, sentences)
     this.layer = 0;
-    this.tokens = new TokenView($('md-layers-tokens'));
+    this.tokens = new TokenView($('tokens'));
     this.tokens.colour = 'clusters'; // slots: sentences or clusters (restyle)
     this.tokens.onChange = () => this.drawTokens();
-    const slider = $('md-layers-slider');
+    const slider = $('slider');
     slider.addEventListener('input', () => this.onLayer(Number(slider.value)));
-    $('md-layers-tokens').addEventListener('keydown', (e) => {
+    $('tokens').addEventListener('keydown', (e) => {
       if (!this.view) return;
       const last = this.view.states - 1;
       const to = { ArrowLeft: this.layer - 1, ArrowDown: this.layer - 1, ArrowRight: this.layer + 1, ArrowUp: this.layer + 1, Home: 0, End: last }[e.key];
@@ -67,22 +87,22 @@ export class LayersPanel {
       e.preventDefault();
       if (to >= 0 && to <= last && to !== this.layer) this.onLayer(to);
     });
-    $('md-layers-colour').addEventListener('change', () => {
+    $('colour').addEventListener('change', () => {
       this.restyle();
       this.drawTokens();
     });
-    $('md-layers-3d').addEventListener('change', () => {
+    $('3d').addEventListener('change', () => {
       if (this.view) this.set(this.view, this.result, this.layer);
     });
-    $('md-layers-tokens').addEventListener('pointermove', (e) => this.hover(e));
-    $('md-layers-tokens').addEventListener('pointerleave', () => {
-      $('md-layers-tip').hidden = true;
+    $('tokens').addEventListener('pointermove', (e) => this.hover(e));
+    $('tokens').addEventListener('pointerleave', () => {
+      $('tip').hidden = true;
     });
   }
 
   /** Coordinates per token drawn: 3 with the 3-D box ticked (when the fit has 3), else at most 2. */
   dims() {
-    return Math.min(this.view.k, $('md-layers-3d').checked ? 3 : 2);
+    return Math.min(this.view.k, this.$('3d').checked ? 3 : 2);
   }
 
   /** Layer `l`'s tokens, `n x dims` (a fresh array). */
@@ -124,7 +144,7 @@ export class LayersPanel {
     } else half = Math.max(...lo.map((v, a) => (Number.isFinite(v) ? (hi[a] - v) / 2 : 0)));
     half = Math.max(half * 1.08, 1e-9);
     this.frame = { c, h: half, hs: new Array(m).fill(half) };
-    const slider = $('md-layers-slider');
+    const slider = this.$('slider');
     slider.max = String(view.states - 1);
     this.table();
     this.show(layer);
@@ -135,14 +155,14 @@ export class LayersPanel {
     if (!this.view) return;
     const l = Math.max(0, Math.min(this.view.states - 1, layer));
     this.layer = l;
-    $('md-layers-slider').value = String(l);
-    $('md-layers-out').textContent = `h${sub(l)}${l === 0 ? ' (embeddings)' : ''}`;
+    this.$('slider').value = String(l);
+    this.$('out').textContent = this.o.long(l);
     const states = [];
     for (let a = 0; a < l; a++) states.push({ step: a, t: a, x: this.pointsOf(a) });
     this.tokens.retrace(states, l, l, this.pointsOf(l));
     this.tokens.view = this.frame;
     this.restyle();
-    for (const row of $('md-layers-stats').children) {
+    for (const row of this.$('stats').children) {
       const shown = Number(row.dataset.layer) === l;
       row.classList.toggle('shown', shown);
       if (shown) row.setAttribute('aria-current', 'true');
@@ -155,7 +175,7 @@ export class LayersPanel {
   restyle() {
     const { n, labels } = this.view;
     const slots = new Uint32Array(n);
-    if ($('md-layers-colour').value === 'sentence') slots.set(this.result.sentence);
+    if (this.$('colour').value === 'sentence') slots.set(this.result.sentence);
     else {
       const row = labels.subarray(this.layer * n, (this.layer + 1) * n);
       const size = new Map();
@@ -168,9 +188,9 @@ export class LayersPanel {
   /** The per-layer table: each number also in its cell's data-value, exact (String of the f64). */
   table() {
     const v = this.view;
-    $('md-layers-stats').replaceChildren(...Array.from({ length: v.states }, (_, l) => {
+    this.$('stats').replaceChildren(...Array.from({ length: v.states }, (_, l) => {
       const cell = (x, digits) => h('td', { 'data-value': String(x) }, Number.isFinite(x) ? (digits ? x.toFixed(digits) : String(x)) : '–');
-      return h('tr', { 'data-layer': String(l) }, h('th', { scope: 'row' }, `h${sub(l)}`),
+      return h('tr', { 'data-layer': String(l) }, h('th', { scope: 'row' }, this.o.name(l)),
         cell(v.clusters[l], 0), cell(v.mean_cos[l], 4), cell(v.effective_rank[l], 2));
     }));
   }
@@ -186,26 +206,45 @@ export class LayersPanel {
     this.tokens.draw();
   }
 
-  /** The stacked histograms: one row per layer (h_0 at the top), bars over [−1, 1]. */
+  /** The stacked histograms: one row per state (the first at the top), bars over [−1, 1]; rows
+   * too thin for bars (many repetitions) are drawn as a heatmap, every few rows labelled. */
   drawHist() {
-    const canvas = $('md-layers-hist');
+    const canvas = this.$('hist');
     const ctx = canvas.getContext('2d');
     const { w, h: H, th } = clearCanvas(canvas, ctx);
     const { states, bins, histograms } = this.view;
     const out = [];
-    const left = 34;
+    const left = 40;
     const right = 8;
     const top = 6;
     const bottom = 34;
     const pw = w - left - right;
     const rh = (H - top - bottom) / states;
-    if (pw < 10 || rh < 2) return;
+    if (pw < 10 || rh <= 0) return;
     ctx.font = '11px system-ui, sans-serif';
+    const thin = rh < 6; // a heatmap: each bin's shade its share of the row's largest
+    const every = Math.max(1, Math.ceil(14 / rh));
     for (let l = 0; l < states; l++) {
       const row = histograms.subarray(l * bins, (l + 1) * bins);
       const max = Math.max(1, ...row);
       const y0 = top + (l + 1) * rh;
       const shown = l === this.layer;
+      if (thin) {
+        ctx.fillStyle = shown ? th.accent : th.fg;
+        for (let b = 0; b < bins; b++) {
+          if (!(row[b] > 0)) continue;
+          ctx.globalAlpha = shown ? 1 : 0.15 + 0.75 * (row[b] / max);
+          ctx.fillRect(left + (b / bins) * pw, y0 - rh, pw / bins, Math.max(rh, shown ? 2 : 0.5));
+        }
+        ctx.globalAlpha = 1;
+        if (l % every === 0 || shown) {
+          ctx.fillStyle = shown ? th.fg : th.muted;
+          ctx.textAlign = 'right';
+          ctx.textBaseline = 'middle';
+          drawLabel(ctx, this.o.name(l), left - 5, y0 - rh / 2, out);
+        }
+        continue;
+      }
       if (shown) {
         ctx.fillStyle = th.border;
         ctx.globalAlpha = 0.35;
@@ -222,7 +261,7 @@ export class LayersPanel {
       ctx.fillStyle = shown ? th.fg : th.muted;
       ctx.textAlign = 'right';
       ctx.textBaseline = 'middle';
-      drawLabel(ctx, `h${sub(l)}`, left - 5, y0 - rh / 2, out);
+      drawLabel(ctx, this.o.name(l), left - 5, y0 - rh / 2, out);
     }
     ctx.strokeStyle = th.border;
     ctx.strokeRect(left, top, pw, H - top - bottom);
@@ -237,7 +276,7 @@ export class LayersPanel {
 
   /** The token under the pointer (within 10 CSS px), named in the tip. */
   hover(e) {
-    const tip = $('md-layers-tip');
+    const tip = this.$('tip');
     const r = this.result;
     if (!this.view || !r) return;
     const box = e.currentTarget.getBoundingClientRect();
@@ -259,7 +298,7 @@ export class LayersPanel {
     const { n, k, coords, labels } = this.view;
     const at = (this.layer * n + best) * k;
     const pcs = Array.from(coords.subarray(at, at + k), (v) => fmt(v)).join(', ');
-    tipLines(tip, [`token ${best}: ${r.tokens[best]}`, `sentence ${r.sentence[best]}, cluster ${labels[this.layer * n + best]}`, `h${sub(this.layer)} on PC1…PC${k}: ${pcs}`]);
+    tipLines(tip, [`token ${best}: ${r.tokens[best]}`, `sentence ${r.sentence[best]}, cluster ${labels[this.layer * n + best]}`, `${this.o.name(this.layer)} on PC1…PC${k}: ${pcs}`]);
     placeTip(tip, x, y, box.width);
   }
 }

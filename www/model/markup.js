@@ -9,6 +9,7 @@ import { h } from '../ui/dom.js';
 import { headPanel } from './head_panel.js';
 import { TEXTS } from './texts.js';
 import { layersPanel } from './layers.js';
+import { repeatPanel } from './repeat.js';
 
 function statusArea() {
   return h('section.status-area', { 'aria-label': 'Model lab status' },
@@ -89,6 +90,7 @@ export function buildMarkup(root) {
       headPanel(),
       residualPanel(),
       layersPanel(),
+      repeatPanel(),
       h('div.md-stats-row', {},
         chartPanel('hist', 'Distances of similar pairs', 'Ridge plot: per layer, the histogram of |i - j| over the high-similarity pairs of every head'),
         chartPanel('same', 'Same-sentence pairs', 'Same-sentence share of high-similarity pairs against layer, with the chance level'),

@@ -12,6 +12,8 @@
 //        weights, when it names these; else the shown `text`), so a refused file keeps it
 //      { kind: 'analyse', id, link, maxSide }
 //      { kind: 'head', id, layer, head }
+//      { kind: 'repeat', id, layer, iterations, variant }   a layer repeated on the analysed text,
+//        in chunks of REPEAT_CHUNK repetitions (a newer 'repeat' ends an older one between chunks)
 // Out: { kind: 'progress', file, loaded, total, cached }
 //      { kind: 'loaded', info, sha256, ms, cached, memory }  (cached: every file came from the
 //        Cache API; memory: the estimate in bytes)
@@ -19,6 +21,8 @@
 //        (spectrum: the link's head's spectra and §1.3's verdict, ModelLab.head_spectrum; layers:
 //        the tokens through the layers, ModelLab.layers_view's typed arrays)
 //      { kind: 'head', id, layer, head, p, s }
+//      { kind: 'repeat-progress', id, done, iterations }, then { kind: 'repeat', id, view, ms }
+//        (view: ModelLab.repeat_view) or { kind: 'repeat-error', id, error }
 //      { kind: 'loaded', own: true, ... } after 'files' (own files are not cached)
 //      { kind: 'error', id, error, stage }  (stage: 'load', 'files' or 'analyse')
 // A result's `workers` says how many workers computed it: 2 when the pool's helper
@@ -209,6 +213,33 @@ function head({ id, layer, head: h }) {
   self.postMessage({ kind: 'head', id, layer, head: h, p, s }, [p.buffer, s.buffer]);
 }
 
+const REPEAT_CHUNK = 5;
+let repeatJob = 0; // the newest 'repeat'
+
+/** The repeated layer's run `id` (ModelLab.repeat_start / repeat_steps / repeat_view), in chunks
+ * with a pause between them: progress goes out and a newer request is read. */
+async function repeatRun({ id, layer, iterations, variant }) {
+  repeatJob = id;
+  const t0 = performance.now();
+  try {
+    lab.repeat_start(layer, iterations, variant);
+    let done = 0;
+    for (;;) {
+      const now = lab.repeat_steps(REPEAT_CHUNK);
+      if (now === done) break; // finished, or stopped at a non-finite state
+      done = now;
+      self.postMessage({ kind: 'repeat-progress', id, done, iterations });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (repeatJob !== id) return;
+    }
+    const view = lab.repeat_view();
+    const arrays = ['coords', 'histograms', 'labels', 'mean_cos', 'effective_rank', 'clusters', 'finite'].map((k) => view[k].buffer);
+    self.postMessage({ kind: 'repeat', id, view, ms: performance.now() - t0 }, arrays);
+  } catch (err) {
+    if (repeatJob === id) self.postMessage({ kind: 'repeat-error', id, error: String(err && err.message ? err.message : err) });
+  }
+}
+
 let loads = Promise.resolve(); // loads run one after the other, the last one's model stays
 
 self.onmessage = async (e) => {
@@ -223,6 +254,7 @@ self.onmessage = async (e) => {
     else if (msg.kind === 'analyse') await analyse(msg);
     else if (msg.kind === 'surgery') surgeryOf(msg);
     else if (msg.kind === 'head') head(msg);
+    else if (msg.kind === 'repeat') await repeatRun(msg);
   } catch (err) {
     self.postMessage({ kind: 'error', id: msg.id, stage, error: String(err && err.message ? err.message : err) });
   }

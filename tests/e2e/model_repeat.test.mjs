@@ -1,0 +1,143 @@
+// The model lab's "A layer repeated" (science.md §7.4, docs/model-lab.md): the page's run of the
+// served all-MiniLM-L6-v2's layer repeated equals `attn encode --repeat` bit for bit (each listed
+// repetition's clusters, labels and mean cosine), whether the CLI reads the page's link or the
+// flags; the panel draws the repetitions; its controls (layer, repetitions, variant, Run) write
+// the link's keys repeat_layer, iterations and variant, and the link reopens the same run; a bad
+// value of these keys is refused naming the key.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { ATTN_BIN, assertNoErrors, canvasSnapshot, launch, openPage, runCli } from './helpers.mjs';
+import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Waits for the repeated layer's run of `states` states, and returns it as plain arrays. */
+async function repeated(page, states) {
+  await page.waitForFunction((s) => window.__attnModel.repeatView()?.states === s, states, { timeout: 240_000 });
+  return page.evaluate(() => {
+    const v = window.__attnModel.repeatView();
+    return {
+      n: v.n, states: v.states, layer: v.layer, variant: v.variant, iterations: v.iterations, done: v.done, stopped: v.stopped,
+      clusters: Array.from(v.clusters), labels: Array.from(v.labels), mean_cos: Array.from(v.mean_cos),
+    };
+  });
+}
+
+/** Every listed step of the CLI's "repeat" section `cli` equals the page's run `got`, bit for bit. */
+function sameRun(got, cli) {
+  assert.equal(cli.stopped, null);
+  assert.equal(got.stopped, null);
+  assert.equal(got.layer, cli.layer);
+  assert.equal(got.variant, cli.variant);
+  assert.equal(cli.steps.length, got.states, 'every repetition 0..=T listed (every = 1)');
+  for (const s of cli.steps) {
+    const t = s.iteration;
+    assert.ok(Object.is(got.clusters[t], s.clusters), `clusters at ${t}: page ${got.clusters[t]} cli ${s.clusters}`);
+    assert.deepEqual(got.labels.slice(t * got.n, (t + 1) * got.n), s.labels, `labels at ${t}`);
+    assert.ok(Object.is(got.mean_cos[t], s.mean_cos), `mean_cos at ${t}: page ${got.mean_cos[t]} cli ${s.mean_cos}`);
+  }
+}
+
+const hashOf = (page) => page.evaluate(() => decodeURIComponent(location.hash.slice(1)));
+const skip = (!ATTN_BIN && 'ATTN_BIN is not set') || (!existsSync(join(MODEL_DIR, 'model.safetensors')) && 'the model is not cached: cargo xtask fetch-model');
+
+describe('model lab: a layer repeated', { skip }, () => {
+  test('a link with repeat_layer runs it; the page equals attn encode --repeat bit for bit', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, `${LINK}&repeat_layer=3&iterations=60`, { viewport: { width: 1280, height: 900 } });
+    await analysed(page);
+    const got = await repeated(page, 61);
+    const config = await page.evaluate(() => window.__attnModel.configString());
+    assert.ok(config.includes('&repeat_layer=3&iterations=60&layer=2&head=3'), config);
+    assert.equal(await hashOf(page), decodeURIComponent(config));
+    assert.equal(got.done, 60);
+    // The CLI reads the page's link whole, or the same run from its flags.
+    const fromLink = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', config])).repeat;
+    sameRun(got, fromLink);
+    const plain = config.replace('&repeat_layer=3&iterations=60', '');
+    const fromFlags = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', plain, '--repeat', '3', '--iterations', '60'])).repeat;
+    assert.deepEqual(fromFlags, fromLink);
+    // The table shows every repetition's numbers exactly.
+    const table = await page.$$eval('#md-repeat-stats tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (c) => Number(c.dataset.value))));
+    assert.equal(table.length, 61);
+    table.forEach(([clusters, mean], t) => assert.ok(Object.is(clusters, got.clusters[t]) && Object.is(mean, got.mean_cos[t]), `row ${t}`));
+    // Drawn at the last repetition, coloured by cluster; the slider goes back to repetition 0.
+    await page.locator('#md-repeat-tokens').scrollIntoViewIfNeeded();
+    for (const id of ['md-repeat-tokens', 'md-repeat-hist']) {
+      const snap = await canvasSnapshot(page, `#${id}`);
+      assert.ok(snap.width > 50 && snap.inked > snap.width * 5, `#${id} is drawn (${snap.width}x${snap.height}, ${snap.inked} inked)`);
+    }
+    assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 60);
+    assert.equal(await page.$eval('#md-repeat-colour', (s) => s.value), 'clusters');
+    assert.match(await page.$eval('#md-repeat-status', (s) => s.textContent), /layer 3 \(transformer\) repeated 60 times/);
+    const before = await canvasSnapshot(page, '#md-repeat-tokens');
+    await page.locator('#md-repeat-slider').fill('0');
+    assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 0);
+    assert.notEqual((await canvasSnapshot(page, '#md-repeat-tokens')).hash, before.hash, 'repetition 0 is drawn elsewhere');
+    await page.locator('#md-repeat-tokens').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 1);
+    // Play steps through the repetitions.
+    await page.click('#md-repeat-play');
+    await page.waitForFunction(() => window.__attnModel.repeatShown() >= 5, null, { timeout: 10_000 });
+    await page.click('#md-repeat-play');
+    assertNoErrors(page);
+    await page.close();
+  });
+
+  test('the controls write the keys; the link reopens the same run', { timeout: 300_000 }, async () => {
+    const page = await openPage(browser, LINK, { viewport: { width: 1280, height: 900 } });
+    await analysed(page);
+    assert.equal(await page.evaluate(() => window.__attnModel.repeatView()), null, 'no run without repeat_layer');
+    await page.selectOption('#md-repeat-layer', '1');
+    await page.fill('#md-repeat-iterations', '8');
+    await page.selectOption('#md-repeat-variant', 'SAN+skip');
+    await page.click('#md-repeat-run');
+    const got = await repeated(page, 9);
+    assert.equal(got.variant, 'SAN+skip');
+    const config = await page.evaluate(() => window.__attnModel.configString());
+    assert.ok(config.includes('&repeat_layer=1&iterations=8&variant=SAN+skip&'), config);
+    assert.equal(await hashOf(page), decodeURIComponent(config));
+    const cli = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', config])).repeat;
+    sameRun(got, cli);
+    // Picking a head keeps the run's keys.
+    const g = await page.evaluate(() => window.__attnModel.gridGeometry());
+    const box = await page.locator('#md-att-grid').boundingBox();
+    await page.mouse.click(box.x + g.x0 + g.cell / 2, box.y + g.y0 + g.cell / 2);
+    await analysed(page, config.replace('&layer=2&head=3', ''));
+    await page.close();
+
+    const again = await openPage(browser, config, { viewport: { width: 1280, height: 900 } });
+    await analysed(again);
+    const reopened = await repeated(again, 9);
+    assert.deepEqual(reopened, got);
+    assert.equal(await again.$eval('#md-repeat-layer', (s) => s.value), '1');
+    assert.equal(await again.$eval('#md-repeat-iterations', (s) => s.value), '8');
+    assert.equal(await again.$eval('#md-repeat-variant', (s) => s.value), 'SAN+skip');
+    await again.close();
+  });
+
+  test('a bad repeat_layer, iterations or variant is refused naming the key', { timeout: 300_000 }, async () => {
+    for (const [tail, want] of [
+      ['&iterations=0', /`iterations`/],
+      ['&variant=san', /`variant`/],
+      ['&repeat_layer=7', /`repeat_layer`: the model has layers 1..=6/],
+    ]) {
+      const page = await openPage(browser, `${LINK}${tail}`, { viewport: { width: 1280, height: 900 } });
+      await page.waitForFunction((k) => document.getElementById('md-error').textContent.includes(k), tail.slice(1).split('=')[0], { timeout: 240_000 });
+      assert.match(await page.$eval('#md-error', (e) => e.textContent), want, tail);
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,223 @@
+// The model lab's "A layer repeated" panel (science.md §7.4): one trained layer applied again and
+// again to the text's tokens, the weights constant (as ALBERT shares its layers), repetition 0
+// being h_{L−1} of the unmodified model. Its controls (layer, repetitions, variant, Run) write the
+// link's keys repeat_layer, iterations and variant; a link with them reopens the same run. The
+// worker (workers/model.js 'repeat') runs the repetitions in chunks, reporting progress, then
+// sends ModelLab.repeat_view: the same arrays as the tokens through the layers, one state per
+// repetition, on one PCA fitted over every repetition's tokens; layers.js draws them (the same
+// component as the layers panel, here over repetitions), with play/pause over the repetitions.
+// A non-finite state stops the run: the core's message, naming the repetition and what
+// overflowed, is shown in the panel (the numbers before it are kept).
+
+import { h } from '../ui/dom.js';
+import { LayersPanel, layersPanel } from './layers.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** §6.3's variants under the names the link and `attn encode --variant` read. */
+const VARIANTS = [
+  ['transformer', 'unmodified layer'],
+  ['SAN+skip', 'SAN+skip (no MLP)'],
+  ['SAN+MLP', 'SAN+MLP (no attention skip)'],
+  ['SAN', 'SAN (attention alone)'],
+];
+
+/** The layer the panel offers first: on the default text, [CLS] parts from the rest there. */
+const FIRST_LAYER = 3;
+const PLAY_MS = 80; // per repetition while playing
+
+/** The value of key `key` in link `text` (decoded), or null. */
+function valueOf(text, key) {
+  for (const part of String(text).replace(/^#/, '').split('&')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i) === key) {
+      try {
+        return decodeURIComponent(part.slice(i + 1));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** How the shared panel (layers.js) names the repetitions. */
+export const REPEAT = {
+  prefix: 'md-repeat',
+  title: 'A layer repeated',
+  step: 'repetition',
+  name: (t) => `t=${t}`,
+  long: (t) => `repetition ${t}${t === 0 ? ' (the layer\'s input)' : ''}`,
+  tokensLabel: 'The tokens after the repetition shown, on the PCA axes of every repetition, with trails from repetition 0; arrow keys change the repetition, hover names a token',
+  histLabel: 'Histograms of the pairwise cosines of the tokens, one row per repetition, the repetition shown highlighted',
+  caption: ['Layer L applied again and again with its trained weights (every bias, the trained LayerNorms, in f32): repetition 0 is h_{L−1}, ',
+    'the input of layer L in the unmodified model. One PCA of every repetition\'s tokens stacked. Clusters: tokens linked when 1 − cos ≤ cos_tol ',
+    '(grey: a token alone); colour by cluster to watch [CLS] part from the rest. The same numbers as attn encode --repeat.'],
+};
+
+/** The panel's markup (markup.js places it). */
+export function repeatPanel() {
+  const controls = h('div.md-repeat-controls', {},
+    h('label', { for: 'md-repeat-layer' }, 'layer '),
+    h('select#md-repeat-layer', {}, ...[1, 2, 3, 4, 5, 6].map((l) => h('option', { value: String(l), ...(l === FIRST_LAYER ? { selected: true } : {}) }, String(l)))),
+    h('label', { for: 'md-repeat-iterations' }, 'repetitions '),
+    h('input#md-repeat-iterations', { type: 'number', min: '1', max: '1000', step: '1', value: '100', inputmode: 'numeric' }),
+    h('label', { for: 'md-repeat-variant' }, 'variant '),
+    h('select#md-repeat-variant', {}, ...VARIANTS.map(([v, label]) => h('option', { value: v }, label))),
+    h('button#md-repeat-run', { type: 'button' }, 'Run'),
+    h('button#md-repeat-play', { type: 'button', 'aria-pressed': 'false', disabled: true }, 'Play'),
+    h('progress#md-repeat-progress', { max: '1', value: '0', hidden: true }));
+  const status = h('p#md-repeat-status.md-repeat-status', { role: 'status', 'aria-live': 'polite' },
+    'Choose a layer and press Run: the layer is applied again and again to the text\'s tokens.');
+  return layersPanel(REPEAT, [controls, status]);
+}
+
+export class RepeatPanel {
+  /** `lab`: the model lab's page (lab.js): its worker, `linkWith`, `writeLink`. */
+  constructor(lab) {
+    this.lab = lab;
+    this.panel = new LayersPanel((t) => this.show(t), REPEAT);
+    $('md-repeat-colour').value = 'clusters';
+    this.keys = { layer: 0, iterations: 100, variant: 'transformer' }; // the link's
+    this.runKey = null; // what the run shown (or on its way) is of
+    this.job = 0;
+    this.view = null; // ModelLab.repeat_view's arrays
+    this.timer = null;
+    $('md-repeat-run').addEventListener('click', () => this.runClicked());
+    $('md-repeat-play').addEventListener('click', () => this.togglePlay());
+  }
+
+  /** The model's layers: the layer menu offers 1..=layers. */
+  setLayers(layers) {
+    const sel = $('md-repeat-layer');
+    const keep = Number(sel.value) || FIRST_LAYER;
+    sel.replaceChildren(...Array.from({ length: layers }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    sel.value = String(Math.min(keep, layers));
+  }
+
+  /** The link's keys (`repeat_layer=0`: no run), for lab.js's linkWith. */
+  linkPairs(keys = this.keys) {
+    return `&repeat_layer=${keys.layer}&iterations=${keys.iterations}&variant=${encodeURIComponent(keys.variant)}`;
+  }
+
+  /** An accepted analysis (`config`, its canonical link): the link's run is started unless it is
+   * the one shown or on its way. */
+  accepted(config) {
+    const keys = {
+      layer: Number(valueOf(config, 'repeat_layer') ?? 0),
+      iterations: Number(valueOf(config, 'iterations') ?? 100),
+      variant: valueOf(config, 'variant') ?? 'transformer',
+    };
+    this.keys = keys;
+    if (keys.layer > 0) {
+      $('md-repeat-layer').value = String(keys.layer);
+      $('md-repeat-iterations').value = String(keys.iterations);
+      $('md-repeat-variant').value = keys.variant;
+    }
+    const key = keys.layer > 0 ? `${valueOf(config, 'text')}|${valueOf(config, 'cos_tol')}|${this.linkPairs(keys)}` : null;
+    if (key === this.runKey) return;
+    this.runKey = key;
+    if (key) this.start(keys);
+    else this.clear();
+  }
+
+  /** Run: the controls' run, written in the link (the core checks it, naming a bad key). */
+  runClicked() {
+    const keys = {
+      layer: Number($('md-repeat-layer').value),
+      iterations: Number($('md-repeat-iterations').value),
+      variant: $('md-repeat-variant').value,
+    };
+    const checked = this.lab.writeLink(this.lab.linkWith({ repeat: keys }), 'push');
+    if (!checked.ok) {
+      this.status(`${checked.message ?? 'refused'}`, true);
+      return;
+    }
+    if (checked.canonical) this.accepted(checked.canonical);
+  }
+
+  /** Asks the worker for the run `keys`. */
+  start(keys) {
+    this.pause();
+    this.job += 1;
+    this.view = null;
+    const p = $('md-repeat-progress');
+    p.max = keys.iterations;
+    p.value = 0;
+    p.hidden = false;
+    $('md-repeat-play').disabled = true;
+    this.status(`repeating layer ${keys.layer} (${keys.variant}) ${keys.iterations} times…`);
+    this.lab.worker.postMessage({ kind: 'repeat', id: this.job, layer: keys.layer, iterations: keys.iterations, variant: keys.variant });
+  }
+
+  /** No run in the link. */
+  clear() {
+    this.pause();
+    this.job += 1;
+    $('md-repeat-progress').hidden = true;
+    $('md-repeat-play').disabled = true;
+  }
+
+  /** The worker's 'repeat', 'repeat-progress' and 'repeat-error' messages; true when handled. */
+  onMessage(m) {
+    if (!String(m.kind).startsWith('repeat')) return false;
+    if (m.id !== this.job) return true; // an older run's
+    if (m.kind === 'repeat-progress') $('md-repeat-progress').value = m.done;
+    else if (m.kind === 'repeat-error') {
+      $('md-repeat-progress').hidden = true;
+      this.status(m.error, true);
+    } else this.set(m.view, m.ms);
+    return true;
+  }
+
+  /** A finished run: drawn at its last repetition. */
+  set(view, ms) {
+    this.view = view;
+    $('md-repeat-progress').hidden = true;
+    $('md-repeat-play').disabled = view.states < 2;
+    this.panel.set(view, this.lab.result, view.states - 1);
+    const last = view.states - 1;
+    const said = `layer ${view.layer} (${view.variant}) repeated ${view.done} times in ${Math.round(ms)} ms: ${view.clusters[last]} cluster${view.clusters[last] === 1 ? '' : 's'} at repetition ${last}.`;
+    if (view.stopped) this.status(`Stopped at repetition ${view.stopped.iteration}: ${view.stopped.what}. Repetitions 0–${last} are shown.`, true);
+    else this.status(said);
+  }
+
+  status(text, bad = false) {
+    const s = $('md-repeat-status');
+    s.textContent = text;
+    s.classList.toggle('stopped', bad);
+    s.setAttribute('role', bad ? 'alert' : 'status');
+  }
+
+  show(t) {
+    this.panel.show(t);
+  }
+
+  togglePlay() {
+    if (this.timer) this.pause();
+    else this.play();
+  }
+
+  play() {
+    if (!this.view) return;
+    const last = this.view.states - 1;
+    if (this.panel.layer >= last) this.panel.show(0);
+    $('md-repeat-play').textContent = 'Pause';
+    $('md-repeat-play').setAttribute('aria-pressed', 'true');
+    this.timer = setInterval(() => {
+      if (!this.view || this.panel.layer >= this.view.states - 1) return this.pause();
+      this.panel.show(this.panel.layer + 1);
+    }, PLAY_MS);
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    $('md-repeat-play').textContent = 'Play';
+    $('md-repeat-play').setAttribute('aria-pressed', 'false');
+  }
+
+  draw() {
+    if (this.view) this.panel.draw();
+  }
+}
