@@ -31,6 +31,7 @@ async function repeated(page, states) {
     return {
       n: v.n, states: v.states, layer: v.layer, variant: v.variant, iterations: v.iterations, done: v.done, stopped: v.stopped,
       clusters: Array.from(v.clusters), labels: Array.from(v.labels), mean_cos: Array.from(v.mean_cos),
+      heads: v.heads, boolean_distance: Array.from(v.boolean_distance), leaders: Array.from(v.leaders),
     };
   });
 }
@@ -47,6 +48,16 @@ function sameRun(got, cli) {
     assert.ok(Object.is(got.clusters[t], s.clusters), `clusters at ${t}: page ${got.clusters[t]} cli ${s.clusters}`);
     assert.deepEqual(got.labels.slice(t * got.n, (t + 1) * got.n), s.labels, `labels at ${t}`);
     assert.ok(Object.is(got.mean_cos[t], s.mean_cos), `mean_cos at ${t}: page ${got.mean_cos[t]} cli ${s.mean_cos}`);
+    // Each head's Boolean distance and leaders (science.md §1.7) of the layer's P at repetition t.
+    assert.equal(s.heads.length, got.heads);
+    s.heads.forEach((hb, hd) => {
+      const b = got.boolean_distance[t * got.heads + hd];
+      assert.ok(Object.is(b, hb.boolean_distance), `Boolean distance at ${t}, head ${hd}: page ${b} cli ${hb.boolean_distance}`);
+      const at = (t * got.heads + hd) * got.n;
+      const lead = [];
+      for (let j = 0; j < got.n; j++) if (got.leaders[at + j]) lead.push(j);
+      assert.deepEqual(lead, hb.leaders, `leaders at ${t}, head ${hd}`);
+    });
   }
 }
 
@@ -79,6 +90,22 @@ describe('model lab: a layer repeated', { skip }, () => {
       assert.ok(snap.width > 50 && snap.inked > snap.width * 5, `#${id} is drawn (${snap.width}x${snap.height}, ${snap.inked} inked)`);
     }
     assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 60);
+    // The heads: one chart line per head, the table of the repetition shown (its numbers the
+    // CLI's), and the chosen head's attention heatmap (the link's head, 3).
+    await page.locator('#md-repeat-heat').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => window.__attnModel.repeatHeads()?.heat === '60,3', null, { timeout: 30_000 });
+    for (const id of ['md-repeat-bool', 'md-repeat-heat']) {
+      const snap = await canvasSnapshot(page, `#${id}`);
+      assert.ok(snap.width > 50 && snap.inked > snap.width * 5, `#${id} is drawn (${snap.width}x${snap.height}, ${snap.inked} inked)`);
+    }
+    const headRows = await page.$$eval('#md-repeat-heads-stats tr', (rows) => rows.map((r) => Number(r.querySelector('td').dataset.value)));
+    assert.equal(headRows.length, got.heads);
+    const last = fromLink.steps.at(-1);
+    headRows.forEach((b, hd) => assert.ok(Object.is(b, last.heads[hd].boolean_distance), `head ${hd} row: ${b}`));
+    const heat0 = await canvasSnapshot(page, '#md-repeat-heat');
+    await page.selectOption('#md-repeat-head', '0');
+    await page.waitForFunction(() => window.__attnModel.repeatHeads()?.heat === '60,0', null, { timeout: 30_000 });
+    assert.notEqual((await canvasSnapshot(page, '#md-repeat-heat')).hash, heat0.hash, 'head 0 is drawn instead');
     assert.equal(await page.$eval('#md-repeat-colour', (s) => s.value), 'clusters');
     assert.match(await page.$eval('#md-repeat-status', (s) => s.textContent), /layer 3 \(transformer\) repeated 60 times/);
     const before = await canvasSnapshot(page, '#md-repeat-tokens');
@@ -111,7 +138,8 @@ describe('model lab: a layer repeated', { skip }, () => {
     assert.equal(await hashOf(page), decodeURIComponent(config));
     const cli = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', config])).repeat;
     sameRun(got, cli);
-    // Picking a head keeps the run's keys.
+    // Picking a head keeps the run's keys (the grid scrolled back into view: Run scrolled down).
+    await page.locator('#md-att-grid').scrollIntoViewIfNeeded();
     const g = await page.evaluate(() => window.__attnModel.gridGeometry());
     const box = await page.locator('#md-att-grid').boundingBox();
     await page.mouse.click(box.x + g.x0 + g.cell / 2, box.y + g.y0 + g.cell / 2);

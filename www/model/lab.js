@@ -172,7 +172,7 @@ class ModelLabPage {
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-layers-tokens', 'md-layers-hist', 'md-repeat-tokens', 'md-repeat-hist']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-layers-tokens', 'md-layers-hist', 'md-repeat-tokens', 'md-repeat-hist', 'md-repeat-bool', 'md-repeat-heat']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
     this.headPanel = new HeadPanel();
@@ -188,6 +188,8 @@ class ModelLabPage {
       layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
       repeatView: () => this.repeatPanel.view, // ModelLab.repeat_view's arrays (repeat.js)
       repeatShown: () => this.repeatPanel.panel.layer, // the repetition shown
+      // The heads' heatmap drawn: 't,head' of the P drawn (null before one).
+      repeatHeads: () => { const p = this.repeatPanel.heads.p; return { heat: p ? `${p.t},${p.head}` : null }; },
       busy: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,

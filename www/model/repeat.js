@@ -11,6 +11,7 @@
 
 import { h } from '../ui/dom.js';
 import { LayersPanel, layersPanel } from './layers.js';
+import { RepeatHeads, repeatHeadsMarkup } from './repeat_heads.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -69,7 +70,7 @@ export function repeatPanel() {
     h('progress#md-repeat-progress', { max: '1', value: '0', hidden: true }));
   const status = h('p#md-repeat-status.md-repeat-status', { role: 'status', 'aria-live': 'polite' },
     'Choose a layer and press Run: the layer is applied again and again to the text\'s tokens.');
-  return layersPanel(REPEAT, [controls, status]);
+  return layersPanel(REPEAT, [controls, status], [repeatHeadsMarkup()]);
 }
 
 export class RepeatPanel {
@@ -77,6 +78,7 @@ export class RepeatPanel {
   constructor(lab) {
     this.lab = lab;
     this.panel = new LayersPanel((t) => this.show(t), REPEAT);
+    this.heads = new RepeatHeads((t, head) => this.lab.worker.postMessage({ kind: 'repeat-attention', id: this.job, t, head }));
     $('md-repeat-colour').value = 'clusters';
     this.keys = { layer: 0, iterations: 100, variant: 'transformer' }; // the link's
     this.runKey = null; // what the run shown (or on its way) is of
@@ -163,6 +165,7 @@ export class RepeatPanel {
     if (!String(m.kind).startsWith('repeat')) return false;
     if (m.id !== this.job) return true; // an older run's
     if (m.kind === 'repeat-progress') $('md-repeat-progress').value = m.done;
+    else if (m.kind === 'repeat-attention') this.heads.attention(m.t, m.head, m.p);
     else if (m.kind === 'repeat-error') {
       $('md-repeat-progress').hidden = true;
       this.status(m.error, true);
@@ -175,7 +178,9 @@ export class RepeatPanel {
     this.view = view;
     $('md-repeat-progress').hidden = true;
     $('md-repeat-play').disabled = view.states < 2;
+    this.heads.set(view, this.lab.result, this.lab.result?.head);
     this.panel.set(view, this.lab.result, view.states - 1);
+    this.heads.show(this.panel.layer);
     const last = view.states - 1;
     const said = `layer ${view.layer} (${view.variant}) repeated ${view.done} times in ${Math.round(ms)} ms: ${view.clusters[last]} cluster${view.clusters[last] === 1 ? '' : 's'} at repetition ${last}.`;
     if (view.stopped) this.status(`Stopped at repetition ${view.stopped.iteration}: ${view.stopped.what}. Repetitions 0–${last} are shown.`, true);
@@ -191,6 +196,7 @@ export class RepeatPanel {
 
   show(t) {
     this.panel.show(t);
+    this.heads.show(this.panel.layer);
   }
 
   togglePlay() {
@@ -201,12 +207,12 @@ export class RepeatPanel {
   play() {
     if (!this.view) return;
     const last = this.view.states - 1;
-    if (this.panel.layer >= last) this.panel.show(0);
+    if (this.panel.layer >= last) this.show(0);
     $('md-repeat-play').textContent = 'Pause';
     $('md-repeat-play').setAttribute('aria-pressed', 'true');
     this.timer = setInterval(() => {
       if (!this.view || this.panel.layer >= this.view.states - 1) return this.pause();
-      this.panel.show(this.panel.layer + 1);
+      this.show(this.panel.layer + 1);
     }, PLAY_MS);
   }
 
@@ -218,6 +224,8 @@ export class RepeatPanel {
   }
 
   draw() {
-    if (this.view) this.panel.draw();
+    if (!this.view) return;
+    this.panel.draw();
+    this.heads.draw();
   }
 }

@@ -14,6 +14,8 @@
 //      { kind: 'head', id, layer, head }
 //      { kind: 'repeat', id, layer, iterations, variant }   a layer repeated on the analysed text,
 //        in chunks of REPEAT_CHUNK repetitions (a newer 'repeat' ends an older one between chunks)
+//      { kind: 'repeat-attention', id, t, head }   head's P of the repeated layer at repetition t,
+//        answered { kind: 'repeat-attention', id, t, head, p } (p: n x n Float32Array)
 // Out: { kind: 'progress', file, loaded, total, cached }
 //      { kind: 'loaded', info, sha256, ms, cached, memory }  (cached: every file came from the
 //        Cache API; memory: the estimate in bytes)
@@ -233,11 +235,18 @@ async function repeatRun({ id, layer, iterations, variant }) {
       if (repeatJob !== id) return;
     }
     const view = lab.repeat_view();
-    const arrays = ['coords', 'histograms', 'labels', 'mean_cos', 'effective_rank', 'clusters', 'finite'].map((k) => view[k].buffer);
+    const arrays = ['coords', 'histograms', 'labels', 'mean_cos', 'effective_rank', 'clusters', 'finite', 'boolean_distance', 'leaders'].map((k) => view[k].buffer);
     self.postMessage({ kind: 'repeat', id, view, ms: performance.now() - t0 }, arrays);
   } catch (err) {
     if (repeatJob === id) self.postMessage({ kind: 'repeat-error', id, error: String(err && err.message ? err.message : err) });
   }
+}
+
+/** Head `head`'s P of the repeated layer at repetition `t` (ModelLab.repeat_attention). */
+function repeatAttention({ id, t, head: hd }) {
+  if (id !== repeatJob) return; // a newer run's repetitions are on their way
+  const p = lab.repeat_attention(t, hd);
+  self.postMessage({ kind: 'repeat-attention', id, t, head: hd, p }, [p.buffer]);
 }
 
 let loads = Promise.resolve(); // loads run one after the other, the last one's model stays
@@ -255,6 +264,7 @@ self.onmessage = async (e) => {
     else if (msg.kind === 'surgery') surgeryOf(msg);
     else if (msg.kind === 'head') head(msg);
     else if (msg.kind === 'repeat') await repeatRun(msg);
+    else if (msg.kind === 'repeat-attention') repeatAttention(msg);
   } catch (err) {
     self.postMessage({ kind: 'error', id: msg.id, stage, error: String(err && err.message ? err.message : err) });
   }

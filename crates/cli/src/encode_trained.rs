@@ -2,7 +2,8 @@
 //! (repeatable) prints `"spectrum": [{"layer", "head", "v", "s"}, …]`, all `d_model` eigenvalues of
 //! `V_h` and `S_h` as `[re, im]`; `--repeat L --iterations T [--variant NAME] [--every K]` prints
 //! `"repeat": {"layer", "variant", "iterations", "every", "steps": [{"iteration", "clusters",
-//! "labels", "mean_cos"}, …], "stopped"}`, clusters under the link's `cos_tol` (without
+//! "labels", "mean_cos", "heads": [{"boolean_distance", "leaders"}, …]}, …], "stopped"}`,
+//! clusters under the link's `cos_tol`, each head's §1.7 statistics of the layer's `P_h` (without
 //! `--repeat`, a link's `repeat_layer`, `iterations` and `variant` ask for the same); `--layers-view`
 //! prints `"layers_view": {"components", "bins", "variance", "total_variance", "coords",
 //! "histograms", "clusters", "labels", "mean_cos", "effective_rank"}`, tokens through the layers

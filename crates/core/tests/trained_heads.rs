@@ -10,7 +10,7 @@ use attn_core::model::clusters::cosine_clusters;
 use attn_core::model::forward::{embed, layer};
 use attn_core::model::head_spectrum::head_spectrum;
 use attn_core::model::heads::head_matrices;
-use attn_core::model::repeat::{repeat, RepeatSpec, Repeater};
+use attn_core::model::repeat::{head_booleans, repeat, HeadBoolean, RepeatSpec, Repeater};
 use attn_core::model::tokenizer::Encoding;
 use attn_core::model::{Encoder, Serial, Variant, VARIANTS};
 use serde_json::Value;
@@ -212,6 +212,36 @@ fn by_hand(enc: &Encoder, e: &Encoding, l: usize, variant: Variant, t: usize) ->
         x = layer(&x, n, c, &enc.weights.layers[l - 1], variant, &Serial).0;
     }
     x
+}
+
+#[test]
+fn each_heads_boolean_distance_and_leaders_over_repetitions() {
+    // Two heads of 2 tokens: a Boolean P (both tokens lead) and one whose column 1 leads.
+    let p = [1.0f32, 0.0, 0.0, 1.0, 0.3, 0.7, 0.2, 0.8];
+    let b = head_booleans(&p, 2, 2);
+    assert_eq!(b[0], HeadBoolean { boolean_distance: 0.0, leaders: vec![0, 1] });
+    assert_eq!(b[1], HeadBoolean { boolean_distance: 0.3f32 as f64, leaders: vec![1] });
+    // A run's listed repetitions carry each head's numbers of the layer's own P at their tokens
+    // (the P the next repetition applies), here against a direct fold over P in f64.
+    let enc = tiny();
+    let e = encoding(&enc, "The quick brown fox jumps, the lazy dogs. A fox.");
+    let (n, c) = (e.ids.len(), &enc.config);
+    let spec = RepeatSpec { layer: 2, variant: Variant::Transformer, iterations: 4, every: 2, cos_tol: 0.01 };
+    let run = repeat(&enc, &e, &spec, &Serial);
+    assert_eq!(run.steps.len(), 3);
+    for s in &run.steps {
+        let x = by_hand(&enc, &e, 2, Variant::Transformer, s.iteration);
+        let p = layer(&x, n, c, &enc.weights.layers[1], Variant::Transformer, &Serial).1;
+        assert_eq!(s.heads.len(), c.heads);
+        for (h, got) in s.heads.iter().enumerate() {
+            let ph = &p[h * n * n..(h + 1) * n * n];
+            let dist = ph.iter().map(|&v| (v as f64 - (v as f64).round()).abs()).fold(0.0, f64::max);
+            let lead: Vec<usize> = (0..n).filter(|&j| (0..n).any(|i| ph[i * n + j] as f64 > 0.5)).collect();
+            assert_eq!(got.boolean_distance.to_bits(), dist.to_bits(), "repetition {} head {}", s.iteration, h);
+            assert_eq!(got.leaders, lead, "repetition {} head {}", s.iteration, h);
+            assert!(got.boolean_distance > 0.0 && got.boolean_distance <= 0.5);
+        }
+    }
 }
 
 #[test]

@@ -7,9 +7,10 @@
 
 use super::clusters::{cosines, labels_of, mean_cosine};
 use super::encoder::Encoder;
-use super::forward::{embed, layer, Variant};
+use super::forward::{attention, embed, layer, Variant};
 use super::ops::Pool;
 use super::tokenizer::Encoding;
+use crate::particles::analysis::attention::{boolean_distance, leaders};
 
 /// Most repetitions of one run.
 pub const MAX_ITERATIONS: usize = 1000;
@@ -114,7 +115,37 @@ impl<'a> Repeater<'a> {
     }
 }
 
-/// One listed repetition of a run: its clusters under `cos_tol` and the mean cosine over `i < j`.
+/// One head's attention statistics of science.md §1.7 at one repetition.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct HeadBoolean {
+    /// The Boolean distance `max_ij |P_ij − round P_ij|` (0 exactly when `P` is Boolean).
+    pub boolean_distance: f64,
+    /// The leaders: the tokens `j` with `max_i P_ij > 1/2`, ascending.
+    pub leaders: Vec<usize>,
+}
+
+/// Each head's Boolean distance and leaders (science.md §1.7) of every head's `P_h` (`heads x n x
+/// n`, head-major, as [`attention`] gives them in `f32`), each entry taken exactly to `f64`.
+pub fn head_booleans(p: &[f32], heads: usize, n: usize) -> Vec<HeadBoolean> {
+    assert_eq!(p.len(), heads * n * n, "P is not heads x n x n");
+    p.chunks(n * n)
+        .map(|ph| {
+            let ph: Vec<f64> = ph.iter().map(|&v| v as f64).collect();
+            HeadBoolean { boolean_distance: boolean_distance(&ph, n), leaders: leaders(&ph, n) }
+        })
+        .collect()
+}
+
+/// Every head's `P_h` of layer `layer_no` (1-based) of `encoder` read at `state` (`n x d`): the
+/// attention the next repetition applies to repetition `t`'s tokens (`heads x n x n`).
+pub fn attention_at(encoder: &Encoder, layer_no: usize, state: &[f32], n: usize, pool: &dyn Pool) -> Vec<f32> {
+    let c = &encoder.config;
+    assert!((1..=c.layers).contains(&layer_no), "layer {} out of 1..={}", layer_no, c.layers);
+    attention(state, n, c, &encoder.weights.layers[layer_no - 1], pool).1
+}
+
+/// One listed repetition of a run: its clusters under `cos_tol`, the mean cosine over `i < j`
+/// and each head's Boolean distance and leaders of the layer's attention at its tokens.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct RepeatStep {
     /// Repetitions done.
@@ -125,15 +156,25 @@ pub struct RepeatStep {
     pub labels: Vec<usize>,
     /// Mean cosine over `i < j`, `f64`.
     pub mean_cos: f64,
+    /// Each head's Boolean distance and leaders ([`head_booleans`] of [`attention_at`]).
+    pub heads: Vec<HeadBoolean>,
 }
 
 impl RepeatStep {
-    /// The statistics of `state` (`n x d`) after `iteration` repetitions.
-    pub fn of(iteration: usize, state: &[f32], n: usize, d: usize, cos_tol: f64) -> RepeatStep {
+    /// The statistics of `state` (`n x d`) after `iteration` repetitions; `heads`, each head's
+    /// of the layer's attention there ([`head_booleans`]).
+    pub fn of(
+        iteration: usize,
+        state: &[f32],
+        n: usize,
+        d: usize,
+        cos_tol: f64,
+        heads: Vec<HeadBoolean>,
+    ) -> RepeatStep {
         let cos = cosines(state, n, d);
         let labels = labels_of(&cos, n, cos_tol);
         let clusters = labels.iter().max().map_or(0, |m| m + 1);
-        RepeatStep { iteration, clusters, labels, mean_cos: mean_cosine(&cos, n) }
+        RepeatStep { iteration, clusters, labels, mean_cos: mean_cosine(&cos, n), heads }
     }
 }
 
@@ -168,14 +209,16 @@ pub fn repeat(encoder: &Encoder, enc: &Encoding, spec: &RepeatSpec, pool: &dyn P
     let d = encoder.config.hidden;
     let mut r = Repeater::new(encoder, enc, spec.layer, spec.variant, pool);
     let n = r.n();
-    let mut steps = vec![RepeatStep::of(0, r.state(), n, d, spec.cos_tol)];
+    let heads = encoder.config.heads;
+    let booleans = |x: &[f32]| head_booleans(&attention_at(encoder, spec.layer, x, n, pool), heads, n);
+    let mut steps = vec![RepeatStep::of(0, r.state(), n, d, spec.cos_tol, booleans(r.state()))];
     let every = spec.every.max(1);
     for t in 1..=spec.iterations {
         if let Err(stopped) = r.step(pool) {
             return Repeated { steps, stopped: Some(stopped) };
         }
         if t % every == 0 || t == spec.iterations {
-            steps.push(RepeatStep::of(t, r.state(), n, d, spec.cos_tol));
+            steps.push(RepeatStep::of(t, r.state(), n, d, spec.cos_tol, booleans(r.state())));
         }
     }
     Repeated { steps, stopped: None }

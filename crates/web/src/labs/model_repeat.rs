@@ -10,9 +10,9 @@
 use super::model::ModelLab;
 use attn_core::model::keys::{variant_named, VARIANT_NAMES};
 use attn_core::model::layers_view::layers_view;
-use attn_core::model::repeat::{Repeater, Stopped, MAX_ITERATIONS};
+use attn_core::model::repeat::{attention_at, head_booleans, HeadBoolean, Repeater, Stopped, MAX_ITERATIONS};
 use attn_core::model::{Serial, Variant};
-use js_sys::{Object, Reflect};
+use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 /// A run of a repeated layer: its request and the states so far.
@@ -22,6 +22,8 @@ pub struct RepeatRun {
     iterations: usize,
     /// The states after `0, 1, …` repetitions (`n x d` each).
     states: Vec<Vec<f32>>,
+    /// Each state's heads' Boolean distance and leaders (science.md §1.7) of the layer's `P_h`.
+    booleans: Vec<Vec<HeadBoolean>>,
     stopped: Option<Stopped>,
 }
 
@@ -50,7 +52,10 @@ impl ModelLab {
             JsError::new(&format!("`variant`: {:?} is not one of {}", variant, VARIANT_NAMES.join(", ")))
         })?;
         let r = Repeater::new(self.encoder(), &a.encoding, layer, variant, &Serial);
-        self.repeat = Some(RepeatRun { layer, variant, iterations, states: vec![r.state().to_vec()], stopped: None });
+        let (n, heads) = (r.n(), self.encoder().config.heads);
+        let b = head_booleans(&attention_at(self.encoder(), layer, r.state(), n, &Serial), heads, n);
+        let states = vec![r.state().to_vec()];
+        self.repeat = Some(RepeatRun { layer, variant, iterations, states, booleans: vec![b], stopped: None });
         Ok(())
     }
 
@@ -68,7 +73,11 @@ impl ModelLab {
             let mut r = Repeater::resume(encoder, run.layer, run.variant, n, last, done);
             for _ in 0..(count as usize).min(run.iterations - done) {
                 match r.step(&Serial) {
-                    Ok(()) => run.states.push(r.state().to_vec()),
+                    Ok(()) => {
+                        let p = attention_at(encoder, run.layer, r.state(), n, &Serial);
+                        run.booleans.push(head_booleans(&p, encoder.config.heads, n));
+                        run.states.push(r.state().to_vec());
+                    }
                     Err(s) => {
                         run.stopped = Some(s);
                         break;
@@ -98,6 +107,21 @@ impl ModelLab {
         set("variant", &JsValue::from_str(run.variant.label()))?;
         set("iterations", &JsValue::from(run.iterations as u32))?;
         set("done", &JsValue::from((run.states.len() - 1) as u32))?;
+        // Each head's Boolean distance (`states x heads`) and leaders (`states x heads x n`, 1
+        // where token j leads: max_i P_ij > 1/2), science.md §1.7.
+        let heads = self.encoder().config.heads;
+        let distance: Vec<f64> = run.booleans.iter().flatten().map(|b| b.boolean_distance).collect();
+        let mut leaders = vec![0u8; run.booleans.len() * heads * n];
+        for (t, bs) in run.booleans.iter().enumerate() {
+            for (h, b) in bs.iter().enumerate() {
+                for &j in &b.leaders {
+                    leaders[(t * heads + h) * n + j] = 1;
+                }
+            }
+        }
+        set("heads", &JsValue::from(heads as u32))?;
+        set("boolean_distance", &Float64Array::from(&distance[..]))?;
+        set("leaders", &Uint8Array::from(&leaders[..]))?;
         let stopped = match &run.stopped {
             None => JsValue::NULL,
             Some(s) => {
@@ -110,5 +134,28 @@ impl ModelLab {
         };
         set("stopped", &stopped)?;
         Ok(out)
+    }
+
+    /// Head `head`'s `P_h` of the repeated layer at repetition `t`'s tokens (`n x n`, row-major,
+    /// `f32`): the attention the next repetition applies. Throws for a repetition not computed or
+    /// a head out of range.
+    pub fn repeat_attention(&self, t: u32, head: u32) -> Result<Float32Array, JsError> {
+        let Some(run) = &self.repeat else {
+            return Err(JsError::new("model: no repeated layer started"));
+        };
+        let (heads, t, head) = (self.encoder().config.heads, t as usize, head as usize);
+        let Some(state) = run.states.get(t) else {
+            return Err(JsError::new(&format!(
+                "model: repetition {} is not computed (0..={})",
+                t,
+                run.states.len() - 1
+            )));
+        };
+        if head >= heads {
+            return Err(JsError::new(&format!("model: head {} out of 0..{}", head, heads)));
+        }
+        let n = state.len() / self.encoder().config.hidden;
+        let p = attention_at(self.encoder(), run.layer, state, n, &Serial);
+        Ok(Float32Array::from(&p[head * n * n..(head + 1) * n * n]))
     }
 }
