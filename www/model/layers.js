@@ -167,6 +167,11 @@ export class LayersPanel {
       row.classList.toggle('shown', shown);
       if (shown) row.setAttribute('aria-current', 'true');
       else row.removeAttribute('aria-current');
+      if (shown) { // the row in view inside its scrolling box (the page itself does not scroll)
+        const box = this.$('table').parentElement;
+        const [rb, bb] = [row.getBoundingClientRect(), box.getBoundingClientRect()];
+        if (rb.top < bb.top || rb.bottom > bb.bottom) box.scrollTop += rb.top - bb.top - (bb.height - rb.height) / 2;
+      }
     }
     this.draw();
   }
@@ -237,7 +242,8 @@ export class LayersPanel {
           ctx.fillRect(left + (b / bins) * pw, y0 - rh, pw / bins, Math.max(rh, shown ? 2 : 0.5));
         }
         ctx.globalAlpha = 1;
-        if (l % every === 0 || shown) {
+        // Every few rows labelled, and the shown one: a periodic label too near it gives way.
+        if (shown || (l % every === 0 && Math.abs(l - this.layer) >= every)) {
           ctx.fillStyle = shown ? th.fg : th.muted;
           ctx.textAlign = 'right';
           ctx.textBaseline = 'middle';
