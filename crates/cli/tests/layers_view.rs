@@ -94,7 +94,7 @@ fn layers_view_has_the_fixed_shape_and_the_cores_numbers() {
     let after = |from: &str, key: &str| text[text.find(from).unwrap()..].split(key).nth(1).unwrap().to_string();
     let repeated = after(r#""repeat":"#, r#""mean_cos":"#);
     let listed = after(r#""layers_view":"#, r#""mean_cos":["#);
-    assert_eq!(repeated.split('}').next(), listed.split(',').nth(1), "{}", text);
+    assert_eq!(repeated.split([',', '}']).next(), listed.split(',').nth(1), "{}", text);
     // Without the flag, no section.
     let (plain, _) = encode(&dir, &[]);
     assert!(plain.get("layers_view").is_none());
