@@ -4,13 +4,14 @@
 //! [`particles_chart`], its heatmap in [`particles_heatmap`], the theorems drawn over it in
 //! [`particles_overlays`]), [`training`], [`depth`], [`model`] (a pretrained BERT: attention maps,
 //! context similarity, surgery; its grids' tiles in [`model_tiles`], one head's spectra and §1.3's
-//! verdict in [`model_head`], the tokens through the layers in [`model_layers`], the user's own
+//! verdict in [`model_head`], its particles in [`model_head_dynamics`], the tokens through the layers in [`model_layers`], the user's own
 //! `model.safetensors` streamed in by [`model_upload`]; its tokenizer alone for the browser tests
 //! in [`model_tokenizer`]).
 
 pub mod depth;
 pub mod model;
 pub mod model_head;
+pub mod model_head_dynamics;
 pub mod model_layers;
 pub mod model_tiles;
 pub mod model_tokenizer;
