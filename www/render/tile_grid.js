@@ -52,10 +52,11 @@ export class SimilarityGrid {
       if (x < 0 || y < 0 || head >= g.heads || layer > g.layers) return null;
       return { layer, head, x: e.clientX - r.left, y: e.clientY - r.top, w: r.width };
     };
-    grid.addEventListener('click', (e) => {
+    const pickAt = (e) => {
       const t = tileAt(e);
       if (t) h.onPick(t.layer, t.head);
-    });
+    };
+    grid.addEventListener('click', pickAt);
     probe(grid, {
       report: (e) => h.onGridHover(tileAt(e)),
       hide: () => h.onGridHover(null),
@@ -64,10 +65,7 @@ export class SimilarityGrid {
         const g = this.geom;
         return g ? { x0: g.x0, x1: g.x0 + g.heads * g.cell, y0: g.y0, y1: g.y0 + g.layers * g.cell } : null;
       },
-      pick: (e) => {
-        const t = tileAt(e);
-        if (t) h.onPick(t.layer, t.head);
-      },
+      pick: pickAt,
       label: 'Heads by layer',
       cells: true,
     });
