@@ -124,9 +124,10 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.equal(checks.lab.ok, true);
       assert.deepEqual([checks.other.ok, checks.other.key], [false, 'lab']);
       assert.deepEqual([checks.bad.ok, checks.bad.key, checks.bad.lab], [false, 'panels', 'model']);
-      assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'bilinear', 'layer', 'head', 'grid_scale', 'hidden_layer']);
-      assert.deepEqual(checks.keys[7], ['grid_scale', 'choice', 'head']);
-      assert.deepEqual(checks.keys[8], ['hidden_layer', 'count', '0']);
+      assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'bilinear', 'head_space', 'layer', 'head', 'grid_scale', 'hidden_layer']);
+      assert.deepEqual(checks.keys[5], ['head_space', 'choice', 'x']);
+      assert.deepEqual(checks.keys[8], ['grid_scale', 'choice', 'head']);
+      assert.deepEqual(checks.keys[9], ['hidden_layer', 'count', '0']);
       assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'residual', 'layers', 'histogram', 'same_sentence']);
       assert.equal(checks.asked, 'model');
       // The fields' hints come from the same key table.

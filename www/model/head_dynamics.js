@@ -67,9 +67,10 @@ export class HeadDynamics {
   }
 
   /** The worker's run (ModelLab.head_dynamics), or its refusal `error`; `tokens` names the tokens. */
-  set(dyn, error, tokens) {
+  set(dyn, error, tokens, ms) {
     this.stop();
     this.dyn = error ? null : dyn;
+    this.ms = ms;
     this.names = tokens ?? [];
     if (!this.dyn) {
       $('md-dyn-status').textContent = `The head's particles could not run: ${error}`;
@@ -115,7 +116,9 @@ export class HeadDynamics {
     const d = this.dyn;
     const space = d.space === 'z' ? 'z' : 'x';
     const bd = d.boolean_distance[r];
-    return `Layer ${d.layer}, head ${d.head}, t = ${d.t[r]}: ${Number.isFinite(d.clusters[r]) ? d.clusters[r] : '–'} clusters of ${space} (of ${d.n} tokens), mean cosine ${Number.isFinite(d.mean_cos[r]) ? d.mean_cos[r].toFixed(4) : 'not finite'}, Boolean distance ${Number.isFinite(bd) ? bd.toFixed(3) : 'not finite'}.`;
+    const hp = d.hyperplanes[r];
+    const planes = Number.isFinite(hp) ? `; ⟨ψ₁, x_i⟩ takes ${hp} value${hp === 1 ? '' : 's'} (§1.3's hyperplanes)` : '';
+    return `Layer ${d.layer}, head ${d.head}, t = ${d.t[r]}: ${Number.isFinite(d.clusters[r]) ? d.clusters[r] : '–'} clusters of ${space} (of ${d.n} tokens), mean cosine ${Number.isFinite(d.mean_cos[r]) ? d.mean_cos[r].toFixed(4) : 'not finite'}, Boolean distance ${Number.isFinite(bd) ? bd.toFixed(3) : 'not finite'}${planes}.`;
   }
 
   /** Shows sample `r`: the tokens with their trails, P, the chart's marker. */

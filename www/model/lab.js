@@ -184,6 +184,7 @@ class ModelLabPage {
       spectrum: () => this.headPanel.sp, // the chosen head's spectra and verdict (ModelLab.head_spectrum)
       dynamics: () => this.headDyn.dyn, // the chosen head's particles (ModelLab.head_dynamics)
       dynamicsAt: () => this.headDyn.at, // the sample shown
+      dynamicsMs: () => this.headDyn.ms, // the worker's time for the run (ms)
       layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
       // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
       layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
@@ -283,7 +284,7 @@ class ModelLabPage {
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.loaded();
     } else if (m.kind === 'dynamics') {
-      if (m.id === this.job && this.result) this.headDyn.set(m.dynamics ?? null, m.error ?? null, this.result.tokens);
+      if (m.id === this.job && this.result) this.headDyn.set(m.dynamics ?? null, m.error ?? null, this.result.tokens, m.ms);
     } else if (m.kind === 'result') {
       this.inflight = false;
       if (this.pending) return this.send(); // a newer link is waiting

@@ -6,10 +6,10 @@
 //! "hyperplanes", "z"}, …], "final": {"step", "x", "z"}, "stopped"}`; a non-finite state stops
 //! the run with `"stopped": {"step", "what"}` (exit 0).
 
-use attn_core::model::keys::HeadSpace;
 use attn_core::model::head_dynamics::{
     run_to_end, verdict, HeadDynamicsSpec, HeadRun, HeadStopped, Sample, Verdict, DEFAULT_DT, DEFAULT_UNTIL,
 };
+use attn_core::model::keys::HeadSpace;
 use attn_core::model::keys::{Bilinear, ModelLink};
 use attn_core::model::{Encoder, Encoding, Pool};
 use serde::Serialize;

@@ -45,8 +45,9 @@ impl ModelLab {
         spec.check().map_err(|e| JsError::new(&e))?;
         let rescaled = link.head_space == HeadSpace::Z;
         let (n, d) = (a.forward.n, a.forward.d);
-        let run = HeadRun::from_encoder(self.encoder(), &a.encoding, spec, &Serial)
-            .ok_or_else(|| JsError::new(&format!("layer {}, head {}: out of the model's range", link.layer, link.head)))?;
+        let run = HeadRun::from_encoder(self.encoder(), &a.encoding, spec, &Serial).ok_or_else(|| {
+            JsError::new(&format!("layer {}, head {}: out of the model's range", link.layer, link.head))
+        })?;
         let mut kept: Vec<Kept> = Vec::new();
         let (samples, stopped) = match run {
             Ok(mut run) => {
@@ -72,7 +73,13 @@ impl ModelLab {
         let pca = layers_view::fit(&frames, n, d);
         let k = pca.k;
         let count = samples.len();
-        let drawn = |s: &Sample| -> Option<TokenStats> { if rescaled { s.z.clone() } else { Some(s.x.clone()) } };
+        let drawn = |s: &Sample| -> Option<TokenStats> {
+            if rescaled {
+                s.z.clone()
+            } else {
+                Some(s.x.clone())
+            }
+        };
         let mut labels = vec![NO_LABEL; count * n];
         let mut leaders = vec![0u8; count * n];
         let (mut clusters, mut mean_cos) = (vec![f64::NAN; count], vec![f64::NAN; count]);
@@ -95,7 +102,9 @@ impl ModelLab {
         };
         let out = Object::new();
         let set = |key: &str, v: &JsValue| {
-            Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: head particles"))
+            Reflect::set(&out, &JsValue::from_str(key), v)
+                .map(|_| ())
+                .map_err(|_| JsError::new("model: head particles"))
         };
         set("layer", &JsValue::from(spec.layer as u32))?;
         set("head", &JsValue::from(spec.head as u32))?;
