@@ -95,6 +95,9 @@ describe("model lab: the chosen head's particles", () => {
         const c = await coloured(page, id);
         assert.ok(c > 200, `${id}: ${c} coloured pixels`);
       }
+      // λ₁ of this head is not real: no ψ₁, no hyperplanes strip.
+      assert.ok(d.psi.every(Number.isNaN) && d.hyperplanes.every(Number.isNaN));
+      assert.equal(await page.isVisible('#md-dyn-psi'), false);
       // The arrow keys move the moment shown; Home goes to t = 0 where no token has moved.
       await page.focus('#md-dyn-tokens');
       await page.keyboard.press('Home');
@@ -153,6 +156,14 @@ describe("model lab: the chosen head's particles", () => {
       assert.ok(d.hyperplanes.every(Number.isFinite), 'hyperplane groups at every sample');
       sameBits(d, await cliDynamics(d.config, 4, 9), 'layer 4 head 9, x, raw');
       assert.match(await page.textContent('#md-dyn-status'), new RegExp(`⟨ψ₁, x_i⟩ takes ${d.hyperplanes[100]} value`));
+      // The strip shows each token's ⟨ψ₁, x_i⟩ at the moment shown, and names the groups.
+      assert.ok(d.psi.every(Number.isFinite), 'ψ₁ values at every sample');
+      assert.ok(await page.isVisible('#md-dyn-psi'));
+      const labels = JSON.parse(await page.evaluate(() => document.getElementById('md-dyn-psi').dataset.labels)).map((l) => l.text);
+      const at = await page.evaluate(() => window.__attnModel.dynamicsAt());
+      const groups = d.hyperplanes[at];
+      assert.ok(labels.includes(`⟨ψ₁, x_i⟩: ${groups} group${groups === 1 ? '' : 's'} (§1.3's hyperplanes ⟨ψ₁, z⟩ = c)`), labels.join(' | '));
+      assert.ok(await coloured(page, '#md-dyn-psi') > 50, 'the tokens are drawn on the strip');
       assertNoErrors(page);
     } finally {
       await page.close();

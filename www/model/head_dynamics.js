@@ -11,6 +11,7 @@ import { TokenView } from '../particles/tokens.js';
 import { NO_SLOT, clearCanvas, drawLabel, fitCanvas, niceTicks, setLabels, theme, tickLabels } from '../render/palette.js';
 import { h } from '../ui/dom.js';
 import { CAPTIONS } from './captions.js';
+import { drawPsiStrip } from './psi_strip.js';
 
 const $ = (id) => document.getElementById(id);
 const SPACES = [['x', 'x in R^d'], ['z', 'rescaled z = exp(−tV_h) x'], ['sphere', 'on the sphere of radius √d']];
@@ -30,6 +31,7 @@ export function headDynamicsBlock() {
     h('div.md-dyn-row', {},
       h('div.canvas-box.md-dyn-box', {}, h('canvas#md-dyn-tokens', { role: 'img', tabindex: '0', 'aria-label': "The chosen head's tokens on two PCA axes at the time shown, with trails; arrow keys change the time" })),
       h('div.canvas-box.md-dyn-box', {}, h('canvas#md-dyn-heat', { role: 'img', 'aria-label': 'The attention matrix P of the head particles at the time shown, viridis on 0 to 1' }))),
+    h('div.canvas-box.md-dyn-psi-box', { hidden: '' }, h('canvas#md-dyn-psi', { role: 'img', 'aria-label': "Each token's ⟨ψ₁, x_i⟩ at the time shown, on its range: §1.3's hyperplanes are the groups" })),
     h('div.canvas-box.md-dyn-chart-box', {}, h('canvas#md-dyn-chart', { role: 'img', 'aria-label': 'Clusters and the Boolean distance max |P − round P| against time' })),
     h('p.caption', {}, CAPTIONS.dynamics),
   );
@@ -141,6 +143,7 @@ export class HeadDynamics {
     const lead = [];
     for (let i = 0; i < n; i++) if (leaders[r * n + i]) lead.push(i);
     this.tokens.setStyle(slots, Uint32Array.from(lead));
+    this.slots = slots;
     this.image.width = n;
     this.image.height = n;
     this.image.getContext('2d').putImageData(new ImageData(d.p_rgba.slice(r * n * n * 4, (r + 1) * n * n * 4), n, n), 0, 0);
@@ -170,8 +173,20 @@ export class HeadDynamics {
 
   draw() {
     if (this.dyn) this.tokens.draw();
+    this.drawPsi();
     this.drawHeat();
     this.drawChart();
+  }
+
+  /** ⟨ψ₁, x_i⟩ at the moment shown, where §1.3's hyperplanes row applies (else hidden). */
+  drawPsi() {
+    const d = this.dyn;
+    const n = d?.n ?? 0;
+    const values = d ? d.psi.subarray(this.at * n, (this.at + 1) * n) : new Float64Array(0);
+    const box = $('md-dyn-psi').parentElement;
+    const applies = n > 0 && values.every(Number.isFinite);
+    if (box.hidden === applies) box.hidden = !applies;
+    if (applies) drawPsiStrip($('md-dyn-psi'), values, this.slots, d.hyperplanes[this.at]);
   }
 
   /** P at the moment shown, one pixel per entry scaled up, row i query token i. */

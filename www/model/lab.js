@@ -170,7 +170,7 @@ class ModelLabPage {
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-dyn-tokens', 'md-dyn-heat', 'md-dyn-chart', 'md-layers-tokens', 'md-layers-hist']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-dyn-tokens', 'md-dyn-heat', 'md-dyn-psi', 'md-dyn-chart', 'md-layers-tokens', 'md-layers-hist']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
     this.headPanel = new HeadPanel();

@@ -207,7 +207,7 @@ async function analyse({ id, link, maxSide }) {
     self.postMessage({ kind: 'dynamics', id, error: String(err && err.message ? err.message : err) });
     return;
   }
-  const dynArrays = ['t', 'step', 'clusters', 'mean_cos', 'labels', 'boolean_distance', 'leaders', 'max_norm', 'hyperplanes', 'coords', 'p', 'p_rgba'].map((k) => dyn[k].buffer);
+  const dynArrays = ['t', 'step', 'clusters', 'mean_cos', 'labels', 'boolean_distance', 'leaders', 'max_norm', 'hyperplanes', 'psi', 'coords', 'p', 'p_rgba'].map((k) => dyn[k].buffer);
   self.postMessage({ kind: 'dynamics', id, dynamics: dyn, ms: performance.now() - t1 }, dynArrays);
 }
 

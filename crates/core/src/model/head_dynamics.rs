@@ -291,6 +291,13 @@ impl HeadRun {
         z.iter().all(|v| v.is_finite()).then_some(z)
     }
 
+    /// `<ψ₁, x_i>` of the state now, one per token (the values whose groups are the sample's
+    /// `hyperplanes`, §1.3 and §1.7), when `ψ₁` is defined (R^d, §1.3's row applies).
+    pub fn psi_values(&self) -> Option<Vec<f64>> {
+        let psi = self.psi.as_ref()?;
+        Some(crate::particles::analysis::hyperplanes::projections(&self.x, self.n, self.m.d, psi))
+    }
+
     /// Streams the rows of the attention matrix `P` of the state now: `visit(i, row)` for
     /// `i = 0..n` in order (the rows [`HeadRun::sample`] reads).
     pub fn attention_rows(&mut self, visit: &mut dyn FnMut(usize, &[f64])) -> Result<(), String> {

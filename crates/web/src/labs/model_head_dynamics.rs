@@ -22,16 +22,18 @@ const NO_LABEL: u32 = u32::MAX;
 struct Kept {
     tokens: Vec<f32>,
     p: Vec<f32>,
+    psi: Option<Vec<f64>>,
 }
 
 #[wasm_bindgen]
 impl ModelLab {
     /// The head particles of the last analysed link: `{ layer, head, space, n, d, steps, every,
     /// dt, samples, k, t, step, clusters, mean_cos, labels, boolean_distance, leaders, max_norm,
-    /// hyperplanes, coords, p, stopped }`. Per listed sample (`samples` of them): `t`, `step`,
+    /// hyperplanes, psi, coords, p, p_rgba, stopped }`. Per listed sample (`samples` of them): `t`, `step`,
     /// the drawn tokens' `clusters` and `mean_cos` (`x`'s, or `z`'s for `head_space=z`; NaN where
     /// `z` is not finite), the Boolean distance `max|P − round P|`, `max_norm` (of `x`),
-    /// `hyperplanes` (NaN where §1.3's row does not apply) (`Float64Array`s), `labels`
+    /// `hyperplanes` (NaN where §1.3's row does not apply) (`Float64Array`s), `psi` (`<ψ₁, x_i>`,
+    /// `samples x n`, NaN where §1.3's row does not apply), `labels`
     /// (`Uint32Array`, `samples x n`), `leaders` (`Uint8Array`, `samples x n`), `coords`
     /// (`Float64Array`, `samples x n x k`), `p` (`Float32Array`, `samples x n x n`) and its pixels
     /// `p_rgba` (viridis on 0..1, `samples x n x n x 4`).
@@ -63,7 +65,7 @@ impl ModelLab {
                             p[i * n + j] = v as f32;
                         }
                     });
-                    kept.push(Kept { tokens, p });
+                    kept.push(Kept { tokens, p, psi: run.psi_values() });
                 });
                 (result.samples, result.stopped)
             }
@@ -97,6 +99,7 @@ impl ModelLab {
         }
         let coords: Vec<f64> = frames.iter().flat_map(|f| pca.project(f, n, d)).collect();
         let p: Vec<f32> = kept.iter().flat_map(|k| k.p.iter().copied()).collect();
+        let psi: Vec<f64> = kept.iter().flat_map(|k| k.psi.clone().unwrap_or_else(|| vec![f64::NAN; n])).collect();
         let column = |f: fn(&Sample) -> f64| -> Float64Array {
             Float64Array::from(&samples.iter().map(f).collect::<Vec<f64>>()[..])
         };
@@ -126,6 +129,7 @@ impl ModelLab {
         set("max_norm", &column(|s| s.max_norm))?;
         set("hyperplanes", &column(|s| s.hyperplanes.map_or(f64::NAN, |h| h as f64)))?;
         set("coords", &Float64Array::from(&coords[..]))?;
+        set("psi", &Float64Array::from(&psi[..]))?;
         // P's pixels: viridis on the fixed scale 0 to 1 (a uniform row is dark; NaN grey).
         let rgba: Vec<u8> = p
             .iter()
