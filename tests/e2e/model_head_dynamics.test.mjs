@@ -6,6 +6,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { assertNoErrors, canvasSnapshot, launch, openPage, runCli } from './helpers.mjs';
 import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
 
@@ -68,6 +69,17 @@ function sameBits(page, cli, what) {
   });
 }
 
+/** Opens the Export menu and clicks its button `label`; the downloaded text. */
+async function exported(page, label) {
+  if (!(await page.evaluate(() => document.getElementById('export-menu').open))) await page.click('#export-menu summary');
+  const button = page.locator('#export-body button', { hasText: label }).first();
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: download.suggestedFilename(), text: await readFile(await download.path(), 'utf8') };
+}
+
+/** A CSV cell as the number it writes (NaN for `NaN`). */
+const num = (c) => (c === 'NaN' ? NaN : Number(c));
+
 /** Pixels of `selector` whose channels differ by more than 60 (coloured, not grey or white). */
 async function coloured(page, selector) {
   const snap = await canvasSnapshot(page, selector, { pixels: true });
@@ -108,6 +120,34 @@ describe("model lab: the chosen head's particles", () => {
       assert.equal(await page.evaluate(() => window.__attnModel.dynamicsAt()), 2);
       assert.equal(await page.inputValue('#md-dyn-slider'), '2');
       assert.equal(await page.textContent('#md-dyn-out'), String(d.t[2]));
+
+      // The statistics export: every sample's numbers as attn encode prints them, and the layers'.
+      const cli = await cliDynamics(d.config, 2, 3);
+      const csv = await exported(page, 'Head particles CSV');
+      assert.equal(csv.name, 'attn-model-l2-h3-particles.csv');
+      const rows = csv.text.trim().split('\n').map((l) => l.split(','));
+      assert.deepEqual(rows[0], ['t', 'step', 'clusters', 'mean_cos', 'boolean_distance', 'max_norm', 'hyperplanes', 'leaders', 'labels']);
+      assert.equal(rows.length, 1 + cli.samples.length);
+      cli.samples.forEach((s, r) => {
+        const row = rows[r + 1];
+        for (const [col, want] of [[0, s.t], [1, s.step], [2, s.clusters], [3, s.mean_cos], [4, s.boolean_distance], [5, s.max_norm]]) {
+          assert.ok(same(num(row[col]), want), `CSV sample ${r} column ${rows[0][col]}: ${row[col]} against ${want}`);
+        }
+        assert.equal(row[6], 'NaN', 'no hyperplanes for this head: NaN, not 0');
+        assert.equal(row[7], s.leaders.join(' '));
+        assert.equal(row[8], s.labels.join(' '));
+      });
+      const lv = JSON.parse(await runCli(['encode', '--model', MODEL_DIR, '--config', d.config, '--layers-view'])).layers_view;
+      const layers = (await exported(page, 'Layers statistics CSV')).text.trim().split('\n').map((l) => l.split(','));
+      assert.deepEqual(layers[0], ['layer', 'clusters', 'mean_cos', 'effective_rank']);
+      assert.equal(layers.length, 1 + lv.clusters.length);
+      lv.clusters.forEach((c, l) => {
+        assert.ok(same(num(layers[l + 1][1]), c) && same(num(layers[l + 1][2]), lv.mean_cos[l]) && same(num(layers[l + 1][3]), lv.effective_rank[l]),
+          `layer ${l}: ${layers[l + 1]} against ${c}, ${lv.mean_cos[l]}, ${lv.effective_rank[l]}`);
+      });
+      const coords = (await exported(page, 'Head particles coordinates CSV')).text.trim().split('\n');
+      assert.equal(coords.length, 1 + d.samples * d.n);
+      assert.match(coords[0], /^t,token,text,PC1,PC2/);
 
       // head_space=z from the control: a new link, the same run drawn as z, equal to the CLI's z.
       await page.selectOption('#md-dyn-space', 'z');

@@ -23,6 +23,7 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_ID, OPENING_HEAD, TEXTS } from './texts.js
 import { firstPicture, markOnce } from '../lab/marks.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
+import { statisticsExports } from './stat_exports.js';
 import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
 import { LayersPanel } from './layers.js';
@@ -113,7 +114,7 @@ export function createLab(ctx) {
     check: (text) => ctx.wasm.check_link(text, 'model'),
     refuse: (res, tail) => page.error(`${sentence(res.message ?? 'refused')} ${tail ?? ''}`),
     state: () => null,
-    exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => matrixExports(page, menu) }),
+    exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => [...matrixExports(page, menu), ...statisticsExports(page, menu)] }),
   };
   return lab;
 }
