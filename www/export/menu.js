@@ -83,7 +83,7 @@ function group(title, ...children) {
  * @returns {{ labShown: () => void }} call when another lab is shown (the items follow)
  */
 export function setupExport(h) {
-  const menu = $('export-menu');
+  const menu = /** @type {HTMLDetailsElement} */ ($('export-menu'));
   const body = $('export-body');
   const status = document.createElement('p');
   status.className = 'export-status';

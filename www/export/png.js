@@ -28,6 +28,7 @@ function canvasBytes(canvas) {
  * @param {number|null} step
  */
 export async function canvasPng(canvas, config, step = null) {
+  /** @type {[string, string][]} */
   const entries = [[CONFIG_KEYWORD, config]];
   if (step !== null) entries.push([STEP_KEYWORD, String(step)]);
   return new Blob([withText(await canvasBytes(canvas), entries)], { type: 'image/png' });

@@ -70,7 +70,7 @@ export class CanvasRecorder {
         }
         raw.arrayBuffer().then((buf) => {
           const fixed = fixWebm(new Uint8Array(buf), ms);
-          resolve({ blob: new Blob([fixed.bytes], { type: 'video/webm' }), seconds: fixed.duration / 1000, warning: '' });
+          resolve({ blob: new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (fixed.bytes)], { type: 'video/webm' }), seconds: fixed.duration / 1000, warning: '' });
         }).catch((e) => {
           resolve({ blob: raw, seconds: ms / 1000, warning: `saved as recorded, without a duration or seek index (${e.message})` });
         });

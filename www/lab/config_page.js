@@ -37,31 +37,25 @@ export function showRefusal(box, res, tail) {
 
 export class ConfigPage {
   /**
-   * @param {{
-   *   check: (text: string, edited?: string) => object, the lab's check of a configuration
-   *     (`{ ok, canonical, pairs, differences }` or `{ ok: false, key, message }`)
-   *   presetPairs: (name: string) => [string, string][], a preset's pairs (throws if unknown)
-   *   defaultPreset: string, the preset shown for a draft whose preset is unknown
-   *   defaultLink: string, the lab's first configuration (the fallback of last resort)
-   *   fallbackLink: (draft: Draft) => string, the preset link a refused draft falls back to
-   *   valuesOf: (pairs: [string, string][]) => Map<string, string>, values for the fields
-   *   controls: { fields: HTMLElement[], showValues(values: Map, invalidKey: string|null): void,
-   *     markKey(key: string|null): void },
-   *   keys: object[], the lab's key table (wasm `key_table`): each field's tooltip and choices
-   *   errorBox: HTMLElement,
-   *   current: () => string, the configuration running ('' before the first)
-   *   apply: (res: object, note: string, how: 'push'|'replace'|null) => void, starts a valid
-   *     configuration (how: its history entry; null: the address bar keeps what it holds)
-   *   startFallback: (res: object) => void, starts a refused link's fallback when nothing runs yet
-   *   keptTail: string, what a refusal says stays ("The last valid run keeps going.")
-   *   adjust?: (draft: Draft, key: string, value: string, commit: boolean) => string, completes an
-   *     edited draft (keys another key requires); returns a note for the user
-   *   tail?: (res: object, key: string) => string, a refusal's tail for an edit of `key`
-   *   refusedDraft?: (draft: Draft, res: object) => void, fixes what no field can fix
-   *   namesFallbackWhenShown?: boolean, a refused link says "showing the preset instead" whenever
-   *     that preset is the run shown (else only when nothing ran before)
-   *   sliders?: string[], keys whose field gets a log slider (ui/log_slider.js)
-   * }} h
+   * @param {object} h
+   * @param {(text: string, edited?: string) => object} h.check the lab's check of a configuration (`{ ok, canonical, pairs, differences }` or `{ ok: false, key, message }`)
+   * @param {(name: string) => [string, string][]} h.presetPairs a preset's pairs (throws if unknown)
+   * @param {string} h.defaultPreset the preset shown for a draft whose preset is unknown
+   * @param {string} h.defaultLink the lab's first configuration (the fallback of last resort)
+   * @param {(draft: Draft) => string} h.fallbackLink the preset link a refused draft falls back to
+   * @param {(pairs: [string, string][]) => Map<string, string>} h.valuesOf values for the fields
+   * @param {{ fields: HTMLElement[], showValues(values: Map, invalidKey: string|null): void, markKey(key: string|null): void }} h.controls
+   * @param {object[]} h.keys the lab's key table (wasm `key_table`): each field's tooltip and choices
+   * @param {HTMLElement} h.errorBox
+   * @param {() => string} h.current the configuration running ('' before the first)
+   * @param {(res: object, note: string, how: 'push'|'replace'|null) => void} h.apply starts a valid configuration (how: its history entry; null: the address bar keeps what it holds)
+   * @param {(res: object) => void} h.startFallback starts a refused link's fallback when nothing runs yet
+   * @param {string} h.keptTail what a refusal says stays ("The last valid run keeps going.")
+   * @param {(draft: Draft, key: string, value: string, commit: boolean) => string} [h.adjust] completes an edited draft (keys another key requires); returns a note for the user
+   * @param {(res: object, key: string) => string} [h.tail] a refusal's tail for an edit of `key`
+   * @param {(draft: Draft, res: object) => void} [h.refusedDraft] fixes what no field can fix
+   * @param {boolean} [h.namesFallbackWhenShown] a refused link says "showing the preset instead" whenever that preset is the run shown (else only when nothing ran before)
+   * @param {string[]} [h.sliders] keys whose field gets a log slider (ui/log_slider.js)
    */
   constructor(h) {
     this.h = h;

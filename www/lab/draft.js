@@ -7,6 +7,7 @@ import { joinConfig, splitConfig } from './pairs.js';
 export class Draft {
   /** @param {Array<[string, string|undefined]>} pairs */
   constructor(pairs = []) {
+    /** @type {Array<[string, string|undefined]>} */
     this.pairs = pairs.map(([k, v]) => [k, v]);
   }
 

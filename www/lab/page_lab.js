@@ -7,17 +7,16 @@ import { presetOf } from './pairs.js';
 import { mountShareBar } from '../share/share_bar.js';
 
 /**
- * @param {{ id: string, title: string, defaultLink: string, wasm: object }} ctx the lab's context
- * @param {{
- *   lab: string, the lab's name for check_link
- *   panels: Record<string, string>, controls: Record<string, string>, selectors (lab/labs.js)
- *   subtitle: () => Node, citation: () => Node,
- *   buildMarkup: (root: HTMLElement) => void,
- *   share: { prefix: string, what: string }, the share bar's ids' prefix and what it copies
- *   createPage: (ctx: object) => { show(text: string): void, hide(): void, canonical: string,
- *     viewPairs(): Array<[string, string]>, reset(): void, refuse(res: object, tail: string): void,
- *     loop?: object },
- * }} spec
+ * @param {{ id: string, title: string, defaultLink: string, wasm: object, page?: object, linkChanged?: Function }} ctx the lab's context
+ * @param {object} spec
+ * @param {string} spec.lab the lab's name for check_link
+ * @param {Record<string, string>} spec.panels the panels' selectors (lab/labs.js)
+ * @param {Record<string, string>} spec.controls the controls' selectors (lab/labs.js)
+ * @param {() => Node} spec.subtitle
+ * @param {() => Node} spec.citation
+ * @param {(root: HTMLElement) => void} spec.buildMarkup
+ * @param {{ prefix: string, what: string }} spec.share the share bar's ids' prefix and what it copies
+ * @param {(ctx: object) => { show(text: string): void, hide(): void, canonical: string, viewPairs(): Array<[string, string]>, reset(): void, refuse(res: object, tail: string): void, loop?: object }} spec.createPage
  */
 export function pageLab(ctx, spec) {
   let page = null;

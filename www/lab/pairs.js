@@ -26,6 +26,7 @@ export function encodeValue(text) {
  */
 export function splitConfig(text) {
   const body = String(text).replace(/^[#?]/, '');
+  /** @type {Array<[string, string|undefined]>} */
   const pairs = [];
   for (const segment of body.split('&')) {
     if (segment === '') continue;

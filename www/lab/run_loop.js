@@ -36,6 +36,8 @@ function yieldToBrowser() {
  * early when `alive()` turns false (another command took over). With `pool` (`(k, budgetMs) =>
  * Promise<steps taken>`, stepping elsewhere) the slices are the pool's.
  * @param {{ count(): number, advancePast(k: number): number }} run
+ * @param {number} target
+ * @param {{ alive?: () => boolean, onProgress?: (step: number) => void, pool?: ((k: number, budgetMs: number) => Promise<number>) | null }} [options]
  * @returns {Promise<number>} the step reached
  */
 export async function advanceTo(run, target, { alive = () => true, onProgress = () => {}, pool = null } = {}) {
@@ -78,35 +80,30 @@ export async function advanceTo(run, target, { alive = () => true, onProgress = 
 
 export class RunLoop {
   /**
-   * @param {{
-   *   run: () => object | null, the run shown (with status() and message()), null before one
-   *   count: (run: object) => number, its step (iteration)
-   *   advance: (run: object, k: number, pastEnd: boolean) => number, up to k steps; the steps taken
-   *   restart: () => void, starts the run shown again from its start (a new run object)
-   *   changed: () => void, steps were taken: the views need redrawing
-   *   render: (now: number, force: boolean) => void,
-   *   diverged: (message: string) => void, shows a divergence
-   *   playing: (on: boolean) => void, shows playing or paused
-   *   showSpeed: (k: number) => void, shows the speed
-   *   speeds: number[], the speeds offered
-   *   framesToEnd: number, frames in which the suggested speed plays a run to its end
-   *   renderOnPause?: boolean, renderOnStep?: boolean, render at once (forced) then
-   *   frame?: (now: number) => void, a playing frame's stepping when not `runFrame` (the pool)
-   *   asleep?: () => boolean, after a frame: nothing is left to draw and the lab calls `wake()`
-   *     when there is (steps stepped elsewhere landing), so no frame is asked for meanwhile
-   *   stepElsewhere?: (run: object, done: (got: number) => void) => boolean, one step taken off
-   *     this thread (true: handled, `done` called when it lands)
-   *   sampleEvery?: () => number, steps between the lab's sample steps (0: none)
-   *   sample?: () => void, takes the sample of the current step, one of the sample steps (called
-   *     at each one a frame or a seek reaches; the lab keeps what it has already)
-   *   idle?: (alive: () => boolean) => Promise<void>, resolves once no step is in flight
-   *   seekPool?: (run: object, alive: () => boolean) => ((k: number, budgetMs: number) => Promise<number>) | null
-   *   seekProgress?: () => void, a slice of a seek was computed
-   *   sought?: () => void, a seek reached its step (before the views are drawn)
-   *   rewind?: (run: object, target: number) => boolean, puts the run back at the latest state
-   *     the lab kept at or before step `target` when that is nearer than stepping on from where
-   *     it is (true: it did; the run then steps on from there with the same bits)
-   * }} h
+   * @param {object} h
+   * @param {() => object | null} h.run the run shown (with status() and message()), null before one
+   * @param {(run: object) => number} h.count its step (iteration)
+   * @param {(run: object, k: number, pastEnd: boolean) => number} h.advance up to k steps; the steps taken
+   * @param {() => void} h.restart starts the run shown again from its start (a new run object)
+   * @param {() => void} h.changed steps were taken: the views need redrawing
+   * @param {(now: number, force: boolean) => void} h.render
+   * @param {(message: string) => void} h.diverged shows a divergence
+   * @param {(on: boolean) => void} h.playing shows playing or paused
+   * @param {(k: number) => void} h.showSpeed shows the speed
+   * @param {number[]} h.speeds the speeds offered
+   * @param {number} h.framesToEnd frames in which the suggested speed plays a run to its end
+   * @param {boolean} [h.renderOnPause] render at once (forced) on pause
+   * @param {boolean} [h.renderOnStep] render at once (forced) on a step
+   * @param {(now: number) => void} [h.frame] a playing frame's stepping when not `runFrame` (the pool)
+   * @param {() => boolean} [h.asleep] after a frame: nothing is left to draw and the lab calls `wake()` when there is (steps stepped elsewhere landing), so no frame is asked for meanwhile
+   * @param {(run: object, done: (got: number) => void) => boolean} [h.stepElsewhere] one step taken off this thread (true: handled, `done` called when it lands)
+   * @param {() => number} [h.sampleEvery] steps between the lab's sample steps (0: none)
+   * @param {() => void} [h.sample] takes the sample of the current step, one of the sample steps (called at each one a frame or a seek reaches; the lab keeps what it has already)
+   * @param {(alive: () => boolean) => Promise<void>} [h.idle] resolves once no step is in flight
+   * @param {(run: object, alive: () => boolean) => ((k: number, budgetMs: number) => Promise<number>) | null} [h.seekPool]
+   * @param {() => void} [h.seekProgress] a slice of a seek was computed
+   * @param {() => void} [h.sought] a seek reached its step (before the views are drawn)
+   * @param {(run: object, target: number) => boolean} [h.rewind] puts the run back at the latest state the lab kept at or before step `target` when that is nearer than stepping on from where it is (true: it did; the run then steps on from there with the same bits)
    */
   constructor(h) {
     this.h = h;

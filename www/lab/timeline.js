@@ -13,23 +13,21 @@ import { h } from '../ui/dom.js';
 export class Timeline {
   /**
    * @param {HTMLElement} root where the timeline is built
-   * @param {{
-   *   id: string, prefix of the elements' ids
-   *   label: string, the scrubber's accessible name
-   *   states: () => ({ step: number, end: number } | null), the step shown and the last step
-   *     the timeline offers (null: no run)
-   *   seekTo: (step: number) => Promise<number>, the lab's seekTo
-   *   text: (step: number) => string, the label of a step ("t = 1.5 · step 15 of 200")
-   *   commit?: (step: number) => void, a position chosen (released, or a key)
-   *   replay: () => void, Replay: from step 0, playing
-   * }} o
+   * @param {object} o
+   * @param {string} o.id prefix of the elements' ids
+   * @param {string} o.label the scrubber's accessible name
+   * @param {() => ({ step: number, end: number } | null)} o.states the step shown and the last step the timeline offers (null: no run)
+   * @param {(step: number) => Promise<number>} o.seekTo the lab's seekTo
+   * @param {(step: number) => string} o.text the label of a step ("t = 1.5 · step 15 of 200")
+   * @param {(step: number) => void} [o.commit] a position chosen (released, or a key)
+   * @param {() => void} o.replay Replay: from step 0, playing
    */
   constructor(root, o) {
     this.o = o;
-    this.input = h(`input#${o.id}-range.timeline-range`, {
+    this.input = /** @type {HTMLInputElement} */ (h(`input#${o.id}-range.timeline-range`, {
       type: 'range', min: '0', max: '0', step: '1', value: '0',
       'aria-label': o.label, 'aria-describedby': `${o.id}-label`,
-    });
+    }));
     this.label = h(`output#${o.id}-label.timeline-label`, { for: `${o.id}-range` });
     this.replayButton = h(`button#${o.id}-replay`, { type: 'button', title: 'Play the run again from step 0 (the same states, bit for bit)' }, 'Replay');
     root.append(this.replayButton, this.input, this.label);

@@ -12,6 +12,7 @@ import { writeCaptions } from './captions.js';
 import { encodeValue } from '../lab/pairs.js';
 import { h } from '../ui/dom.js';
 import { HeadPanel } from './head_panel.js';
+import { HeadDynamics } from './head_dynamics.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
@@ -22,6 +23,7 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_ID, OPENING_HEAD, TEXTS } from './texts.js
 import { firstPicture, markOnce } from '../lab/marks.js';
 import { ScaleControl, withScale } from './scale.js';
 import { matrixExports } from './exports.js';
+import { statisticsExports } from './stat_exports.js';
 import { mountShareBar } from '../share/share_bar.js';
 import { applyModelHints } from './hints.js';
 import { LayersPanel } from './layers.js';
@@ -114,7 +116,7 @@ export function createLab(ctx) {
     check: (text) => ctx.wasm.check_link(text, 'model'),
     refuse: (res, tail) => page.error(`${sentence(res.message ?? 'refused')} ${tail ?? ''}`),
     state: () => null,
-    exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => matrixExports(page, menu) }),
+    exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => [...matrixExports(page, menu), ...statisticsExports(page, menu)] }),
   };
   return lab;
 }
@@ -172,10 +174,11 @@ class ModelLabPage {
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
-    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-layers-tokens', 'md-layers-hist', 'md-repeat-tokens', 'md-repeat-hist', 'md-repeat-bool', 'md-repeat-heat']) ro.observe($(id));
+    for (const id of ['md-att-grid', 'md-sim-grid', 'md-att-zoom', 'md-sim-zoom', 'md-residual', 'md-hist', 'md-same', 'md-spectrum', 'md-dyn-tokens', 'md-dyn-heat', 'md-dyn-psi', 'md-dyn-chart', 'md-layers-tokens', 'md-layers-hist', 'md-repeat-tokens', 'md-repeat-hist', 'md-repeat-bool', 'md-repeat-heat']) ro.observe($(id));
 
     this.files = mountFiles(this); // the user's own files: picker and drop (files.js)
     this.headPanel = new HeadPanel();
+    this.headDyn = new HeadDynamics((space) => this.analyse(this.linkWith({ head_space: space }), 'push'));
 
     window.__attnModel = Object.freeze({
       configString: () => this.canonical,
@@ -183,6 +186,9 @@ class ModelLabPage {
       result: () => this.result,
       head: () => this.head,
       spectrum: () => this.headPanel.sp, // the chosen head's spectra and verdict (ModelLab.head_spectrum)
+      dynamics: () => this.headDyn.dyn, // the chosen head's particles (ModelLab.head_dynamics)
+      dynamicsAt: () => this.headDyn.at, // the sample shown
+      dynamicsMs: () => this.headDyn.ms, // the worker's time for the run (ms)
       layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
       // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
       layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
@@ -213,8 +219,11 @@ class ModelLabPage {
     const head = c.head ?? r?.head ?? OPENING_HEAD.head;
     const hidden = c.hidden ?? this.layersPanel.layer;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
+    // The shown link's model keys after the text (the core's canonical form drops the defaults).
+    const kept = ['cos_tol', 'bilinear', 'head_space'].map((k) => [k, c[k] ?? (this.result ? valueOf(this.canonical, k) : null)])
+      .filter(([, v]) => v !== null).map(([k, v]) => `&${k}=${encodeValue(v)}`).join('');
     const repeat = this.repeatPanel.linkPairs(c.repeat); // the repeated layer's keys (repeat.js)
-    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}${repeat}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
+    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}${kept}${repeat}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
   }
 
   /** Shows `link` (a bare one is the default already: linkFor). */
@@ -284,6 +293,8 @@ class ModelLabPage {
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.repeatPanel.setLayers(m.info.layers);
       this.loaded();
+    } else if (m.kind === 'dynamics') {
+      if (m.id === this.job && this.result) this.headDyn.set(m.dynamics ?? null, m.error ?? null, this.result.tokens, m.ms);
     } else if (m.kind === 'result') {
       this.inflight = false;
       if (this.pending) return this.send(); // a newer link is waiting
@@ -316,6 +327,7 @@ class ModelLabPage {
     this.ms = m.ms;
     this.head = { layer: r.layer, head: r.head, p: m.p, s: m.s };
     this.headPanel.set(m.spectrum ?? null);
+    this.headDyn.waiting(valueOf(r.config, 'head_space') ?? 'x');
     this.layers = m.layers;
     this.layersPanel.set(m.layers, r, r.hidden_layer);
     const n = r.n;
@@ -386,6 +398,7 @@ class ModelLabPage {
     this.simGrid.draw();
     this.drawResidual();
     this.headPanel.draw();
+    this.headDyn.draw();
     this.layersPanel.draw();
     this.repeatPanel.draw();
   }

@@ -24,11 +24,11 @@ const plainCommit = (e, el) => e.key === 'Enter' && (el.tagName !== 'TEXTAREA' |
  * change; other fields report while typing (commit false) and commit on change or the apply key.
  * @param {HTMLFormElement} form
  * @param {(key: string, value: string, commit: boolean) => void} onEdit
- * @param {{ value?: (el: HTMLElement) => string, isCommit?: (e: KeyboardEvent, el: HTMLElement) => boolean }} [opts]
+ * @param {{ value?: (el: HTMLElement) => string, isCommit?: (e: Event, el: HTMLElement) => boolean }} [opts]
  * @returns {HTMLElement[]} the fields
  */
 export function bindFields(form, onEdit, { value = plainValue, isCommit = plainCommit } = {}) {
-  const fields = [...form.querySelectorAll('[data-key]')];
+  const fields = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('[data-key]')]);
   for (const el of fields) {
     const key = el.dataset.key;
     if (el.tagName === 'SELECT') {
@@ -73,7 +73,7 @@ export function showFields(fields, values, isInvalid, errorId, write = plainWrit
     const key = el.dataset.key;
     const v = values.get(key);
     if (v !== undefined) {
-      if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === v)) {
+      if (el.tagName === 'SELECT' && ![.../** @type {HTMLSelectElement} */ (el).options].some((o) => o.value === v)) {
         const opt = document.createElement('option');
         opt.value = v;
         opt.textContent = v;

@@ -10,7 +10,7 @@ const GAP = 6; // CSS px between the control and the bubble
 /** The element whose hint a tap or focus on `target` shows, or null. */
 function hinted(target) {
   if (!(target instanceof Element)) return null;
-  const el = target.closest('[title]');
+  const el = /** @type {HTMLElement|null} */ (target.closest('[title]'));
   if (!el || !el.title || el.closest('#hint-bubble')) return null;
   return el;
 }
@@ -55,7 +55,7 @@ export function setupHintBubble() {
     const el = hinted(e.target);
     if (!el) return hide();
     // The keyboard's focus, or a tap that focused a field (its label's tap included).
-    if (e.target.matches(':focus-visible') || lastPointer === 'touch') show(el);
+    if ((e.target instanceof Element && e.target.matches(':focus-visible')) || lastPointer === 'touch') show(el);
   });
   document.addEventListener('focusout', (e) => {
     if (owner && (e.target === owner || owner.contains(e.target))) hide();

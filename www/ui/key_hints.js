@@ -50,7 +50,7 @@ export function describeFields(fields, table) {
     el.title = hint;
     el.setAttribute('aria-description', hint);
     if (el.id) {
-      const label = document.querySelector(`label[for="${el.id}"]`);
+      const label = /** @type {HTMLElement|null} */ (document.querySelector(`label[for="${el.id}"]`));
       if (label) label.title = hint;
     }
     if (el.tagName === 'SELECT' && (key.kind === 'choice' || key.kind === 'switch')) syncChoices(el, key.choices);

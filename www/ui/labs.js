@@ -49,6 +49,6 @@ export class LabTabs {
       tab.tabIndex = on ? 0 : -1;
       document.getElementById(tab.getAttribute('aria-controls')).hidden = !on;
     }
-    for (const el of document.querySelectorAll('[data-for-lab]')) el.hidden = el.dataset.forLab !== lab;
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-for-lab]'))) el.hidden = el.dataset.forLab !== lab;
   }
 }

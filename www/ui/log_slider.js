@@ -53,18 +53,18 @@ export function addLogSliders(fields, table, names) {
   const rows = new Map(table.map((k) => [k.name, k]));
   const sliders = [];
   for (const name of names) {
-    const field = fields.find((el) => el.dataset.key === name && el.tagName === 'INPUT');
+    const field = /** @type {HTMLInputElement|undefined} */ (fields.find((el) => el.dataset.key === name && el.tagName === 'INPUT'));
     const key = rows.get(name);
     if (!field || !key) continue;
     const values = steps125(key);
     if (values.length < 2) continue;
     const label = field.id ? document.querySelector(`label[for="${field.id}"]`) : null;
     const title = (label?.firstChild?.textContent ?? name).trim() || name;
-    const slider = h('input.log-slider', {
+    const slider = /** @type {HTMLInputElement} */ (h('input.log-slider', {
       type: 'range', min: '0', max: String(values.length - 1), step: '1',
       'aria-label': `${title} (log scale, 1-2-5 steps; applied on release)`,
       title: `${name} on a log scale: drag and release to apply (1-2-5 steps); the field takes any value`,
-    });
+    }));
     const out = h('output.log-slider-out', { 'aria-hidden': 'true' });
     const show = (v) => {
       out.textContent = twoSignificant(v);

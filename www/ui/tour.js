@@ -32,12 +32,11 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 export class Tour {
   /**
-   * @param {{
-   *   button: HTMLButtonElement, the header's Tour button
-   *   activeLab: () => { id: string, root: HTMLElement } | null, the lab shown
-   *   load: (id: string) => Promise<{ title: string, cards: object[] } | null>, a lab's tour
-   *   apply: (link: string) => Promise<void>, opens a link as a history entry
-   * }} h
+   * @param {object} hooks
+   * @param {HTMLButtonElement} hooks.button the header's Tour button
+   * @param {() => { id: string, root: HTMLElement } | null} hooks.activeLab the lab shown
+   * @param {(id: string) => Promise<{ title: string, cards: object[] } | null>} hooks.load a lab's tour
+   * @param {(link: string) => Promise<void>} hooks.apply opens a link as a history entry
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -67,7 +66,7 @@ export class Tour {
     this.count = h('span.tour-count');
     this.text = h('p#tour-text.tour-text');
     this.doIt = h('button#tour-do.tour-do', { type: 'button' }, 'Do it');
-    this.back = h('button#tour-back', { type: 'button', 'aria-keyshortcuts': 'ArrowLeft' }, 'Back');
+    this.back = /** @type {HTMLButtonElement} */ (h('button#tour-back', { type: 'button', 'aria-keyshortcuts': 'ArrowLeft' }, 'Back'));
     this.next = h('button#tour-next', { type: 'button', 'aria-keyshortcuts': 'ArrowRight' }, 'Next');
     const close = h('button#tour-close.tour-close', { type: 'button', 'aria-label': 'Close the tour', title: 'Close the tour (Escape); Tour resumes at this card' }, '×');
     const card = h('div#tour.tour-card', {

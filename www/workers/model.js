@@ -22,6 +22,8 @@
 //      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, spectrum, layers, ms }
 //        (spectrum: the link's head's spectra and §1.3's verdict, ModelLab.head_spectrum; layers:
 //        the tokens through the layers, ModelLab.layers_view's typed arrays)
+//      { kind: 'dynamics', id, dynamics, ms }  (after each result: the link's head as a particle
+//        system, ModelLab.head_dynamics's typed arrays)
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'repeat-progress', id, done, iterations }, then { kind: 'repeat', id, view, ms }
 //        (view: ModelLab.repeat_view) or { kind: 'repeat-error', id, error }
@@ -202,6 +204,17 @@ async function analyse({ id, link, maxSide }) {
   const arrays = ['coords', 'histograms', 'labels', 'mean_cos', 'effective_rank', 'clusters', 'finite'].map((k) => layers[k].buffer);
   self.postMessage({ kind: 'result', id, result, tiles, p, s, spectrum, layers, ms },
     [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer, ...arrays]);
+  // Then the chosen head's particles (about 1000 Euler steps: the result above is drawn meanwhile).
+  const t1 = performance.now();
+  let dyn;
+  try {
+    dyn = lab.head_dynamics();
+  } catch (err) {
+    self.postMessage({ kind: 'dynamics', id, error: String(err && err.message ? err.message : err) });
+    return;
+  }
+  const dynArrays = ['t', 'step', 'clusters', 'mean_cos', 'labels', 'boolean_distance', 'leaders', 'max_norm', 'hyperplanes', 'psi', 'coords', 'p', 'p_rgba'].map((k) => dyn[k].buffer);
+  self.postMessage({ kind: 'dynamics', id, dynamics: dyn, ms: performance.now() - t1 }, dynArrays);
 }
 
 /** The helper's part: the surgery variants' curves of `link`. */

@@ -9,6 +9,7 @@
 use attn_core::model::head_dynamics::{
     run_to_end, verdict, HeadDynamicsSpec, HeadRun, HeadStopped, Sample, Verdict, DEFAULT_DT, DEFAULT_UNTIL,
 };
+use attn_core::model::keys::HeadSpace;
 use attn_core::model::keys::{Bilinear, ModelLink};
 use attn_core::model::{Encoder, Encoding, Pool};
 use serde::Serialize;
@@ -25,7 +26,8 @@ pub struct HeadArgs {
     /// Euler step of --head-dynamics (default 0.01).
     #[arg(long, value_name = "DT")]
     pub dt: Option<f64>,
-    /// Run --head-dynamics on the sphere of radius sqrt(d_model) (science.md §2 SA).
+    /// Run --head-dynamics on the sphere of radius sqrt(d_model) (science.md §2 SA); so does a
+    /// link with head_space=sphere.
     #[arg(long)]
     pub sphere: bool,
 }
@@ -49,7 +51,7 @@ pub fn check(args: &HeadArgs, layers: usize, heads: usize, link: &ModelLink) -> 
         layer,
         head,
         bilinear: link.bilinear,
-        sphere: args.sphere,
+        sphere: args.sphere || link.head_space == HeadSpace::Sphere,
         dt: args.dt.unwrap_or(DEFAULT_DT),
         until: args.until.unwrap_or(DEFAULT_UNTIL),
         cos_tol: link.cos_tol,

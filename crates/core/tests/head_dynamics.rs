@@ -8,10 +8,13 @@ use crate::common::model::{minilm, model_dir};
 use crate::common::nan_max;
 use crate::tiny_bert::{config_json, safetensors, vocab_txt};
 use attn_core::linalg::expm_scaled;
-use attn_core::model::head_dynamics::{run_to_end, HeadDynamicsSpec, HeadRun, SAMPLES};
+use attn_core::model::head_dynamics::{
+    run_observed, run_to_end, HeadDynamicsSpec, HeadRun, Sample, HYPERPLANE_TOL, SAMPLES,
+};
 use attn_core::model::heads::{head_matrices, HeadMatrices};
 use attn_core::model::repeat::Repeater;
 use attn_core::model::{Encoder, Serial, Variant};
+use attn_core::particles::analysis::hyperplanes::value_groups;
 use attn_core::particles::config::{Model, Space};
 use attn_core::particles::field::low_rank::{value_exp_factor, Bilinear, Factors, LowRankField};
 use attn_core::particles::field::Field;
@@ -265,4 +268,61 @@ fn a_non_finite_state_stops_the_run_naming_the_step() {
     assert!(result.x.iter().all(|v| v.is_finite()), "the state stays the last finite one");
     assert_ne!(result.x, before);
     println!("{:?}", stopped);
+}
+
+#[test]
+fn an_observed_run_lists_the_same_samples_and_shows_each_state_and_its_attention() {
+    // MiniLM's layer 4 head 9: §1.3's row applies (ψ₁ is defined), so the hyperplane groups are
+    // observed too. The tiny random BERT has no such head.
+    let enc = minilm();
+    let ids = enc.encode("the quick brown fox jumps over the lazy dog.").unwrap();
+    let (layer, head) = (4, 9);
+    let s = spec(layer, head, Bilinear::Sym, false, 0.01, 2.0);
+    let plain = run_to_end(&mut HeadRun::from_encoder(enc, &ids, s, &Serial).unwrap().unwrap());
+    let mut run = HeadRun::from_encoder(enc, &ids, s, &Serial).unwrap().unwrap();
+    let d = enc.config.hidden;
+    let mut seen: Vec<(u64, Vec<f64>, f64)> = Vec::new();
+    let observed = run_observed(&mut run, &mut |run: &mut HeadRun, sample: &Sample| {
+        let n = run.state().len() / d;
+        let mut worst_row = 0.0f64;
+        let mut count = 0;
+        run.attention_rows(&mut |i, row| {
+            assert_eq!(i, count, "rows in order");
+            count += 1;
+            worst_row = nan_max(worst_row, (row[..n].iter().sum::<f64>() - 1.0).abs());
+        })
+        .unwrap();
+        assert_eq!(count, n);
+        // ψ₁'s values are those whose groups the sample counts.
+        let groups = run.psi_values().and_then(|v| value_groups(&v, HYPERPLANE_TOL));
+        assert_eq!(groups, sample.hyperplanes, "step {}", sample.step);
+        seen.push((sample.step, run.state().to_vec(), worst_row));
+    });
+    let steps = |r: &[Sample]| r.iter().map(|x| (x.step, x.t, x.boolean_distance, x.x.mean_cos)).collect::<Vec<_>>();
+    assert_eq!(steps(&observed.samples), steps(&plain.samples), "observing changes no number");
+    assert_eq!(observed.x, plain.x);
+    assert_eq!(
+        seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+        observed.samples.iter().map(|x| x.step).collect::<Vec<_>>()
+    );
+    assert!(seen.iter().all(|s| s.2 <= 1e-12), "P's rows sum to 1");
+    assert_eq!(seen.last().unwrap().1, observed.x, "the last observed state is the run's end");
+    assert_ne!(seen[0].1, seen[1].1, "each observation sees the state of its own sample");
+    assert!(observed.samples.iter().all(|x| x.hyperplanes.is_some()));
+}
+
+#[test]
+fn a_model_link_names_its_head_run() {
+    use attn_core::model::head_dynamics::{DEFAULT_DT, DEFAULT_UNTIL};
+    use attn_core::model::keys::{parse, HeadSpace};
+    let link = parse("lab=model&text=hi&cos_tol=0.02&bilinear=raw&head_space=sphere&layer=3&head=5").unwrap();
+    assert_eq!(link.head_space, HeadSpace::Sphere);
+    let s = HeadDynamicsSpec::of_link(&link);
+    assert_eq!((s.layer, s.head, s.bilinear, s.sphere, s.cos_tol), (3, 5, Bilinear::Raw, true, 0.02));
+    assert_eq!((s.dt, s.until), (DEFAULT_DT, DEFAULT_UNTIL));
+    for (space, sphere) in [("x", false), ("z", false)] {
+        let l = parse(&format!("lab=model&text=hi&head_space={}", space)).unwrap();
+        let s = HeadDynamicsSpec::of_link(&l);
+        assert_eq!((s.sphere, s.bilinear, s.layer, s.head), (sphere, Bilinear::Sym, 1, 0));
+    }
 }

@@ -2,7 +2,7 @@
 //! key's weights check, and hostile values refused naming the key.
 
 use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig, LABS};
-use attn_core::model::keys::{model_id, parse, parse_with_view, Bilinear, ModelLink, TileScale};
+use attn_core::model::keys::{model_id, parse, parse_with_view, Bilinear, HeadSpace, ModelLink, TileScale};
 use attn_core::model::Variant;
 
 const SHA: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
@@ -17,6 +17,7 @@ fn a_link_round_trips_through_its_canonical_form() {
             text: "The fox. A dog&cat".into(),
             cos_tol: 0.01,
             bilinear: Bilinear::Sym,
+            head_space: HeadSpace::X,
             repeat_layer: 0,
             iterations: 100,
             variant: Variant::Transformer,
@@ -46,6 +47,14 @@ fn a_link_round_trips_through_its_canonical_form() {
     let sym = parse("lab=model&text=hi&bilinear=sym").unwrap();
     assert_eq!(sym.bilinear, Bilinear::Sym);
     assert!(!sym.to_canonical_string().contains("bilinear"), "{}", sym.to_canonical_string());
+    // head_space likewise, after bilinear; x is its default.
+    let sphere = ModelLink { head_space: HeadSpace::Sphere, bilinear: Bilinear::Raw, ..tol.clone() };
+    let c = sphere.to_canonical_string();
+    assert!(c.ends_with("&cos_tol=0.02&bilinear=raw&head_space=sphere&layer=3&head=11"), "{}", c);
+    assert_eq!(parse(&c), Ok(sphere));
+    assert_eq!(parse("lab=model&text=hi&head_space=z").unwrap().head_space, HeadSpace::Z);
+    let x = parse("lab=model&text=hi&head_space=x").unwrap();
+    assert!(!x.to_canonical_string().contains("head_space"), "{}", x.to_canonical_string());
     // hidden_layer (view key) last, left out at its default 0.
     let hidden = ModelLink { hidden_layer: 4, ..tol.clone() };
     let c = hidden.to_canonical_string();
@@ -81,6 +90,8 @@ fn bad_values_are_refused_naming_the_key() {
         ("lab=model&model=m@0123456789abcdef&text=hi&cos_tol=nan", "cos_tol"),
         ("lab=model&model=m@0123456789abcdef&text=hi&bilinear=full", "bilinear"),
         ("lab=model&model=m@0123456789abcdef&text=hi&bilinear=", "bilinear"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&head_space=y", "head_space"),
+        ("lab=model&model=m@0123456789abcdef&text=hi&head_space=X", "head_space"),
         ("lab=model&model=m@0123456789abcdef&text=hi&hidden_layer=-1", "hidden_layer"),
         ("lab=model&model=m@0123456789abcdef&text=hi&hidden_layer=1.5", "hidden_layer"),
         ("lab=model&model=m@0123456789abcdef&text=hi&hidden_layer=257", "hidden_layer"),
@@ -238,6 +249,7 @@ fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
             "text",
             "cos_tol",
             "bilinear",
+            "head_space",
             "repeat_layer",
             "iterations",
             "variant",
@@ -252,13 +264,15 @@ fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     assert_eq!(json[3]["default"], "0.01");
     assert_eq!(json[4]["choices"], serde_json::json!(["sym", "raw"]));
     assert_eq!(json[4]["default"], "sym");
-    assert_eq!(json[5]["default"], "0");
-    assert_eq!(json[6]["default"], "100");
-    assert_eq!(json[7]["choices"], serde_json::json!(["transformer", "SAN+skip", "SAN+MLP", "SAN"]));
-    assert_eq!(json[7]["default"], "transformer");
-    assert_eq!(json[10]["choices"], serde_json::json!(["head", "shared"]));
-    assert_eq!(json[10]["default"], "head");
-    assert_eq!(json[11]["default"], "0");
+    assert_eq!(json[5]["choices"], serde_json::json!(["x", "z", "sphere"]));
+    assert_eq!(json[5]["default"], "x");
+    assert_eq!(json[6]["default"], "0");
+    assert_eq!(json[7]["default"], "100");
+    assert_eq!(json[8]["choices"], serde_json::json!(["transformer", "SAN+skip", "SAN+MLP", "SAN"]));
+    assert_eq!(json[8]["default"], "transformer");
+    assert_eq!(json[11]["choices"], serde_json::json!(["head", "shared"]));
+    assert_eq!(json[11]["default"], "head");
+    assert_eq!(json[12]["default"], "0");
 }
 
 /// The view keys that point into the model are checked against its shape, naming the key: the

@@ -4,8 +4,9 @@
 //! 1. install what is missing (wasm target, wasm-bindgen CLI, the model lab's encoder
 //!    ([`crate::fetch_model`], sha256 checked), npm packages, Chromium);
 //! 2. `cargo fmt --check` and `cargo clippy -D warnings` (native, and the web crate for wasm32);
-//! 3. build the wasm (`www/pkg`) and the `attn` CLI, both `--release`: the browser tests compare
-//!    the page's numbers with this CLI's bit for bit;
+//! 3. build the wasm (`www/pkg`, with its `.d.ts`), check the page's modules' types against it
+//!    (`tsc -p www/jsconfig.json`, unless `--skip-lint`), and build the `attn` CLI, both
+//!    `--release`: the browser tests compare the page's numbers with this CLI's bit for bit;
 //! 4. `cargo test --workspace --profile testing` (release optimisation without LTO: one test
 //!    binary per crate links in seconds; with `ATTN_MODEL_DIR` set to the model's folder: the
 //!    tests that need the model fail naming `cargo xtask fetch-model` when it is missing);
@@ -91,6 +92,9 @@ pub fn run(options: Options) -> Result<()> {
 
     if browser {
         wasm::build(&root)?;
+        if !options.skip_lint {
+            typecheck(&root)?;
+        }
         phase("build attn CLI (cargo build --release -p attn-cli)");
         util::run(cargo().args(["build", "--release", "-p", "attn-cli"]).current_dir(&root), "CLI build")?;
     }
@@ -124,6 +128,18 @@ fn lint(root: &std::path::Path) -> Result<()> {
             .args(["clippy", "-p", "attn-web", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])
             .current_dir(root),
         "cargo clippy (wasm32)",
+    )
+}
+
+/// `tsc -p www/jsconfig.json`: the page's modules under `checkJs` against the wasm module's
+/// generated `.d.ts` (TypeScript from `tests/package.json`), so a renamed export or a wrong
+/// argument fails here rather than in Chromium.
+fn typecheck(root: &std::path::Path) -> Result<()> {
+    phase("types (tsc -p www/jsconfig.json: checkJs over the page's modules and www/pkg's .d.ts)");
+    let tsc = root.join("tests").join("node_modules").join("typescript").join("bin").join("tsc");
+    util::run(
+        std::process::Command::new("node").arg(&tsc).args(["-p", "www/jsconfig.json"]).current_dir(root),
+        "tsc (the page's types)",
     )
 }
 

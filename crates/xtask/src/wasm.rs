@@ -22,7 +22,7 @@ pub fn build(root: &Path) -> Result<()> {
     let out_dir = root.join("www").join("pkg");
     run(
         std::process::Command::new(wasm_bindgen_cli())
-            .args(["--target", "web", "--no-typescript", "--out-dir"])
+            .args(["--target", "web", "--out-dir"])
             .arg(&out_dir)
             .arg(&wasm)
             .current_dir(root),

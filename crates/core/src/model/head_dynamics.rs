@@ -50,6 +50,20 @@ pub struct HeadDynamicsSpec {
 }
 
 impl HeadDynamicsSpec {
+    /// The run a model link asks for: its layer and head, `bilinear`, `cos_tol`, on the sphere
+    /// when `head_space=sphere`, the default `dt` and `until`.
+    pub fn of_link(link: &super::keys::ModelLink) -> HeadDynamicsSpec {
+        HeadDynamicsSpec {
+            layer: link.layer,
+            head: link.head,
+            bilinear: link.bilinear,
+            sphere: link.head_space == super::keys::HeadSpace::Sphere,
+            dt: DEFAULT_DT,
+            until: DEFAULT_UNTIL,
+            cos_tol: link.cos_tol,
+        }
+    }
+
     /// The Euler steps, `round(until / dt)`.
     pub fn steps(&self) -> u64 {
         (self.until / self.dt).round() as u64
@@ -277,6 +291,19 @@ impl HeadRun {
         z.iter().all(|v| v.is_finite()).then_some(z)
     }
 
+    /// `<ψ₁, x_i>` of the state now, one per token (the values whose groups are the sample's
+    /// `hyperplanes`, §1.3 and §1.7), when `ψ₁` is defined (R^d, §1.3's row applies).
+    pub fn psi_values(&self) -> Option<Vec<f64>> {
+        let psi = self.psi.as_ref()?;
+        Some(crate::particles::analysis::hyperplanes::projections(&self.x, self.n, self.m.d, psi))
+    }
+
+    /// Streams the rows of the attention matrix `P` of the state now: `visit(i, row)` for
+    /// `i = 0..n` in order (the rows [`HeadRun::sample`] reads).
+    pub fn attention_rows(&mut self, visit: &mut dyn FnMut(usize, &[f64])) -> Result<(), String> {
+        self.field.attention_rows(&self.x, visit).map_err(|e| e.message)
+    }
+
     /// The statistics of the state now.
     pub fn sample(&mut self) -> Result<Sample, HeadStopped> {
         let (n, d) = (self.n, self.m.d);
@@ -384,11 +411,20 @@ pub struct HeadDynamics {
 
 /// Runs `run` to its spec's end, listing samples as [`HeadDynamics`] says.
 pub fn run_to_end(run: &mut HeadRun) -> HeadDynamics {
+    run_observed(run, &mut |_, _| {})
+}
+
+/// [`run_to_end`], calling `seen(run, sample)` at each listed sample with the run in that state
+/// (the page keeps what it draws: the tokens and `P` at each sample).
+pub fn run_observed(run: &mut HeadRun, seen: &mut dyn FnMut(&mut HeadRun, &Sample)) -> HeadDynamics {
     let (steps, every, sphere) = (run.spec.steps(), run.spec.every(), run.spec.sphere);
     let mut samples = Vec::new();
     let mut stopped = None;
     match run.sample() {
-        Ok(s) => samples.push(s),
+        Ok(s) => {
+            seen(run, &s);
+            samples.push(s)
+        }
         Err(e) => stopped = Some(e),
     }
     while stopped.is_none() && run.step < steps {
@@ -398,7 +434,10 @@ pub fn run_to_end(run: &mut HeadRun) -> HeadDynamics {
         }
         if run.step.is_multiple_of(every) || run.step == steps {
             match run.sample() {
-                Ok(s) => samples.push(s),
+                Ok(s) => {
+                    seen(run, &s);
+                    samples.push(s)
+                }
                 Err(e) => stopped = Some(e),
             }
         }

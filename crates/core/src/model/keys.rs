@@ -1,4 +1,4 @@
-//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&repeat_layer=R&iterations=T&variant=V&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
+//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&head_space=S&repeat_layer=R&iterations=T&variant=V&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
@@ -6,7 +6,8 @@
 //! `model.safetensors`' sha256 ([`model_id`]), so a link opened with other weights can be refused
 //! ([`ModelLink::check_model`]). `text` is the text analysed; `cos_tol` the cluster rule of the real
 //! tokens (science.md §7.3, written only when not 0.01); `bilinear` the form that scores a head's
-//! particles (§7.6, `sym` or `raw`, written only when not `sym`); `repeat_layer`, `iterations` and
+//! particles (§7.6, `sym` or `raw`, written only when not `sym`); `head_space` where they run and are
+//! drawn (`x`, `z` or `sphere`, written only when not `x`); `repeat_layer`, `iterations` and
 //! `variant` the layer repeated with its weights constant (§7.4; `repeat_layer=0`, none, the
 //! default; 100 repetitions of the unmodified layer, `transformer`, written only when they differ). `layer` (1-based) and `head` (0-based)
 //! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
@@ -53,6 +54,20 @@ crate::named_enum! {
     }
 }
 
+crate::named_enum! {
+    /// Where the chosen head's particles are drawn (key `head_space`, science.md §7.6): the run in
+    /// R^d drawn as `x` or as the rescaled `z = exp(-tV_h) x`, or the run on the sphere of radius
+    /// `sqrt(d_model)` (§2.1 SA).
+    pub enum HeadSpace {
+        /// The tokens `x` in R^d.
+        X = "x",
+        /// The rescaled tokens `z` of the same run (§1.2).
+        Z = "z",
+        /// The run on the sphere.
+        Sphere = "sphere",
+    }
+}
+
 /// A validated model-lab link.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelLink {
@@ -64,6 +79,8 @@ pub struct ModelLink {
     pub cos_tol: f64,
     /// The bilinear form scoring a head's particles (science.md §7.6).
     pub bilinear: Bilinear,
+    /// Where the chosen head's particles run and are drawn (science.md §7.6).
+    pub head_space: HeadSpace,
     /// The layer repeated (science.md §7.4), 1-based; 0: none.
     pub repeat_layer: usize,
     /// Repetitions of the repeated layer (1..=[`super::repeat::MAX_ITERATIONS`]).
@@ -89,6 +106,7 @@ impl ModelLink {
             text: "The quick brown fox jumps over the lazy dog.".to_string(),
             cos_tol: super::clusters::COS_TOL,
             bilinear: Bilinear::Sym,
+            head_space: HeadSpace::X,
             repeat_layer: 0,
             iterations: DEFAULT_ITERATIONS,
             variant: Variant::Transformer,
@@ -107,6 +125,7 @@ impl ModelLink {
             text,
             cos_tol: super::clusters::COS_TOL,
             bilinear: Bilinear::Sym,
+            head_space: HeadSpace::X,
             repeat_layer: 0,
             iterations: DEFAULT_ITERATIONS,
             variant: Variant::Transformer,
@@ -206,6 +225,11 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
         Bilinear,
         "scores of a head's particles: `sym` (S_h = (B_h + B_hᵀ)/2, the clusters papers' form) or `raw` (B_h = W_qᵀ W_k / √d_k, the model's own)"
     ),
+    crate::key_choice!(
+        head_space,
+        HeadSpace,
+        "the chosen head's particles (dx_i/dt = Σ_j P_ij V_h x_j from h_{L−1}): `x` (in R^d), `z` (the rescaled tokens of the same run) or `sphere` (the run on the sphere of radius √d_model)"
+    ),
     Key {
         effect: "the layer repeated, its repetitions and their statistics",
         ..key_count!(
@@ -256,10 +280,11 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
 ];
 
 /// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default:
-/// `cos_tol`, `bilinear`, the repeated layer's keys and the view keys.
-const OMITTED_DEFAULTS: [(&str, &str); 9] = [
+/// `cos_tol`, `bilinear`, `head_space`, the repeated layer's keys and the view keys.
+const OMITTED_DEFAULTS: [(&str, &str); 10] = [
     ("cos_tol", "0.01"),
     ("bilinear", "sym"),
+    ("head_space", "x"),
     ("repeat_layer", "0"),
     ("iterations", "100"),
     ("variant", "transformer"),

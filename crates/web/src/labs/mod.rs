@@ -4,7 +4,7 @@
 //! [`particles_chart`], its heatmap in [`particles_heatmap`], the theorems drawn over it in
 //! [`particles_overlays`]), [`training`], [`depth`], [`model`] (a pretrained BERT: attention maps,
 //! context similarity, surgery; its grids' tiles in [`model_tiles`], one head's spectra and §1.3's
-//! verdict in [`model_head`], the tokens through the layers in [`model_layers`], a trained layer repeated in
+//! verdict in [`model_head`], its particles in [`model_head_dynamics`], the tokens through the layers in [`model_layers`], a trained layer repeated in
 //! [`model_repeat`], the user's own
 //! `model.safetensors` streamed in by [`model_upload`]; its tokenizer alone for the browser tests
 //! in [`model_tokenizer`]).
@@ -12,6 +12,7 @@
 pub mod depth;
 pub mod model;
 pub mod model_head;
+pub mod model_head_dynamics;
 pub mod model_layers;
 pub mod model_repeat;
 pub mod model_tiles;
