@@ -128,7 +128,7 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.deepEqual(checks.keys[5], ['head_space', 'choice', 'x']);
       assert.deepEqual(checks.keys[8], ['grid_scale', 'choice', 'head']);
       assert.deepEqual(checks.keys[9], ['hidden_layer', 'count', '0']);
-      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'residual', 'layers', 'histogram', 'same_sentence']);
+      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'head_particles', 'residual', 'layers', 'histogram', 'same_sentence']);
       assert.equal(checks.asked, 'model');
       // The fields' hints come from the same key table.
       assert.match(await page.locator('#md-scale').getAttribute('title'), /^grid_scale: colour scale of the attention and similarity grids.*Allowed: head, shared\. Default: head\.$/);

@@ -84,7 +84,7 @@ export function createLab(ctx) {
     root: null,
     panels: {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
-      histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading',
+      histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading', head_particles: '#md-dyn-heading',
       layers: '#md-layers-heading',
     },
     controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },

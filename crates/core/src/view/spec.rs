@@ -88,12 +88,13 @@ pub const DEPTH_VIEW: ViewSpec = ViewSpec {
 /// context similarity `S`, the chosen head enlarged), `residual` (rank collapse of the four
 /// variants), `layers` (the tokens through the layers, science.md §7.5), `histogram` (distances of
 /// similar pairs), `same_sentence`, `spectrum` (the chosen head's spectra of `V_h` and `S_h` and
-/// §1.3's verdict, science.md §7.6).
+/// §1.3's verdict, science.md §7.6), `head_particles` (that head alone as a particle system,
+/// science.md §7.6).
 /// Controls: `example` (the built-in texts), `text` (the text box), `run` (Analyse), `grid_scale`
 /// (the grids' colour scale).
 pub const MODEL_VIEW: ViewSpec = ViewSpec {
     lab: "model",
-    panels: &["tokens", "grid", "spectrum", "residual", "layers", "histogram", "same_sentence"],
+    panels: &["tokens", "grid", "spectrum", "head_particles", "residual", "layers", "histogram", "same_sentence"],
     controls: &["example", "text", "run", "grid_scale"],
     default_controls: &["example"],
     max_speed: 1,
