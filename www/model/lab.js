@@ -189,7 +189,8 @@ class ModelLabPage {
       layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
       // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
       layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
-      busy: () => Boolean(this.pending) || this.inflight === true,
+      // Busy until the shown analysis's head particles arrived too (the worker runs them after it).
+      busy: () => Boolean(this.pending) || this.inflight === true || this.dynFor != null,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
       // The attention grid's layout ({ x0, y0, cell, layers, heads }, CSS px in its canvas).
@@ -285,10 +286,12 @@ class ModelLabPage {
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.loaded();
     } else if (m.kind === 'dynamics') {
+      if (m.id === this.dynFor) this.dynFor = null;
       if (m.id === this.job && this.result) this.headDyn.set(m.dynamics ?? null, m.error ?? null, this.result.tokens, m.ms);
     } else if (m.kind === 'result') {
       this.inflight = false;
       if (this.pending) return this.send(); // a newer link is waiting
+      this.dynFor = m.id; // its head particles come next
       this.accept(m);
     } else if (m.kind === 'error') {
       if (m.stage === 'load') {
