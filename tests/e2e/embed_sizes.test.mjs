@@ -161,7 +161,7 @@ describe('embedded charts at blog widths', () => {
           const r = (el) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
           return { id: s.getAttribute('aria-labelledby'), ...r(s), canvases: [...s.querySelectorAll('canvas')].filter((c) => c.getClientRects().length > 0).map((c) => ({ id: c.id, ...r(c) })) };
         }));
-      assert.deepEqual(boxes.map((b) => b.id), ['md-tokens-heading', 'md-grid-heading', 'md-spec-heading', 'md-res-heading', 'md-layers-heading', 'md-repeat-heading', 'md-hist-heading', 'md-same-heading']);
+      assert.deepEqual(boxes.map((b) => b.id), ['md-tokens-heading', 'md-grid-heading', 'md-spec-heading', 'md-dyn-heading', 'md-res-heading', 'md-layers-heading', 'md-repeat-heading', 'md-hist-heading', 'md-same-heading']);
       for (let i = 0; i < boxes.length; i++) {
         const a = boxes[i];
         assert.ok(a.x >= 0 && a.x + a.w <= 640.5, `${a.id} inside the frame's width: ${JSON.stringify(a)}`);

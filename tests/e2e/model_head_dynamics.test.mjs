@@ -209,4 +209,34 @@ describe("model lab: the chosen head's particles", () => {
       await page.close();
     }
   });
+
+  test('embedded alone (panels=head_particles) in a 640 x 420 and a 358 x 700 frame: no scrolling, the panel inside, tokens and P at a useful size', { timeout: 300_000 }, async () => {
+    for (const [w, hgt] of [[640, 420], [358, 700]]) {
+      const page = await openPage(browser, `${LINK}&panels=head_particles&embed=1`, { viewport: { width: w, height: hgt } });
+      try {
+        await analysed(page);
+        await dynamics(page);
+        const got = await page.evaluate(() => {
+          const r = (el) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+          const panel = document.querySelector('section.panel.md-dyn');
+          return {
+            scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+            panel: r(panel),
+            canvases: ['md-dyn-tokens', 'md-dyn-heat'].map((id) => r(document.getElementById(id))),
+            shown: [...document.querySelectorAll('section.panel')].filter((s) => s.getClientRects().length > 0).length,
+          };
+        });
+        const at = `${w} x ${hgt}`;
+        assert.deepEqual(got.scroll, [w, hgt], `${at}: the frame does not scroll`);
+        assert.equal(got.shown, 1, `${at}: one panel`);
+        assert.ok(got.panel.y + got.panel.h <= hgt + 0.5 && got.panel.x + got.panel.w <= w + 0.5, `${at}: panel inside ${JSON.stringify(got.panel)}`);
+        for (const c of got.canvases) {
+          assert.ok(c.w >= 100 && c.h >= 100 && c.y + c.h <= hgt + 0.5, `${at}: canvas ${JSON.stringify(c)}`);
+        }
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
+    }
+  });
 });

@@ -131,7 +131,7 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.deepEqual(checks.keys[8], ['variant', 'choice', 'transformer']);
       assert.deepEqual(checks.keys[11], ['grid_scale', 'choice', 'head']);
       assert.deepEqual(checks.keys[12], ['hidden_layer', 'count', '0']);
-      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'residual', 'layers', 'repeat', 'histogram', 'same_sentence']);
+      assert.deepEqual(checks.spec.panels, ['tokens', 'grid', 'spectrum', 'head_particles', 'residual', 'layers', 'repeat', 'histogram', 'same_sentence']);
       assert.equal(checks.asked, 'model');
       // The fields' hints come from the same key table.
       assert.match(await page.locator('#md-scale').getAttribute('title'), /^grid_scale: colour scale of the attention and similarity grids.*Allowed: head, shared\. Default: head\.$/);

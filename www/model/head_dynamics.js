@@ -16,10 +16,10 @@ import { drawPsiStrip } from './psi_strip.js';
 const $ = (id) => document.getElementById(id);
 const SPACES = [['x', 'x in R^d'], ['z', 'rescaled z = exp(−tV_h) x'], ['sphere', 'on the sphere of radius √d']];
 
-/** The block's markup, under the spectra in the chosen head's panel. */
-export function headDynamicsBlock() {
-  return h('div.md-dyn', {},
-    h('h3#md-dyn-heading', {}, 'Its particles: dx', h('sub', {}, 'i'), '/dt = Σ', h('sub', {}, 'j'), ' P', h('sub', {}, 'ij'), ' V', h('sub', {}, 'h'), ' x', h('sub', {}, 'j')),
+/** The panel's markup, after the chosen head's spectra (view panel key `head_particles`). */
+export function headDynamicsPanel() {
+  return h('section.panel.md-wide.md-dyn', { 'aria-labelledby': 'md-dyn-heading' },
+    h('h2#md-dyn-heading', {}, "The chosen head's particles: dx", h('sub', {}, 'i'), '/dt = Σ', h('sub', {}, 'j'), ' P', h('sub', {}, 'ij'), ' V', h('sub', {}, 'h'), ' x', h('sub', {}, 'j')),
     h('div.md-dyn-bar', {},
       h('label', { for: 'md-dyn-space' }, 'space '),
       h('select#md-dyn-space', { 'data-key': 'head_space' }, ...SPACES.map(([v, t]) => h('option', { value: v }, t))),

@@ -5,7 +5,6 @@
 // `--head-dynamics L,H` print them; this module only draws and words them.
 
 import { h } from '../ui/dom.js';
-import { headDynamicsBlock } from './head_dynamics.js';
 import { fill } from '../ui/math.js';
 import { CAPTIONS } from './captions.js';
 import { clearCanvas, drawLabel, niceTicks, setLabels, tickLabels } from '../render/palette.js';
@@ -23,7 +22,6 @@ export function headPanel() {
         h('p#md-verdict.md-verdict', { 'aria-live': 'polite' }),
         h('table#md-eigs.md-eigs', {}))),
     h('p.caption', {}, CAPTIONS.spectrum),
-    headDynamicsBlock(),
   );
 }
 

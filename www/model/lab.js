@@ -85,7 +85,7 @@ export function createLab(ctx) {
     root: null,
     panels: {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
-      histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading',
+      histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading', head_particles: '#md-dyn-heading',
       layers: '#md-layers-heading',
       repeat: '#md-repeat-heading',
     },
@@ -196,7 +196,8 @@ class ModelLabPage {
       repeatShown: () => this.repeatPanel.panel.layer, // the repetition shown
       // The heads' heatmap drawn: 't,head' of the P drawn (null before one).
       repeatHeads: () => { const p = this.repeatPanel.heads.p; return { heat: p ? `${p.t},${p.head}` : null }; },
-      busy: () => Boolean(this.pending) || this.inflight === true,
+      // Busy until the shown analysis's head particles arrived too (the worker runs them after it).
+      busy: () => Boolean(this.pending) || this.inflight === true || this.dynFor != null,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
       // The attention grid's layout ({ x0, y0, cell, layers, heads }, CSS px in its canvas).
@@ -294,10 +295,12 @@ class ModelLabPage {
       this.repeatPanel.setLayers(m.info.layers);
       this.loaded();
     } else if (m.kind === 'dynamics') {
+      if (m.id === this.dynFor) this.dynFor = null;
       if (m.id === this.job && this.result) this.headDyn.set(m.dynamics ?? null, m.error ?? null, this.result.tokens, m.ms);
     } else if (m.kind === 'result') {
       this.inflight = false;
       if (this.pending) return this.send(); // a newer link is waiting
+      this.dynFor = m.id; // its head particles come next
       this.accept(m);
     } else if (m.kind === 'error') {
       if (m.stage === 'load') {

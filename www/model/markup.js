@@ -7,6 +7,7 @@
 import { CAPTIONS } from './captions.js';
 import { h } from '../ui/dom.js';
 import { headPanel } from './head_panel.js';
+import { headDynamicsPanel } from './head_dynamics.js';
 import { TEXTS } from './texts.js';
 import { layersPanel } from './layers.js';
 import { repeatPanel } from './repeat.js';
@@ -88,6 +89,7 @@ export function buildMarkup(root) {
         h('p#md-tokens-note.caption', { role: 'note', hidden: true })),
       gridPanel(),
       headPanel(),
+      headDynamicsPanel(),
       residualPanel(),
       layersPanel(),
       repeatPanel(),

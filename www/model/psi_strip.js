@@ -60,6 +60,15 @@ export function drawPsiStrip(canvas, values, slots, groups) {
   ctx.textAlign = 'left';
   ctx.fillStyle = th.fg;
   drawLabel(ctx, `⟨ψ₁, x_i⟩: ${groups} group${groups === 1 ? '' : 's'} (§1.3's hyperplanes ⟨ψ₁, z⟩ = c)`, L.left, L.top - 3, drawn);
+  // How wide the range is against the values' size: groups within a range of 1e-8 of |⟨ψ₁, x_i⟩|
+  // are one hyperplane to the eye, though the range-relative rule (§1.7) counts them apart.
+  const size = Math.max(Math.abs(lo), Math.abs(hi));
+  if (size > 0) {
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = th.muted;
+    drawLabel(ctx, `range ${((hi - lo) / size).toExponential(1)} × max |value|`, L.left + pw / 2, H - L.bottom + 3, drawn);
+  }
   setLabels(canvas, { labels: drawn });
   return true;
 }

@@ -204,7 +204,9 @@ async function analyse({ id, link, maxSide }) {
   const arrays = ['coords', 'histograms', 'labels', 'mean_cos', 'effective_rank', 'clusters', 'finite'].map((k) => layers[k].buffer);
   self.postMessage({ kind: 'result', id, result, tiles, p, s, spectrum, layers, ms },
     [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer, ...arrays]);
-  // Then the chosen head's particles (about 1000 Euler steps: the result above is drawn meanwhile).
+  // Then the chosen head's particles (about 1000 Euler steps: the result above is drawn meanwhile),
+  // after a turn of this worker's event loop (the helper worker it may be starting gets going).
+  await new Promise((resolve) => { setTimeout(resolve, 0); });
   const t1 = performance.now();
   let dyn;
   try {

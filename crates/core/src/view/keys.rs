@@ -40,7 +40,7 @@ pub const VIEW_TABLE: &[ViewKey] = &[
     ViewKey {
         name: "panels",
         meaning: "panels shown, comma-separated",
-        allowed: "particles `tokens`, `heatmap`, `chart`; training `heatmap`, `chart`, `sweep`; depth `residual`, `similarity`, `histogram`, `same_sentence`, `paths`, `spectrum`; model `tokens`, `grid`, `spectrum`, `residual`, `layers`, `repeat`, `histogram`, `same_sentence`",
+        allowed: "particles `tokens`, `heatmap`, `chart`; training `heatmap`, `chart`, `sweep`; depth `residual`, `similarity`, `histogram`, `same_sentence`, `paths`, `spectrum`; model `tokens`, `grid`, `spectrum`, `head_particles`, `residual`, `layers`, `repeat`, `histogram`, `same_sentence`",
         default: "all",
         labs: ALL,
     },

@@ -89,12 +89,23 @@ pub const DEPTH_VIEW: ViewSpec = ViewSpec {
 /// variants), `layers` (the tokens through the layers, science.md §7.5), `repeat` (a trained layer
 /// repeated, its repetitions shown as the layers are, science.md §7.4), `histogram` (distances of
 /// similar pairs), `same_sentence`, `spectrum` (the chosen head's spectra of `V_h` and `S_h` and
-/// §1.3's verdict, science.md §7.6).
+/// §1.3's verdict, science.md §7.6), `head_particles` (that head alone as a particle system,
+/// science.md §7.6).
 /// Controls: `example` (the built-in texts), `text` (the text box), `run` (Analyse), `grid_scale`
 /// (the grids' colour scale).
 pub const MODEL_VIEW: ViewSpec = ViewSpec {
     lab: "model",
-    panels: &["tokens", "grid", "spectrum", "residual", "layers", "repeat", "histogram", "same_sentence"],
+    panels: &[
+        "tokens",
+        "grid",
+        "spectrum",
+        "head_particles",
+        "residual",
+        "layers",
+        "repeat",
+        "histogram",
+        "same_sentence",
+    ],
     controls: &["example", "text", "run", "grid_scale"],
     default_controls: &["example"],
     max_speed: 1,
