@@ -124,7 +124,7 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       assert.equal(checks.lab.ok, true);
       assert.deepEqual([checks.other.ok, checks.other.key], [false, 'lab']);
       assert.deepEqual([checks.bad.ok, checks.bad.key, checks.bad.lab], [false, 'panels', 'model']);
-      assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'bilinear', 'head_space', 'repeat_layer', 'iterations', 'variant', 'layer', 'head', 'grid_scale', 'hidden_layer']);
+      assert.deepEqual(checks.keys.map((k) => k[0]), ['lab', 'model', 'text', 'cos_tol', 'bilinear', 'head_space', 'repeat_layer', 'iterations', 'variant', 'layer', 'head', 'grid_scale', 'hidden_layer', 'step']);
       assert.deepEqual(checks.keys[5], ['head_space', 'choice', 'x']);
       assert.deepEqual(checks.keys[6].slice(0, 1).concat(checks.keys[6].slice(2)), ['repeat_layer', '0']);
       assert.deepEqual(checks.keys[7].slice(0, 1).concat(checks.keys[7].slice(2)), ['iterations', '100']);

@@ -8,9 +8,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ATTN_BIN, assertNoErrors, canvasSnapshot, launch, openPage, runCli } from './helpers.mjs';
 import { LINK, MODEL_DIR, analysed } from './model_helpers.mjs';
+import { repeatOverflowFiles, tmpRoot, writeModel } from './tiny_bert.mjs';
 
 /** @type {import('playwright-core').Browser} */
 let browser;
@@ -115,12 +117,35 @@ describe('model lab: a layer repeated', { skip }, () => {
     await page.locator('#md-repeat-tokens').focus();
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 1);
-    // Play steps through the repetitions.
+    // The repetition shown is in the link (view key step), the same analysis (no new run).
+    assert.ok((await hashOf(page)).endsWith('&iterations=60&layer=2&head=3&step=1'), await hashOf(page));
+    await page.click('#md-repeat-step');
+    assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 2);
+    assert.ok((await hashOf(page)).endsWith('&step=2'), await hashOf(page));
+    // Play steps through the repetitions; Pause writes the one it stopped at.
     await page.click('#md-repeat-play');
     await page.waitForFunction(() => window.__attnModel.repeatShown() >= 5, null, { timeout: 10_000 });
     await page.click('#md-repeat-play');
+    const paused = await page.evaluate(() => window.__attnModel.repeatShown());
+    assert.ok((await hashOf(page)).endsWith(`&step=${paused}`), `${await hashOf(page)} at ${paused}`);
+    await page.locator('#md-repeat-slider').fill('17');
+    const at17 = await canvasSnapshot(page, '#md-repeat-tokens');
+    const link17 = await hashOf(page);
+    assert.ok(link17.endsWith('&step=17'), link17);
+    assert.equal(await page.evaluate(() => window.__attnModel.repeatView().states), 61, 'still the same run');
     assertNoErrors(page);
     await page.close();
+
+    // The link reopens that repetition: the same tokens drawn, bit for bit.
+    const again = await openPage(browser, link17, { viewport: { width: 1280, height: 900 } });
+    await analysed(again);
+    await repeated(again, 61);
+    assert.equal(await again.evaluate(() => window.__attnModel.repeatShown()), 17);
+    assert.equal(await hashOf(again), link17);
+    await again.locator('#md-repeat-tokens').scrollIntoViewIfNeeded();
+    assert.equal((await canvasSnapshot(again, '#md-repeat-tokens')).hash, at17.hash, 'repetition 17 drawn as before');
+    assertNoErrors(again);
+    await again.close();
   });
 
   test('the controls write the keys; the link reopens the same run', { timeout: 300_000 }, async () => {
@@ -161,11 +186,54 @@ describe('model lab: a layer repeated', { skip }, () => {
       ['&iterations=0', /`iterations`/],
       ['&variant=san', /`variant`/],
       ['&repeat_layer=7', /`repeat_layer`: the model has layers 1..=6/],
+      ['&repeat_layer=3&iterations=60&step=61', /`step`: .*0\.\.=60/],
+      ['&step=2', /`step`: .*repeats none/],
     ]) {
       const page = await openPage(browser, `${LINK}${tail}`, { viewport: { width: 1280, height: 900 } });
-      await page.waitForFunction((k) => document.getElementById('md-error').textContent.includes(k), tail.slice(1).split('=')[0], { timeout: 240_000 });
+      await page.waitForFunction((k) => document.getElementById('md-error').textContent.includes(k), tail.split('&').at(-1).split('=')[0], { timeout: 240_000 });
       assert.match(await page.$eval('#md-error', (e) => e.textContent), want, tail);
       await page.close();
+    }
+  });
+
+  test('a repetition that overflows stops the run, naming it, as attn encode does', { timeout: 300_000 }, async () => {
+    const root = tmpRoot();
+    const page = await openPage(browser, LINK, { viewport: { width: 1280, height: 900 } });
+    try {
+      await analysed(page);
+      const paths = writeModel(root, 'repeat-overflow', repeatOverflowFiles(7));
+      await page.setInputFiles('#md-files', paths);
+      await page.waitForFunction(() => {
+        const a = window.__attnModel;
+        return a.result() && !a.busy() && !a.configString().includes('all-MiniLM');
+      }, null, { timeout: 120_000 });
+      await page.selectOption('#md-repeat-layer', '2');
+      await page.fill('#md-repeat-iterations', '10');
+      await page.selectOption('#md-repeat-variant', 'SAN+skip');
+      await page.click('#md-repeat-run');
+      await page.waitForFunction(() => window.__attnModel.repeatView()?.stopped != null, null, { timeout: 60_000 });
+      const got = await page.evaluate(() => {
+        const v = window.__attnModel.repeatView();
+        return { states: v.states, stopped: v.stopped, clusters: Array.from(v.clusters), mean_cos: Array.from(v.mean_cos) };
+      });
+      const config = await page.evaluate(() => window.__attnModel.configString());
+      const name = decodeURIComponent(config).match(/model=([^@&]+)@/)[1]; // the name the page gave the files
+      const cli = JSON.parse(await runCli(['encode', '--model', dirname(paths[0]), '--config', config, '--model-name', name])).repeat;
+      assert.deepEqual(got.stopped, cli.stopped);
+      assert.match(cli.stopped.what, new RegExp(`repetition ${cli.stopped.iteration} of layer 2 \\(SAN\\+skip\\).*non-finite`));
+      // The repetitions before it are kept, the CLI's numbers; none after it is shown as a number.
+      assert.equal(got.states, cli.steps.length);
+      assert.equal(got.states, cli.stopped.iteration);
+      cli.steps.forEach((st, t) => assert.ok(Object.is(got.mean_cos[t], st.mean_cos) && got.clusters[t] === st.clusters, `repetition ${t}`));
+      const status = page.locator('#md-repeat-status');
+      assert.equal(await status.getAttribute('role'), 'alert');
+      const said = await status.textContent();
+      assert.ok(said.startsWith(`Stopped at repetition ${cli.stopped.iteration}: ${cli.stopped.what}`), said);
+      assert.match(said, new RegExp(`Repetitions 0–${got.states - 1} are shown`), said);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

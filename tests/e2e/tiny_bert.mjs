@@ -131,3 +131,14 @@ export function overflowFiles(seed = 7) {
   w.data = new Uint8Array(new Float32Array(w.data.length / 4).fill(3e38).buffer);
   return { 'model.safetensors': serialize(t), 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` };
 }
+
+/** The tiny model whose layer 2 attention LayerNorm gains are 1e30 times the usual: its forward
+ * is finite (the feed-forward's LayerNorm rescales), but layer 2 repeated without its MLP
+ * (SAN+skip) gives about 1e30 once and overflows f32 at the next repetition. */
+export function repeatOverflowFiles(seed = 7) {
+  const t = tensors(seed);
+  const w = t.find((x) => x.name === 'encoder.layer.1.attention.output.LayerNorm.weight');
+  const f = new Float32Array(w.data.buffer.slice(w.data.byteOffset, w.data.byteOffset + w.data.byteLength));
+  w.data = new Uint8Array(f.map((g) => g * 1e30).buffer);
+  return { 'model.safetensors': serialize(t), 'config.json': config(), 'vocab.txt': `${VOCAB.join('\n')}\n` };
+}

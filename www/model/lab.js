@@ -223,7 +223,7 @@ class ModelLabPage {
     // The shown link's model keys after the text (the core's canonical form drops the defaults).
     const kept = ['cos_tol', 'bilinear', 'head_space'].map((k) => [k, c[k] ?? (this.result ? valueOf(this.canonical, k) : null)])
       .filter(([, v]) => v !== null).map(([k, v]) => `&${k}=${encodeValue(v)}`).join('');
-    const repeat = this.repeatPanel.linkPairs(c.repeat); // the repeated layer's keys (repeat.js)
+    const repeat = this.repeatPanel.linkPairs(c.repeat, c.text === undefined); // the repeated layer's keys and repetition shown (repeat.js)
     return withScale(`lab=model&model=${id}&text=${encodeValue(text)}${kept}${repeat}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
   }
 

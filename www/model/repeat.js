@@ -67,6 +67,7 @@ export function repeatPanel() {
     h('select#md-repeat-variant', {}, ...VARIANTS.map(([v, label]) => h('option', { value: v }, label))),
     h('button#md-repeat-run', { type: 'button' }, 'Run'),
     h('button#md-repeat-play', { type: 'button', 'aria-pressed': 'false', disabled: true }, 'Play'),
+    h('button#md-repeat-step', { type: 'button', disabled: true, title: 'Show the next repetition' }, 'Step'),
     h('progress#md-repeat-progress', { max: '1', value: '0', hidden: true }));
   const status = h('p#md-repeat-status.md-repeat-status', { role: 'status', 'aria-live': 'polite' },
     'Choose a layer and press Run: the layer is applied again and again to the text\'s tokens.');
@@ -77,7 +78,7 @@ export class RepeatPanel {
   /** `lab`: the model lab's page (lab.js): its worker, `linkWith`, `writeLink`. */
   constructor(lab) {
     this.lab = lab;
-    this.panel = new LayersPanel((t) => this.show(t), REPEAT);
+    this.panel = new LayersPanel((t) => this.seek(t), REPEAT);
     this.heads = new RepeatHeads((t, head) => this.lab.worker.postMessage({ kind: 'repeat-attention', id: this.job, t, head }));
     $('md-repeat-colour').value = 'clusters';
     this.keys = { layer: 0, iterations: 100, variant: 'transformer' }; // the link's
@@ -85,8 +86,13 @@ export class RepeatPanel {
     this.job = 0;
     this.view = null; // ModelLab.repeat_view's arrays
     this.timer = null;
+    this.wantStep = null; // the link's step=, shown when its run arrives
     $('md-repeat-run').addEventListener('click', () => this.runClicked());
     $('md-repeat-play').addEventListener('click', () => this.togglePlay());
+    $('md-repeat-step').addEventListener('click', () => {
+      this.pause(false);
+      if (this.view && this.panel.layer < this.view.states - 1) this.seek(this.panel.layer + 1);
+    });
   }
 
   /** The model's layers: the layer menu offers 1..=layers. */
@@ -97,9 +103,16 @@ export class RepeatPanel {
     sel.value = String(Math.min(keep, layers));
   }
 
-  /** The link's keys (`repeat_layer=0`: no run), for lab.js's linkWith. */
-  linkPairs(keys = this.keys) {
-    return `&repeat_layer=${keys.layer}&iterations=${keys.iterations}&variant=${encodeURIComponent(keys.variant)}`;
+  /** The link's keys (`repeat_layer=0`: no run), for lab.js's linkWith; with `keepStep`, the
+   * shown run's repetition as view key `step` (a new run, `keys` given, starts without one). */
+  linkPairs(keys = this.keys, keepStep = true) {
+    const step = keepStep && keys === this.keys && keys.layer > 0 ? this.shownStep() : null;
+    return `&repeat_layer=${keys.layer}&iterations=${keys.iterations}&variant=${encodeURIComponent(keys.variant)}${step === null ? '' : `&step=${step}`}`;
+  }
+
+  /** The repetition the link names (null: the last): the link's, or the one the reader chose. */
+  shownStep() {
+    return this.wantStep;
   }
 
   /** An accepted analysis (`config`, its canonical link): the link's run is started unless it is
@@ -111,13 +124,18 @@ export class RepeatPanel {
       variant: valueOf(config, 'variant') ?? 'transformer',
     };
     this.keys = keys;
+    const step = valueOf(config, 'step');
+    this.wantStep = step === null ? null : Number(step);
     if (keys.layer > 0) {
       $('md-repeat-layer').value = String(keys.layer);
       $('md-repeat-iterations').value = String(keys.iterations);
       $('md-repeat-variant').value = keys.variant;
     }
     const key = keys.layer > 0 ? `${valueOf(config, 'text')}|${valueOf(config, 'cos_tol')}|${this.linkPairs(keys)}` : null;
-    if (key === this.runKey) return;
+    if (key === this.runKey) {
+      if (this.view && this.wantStep !== null && this.wantStep !== this.panel.layer) this.show(Math.min(this.wantStep, this.view.states - 1));
+      return;
+    }
     this.runKey = key;
     if (key) this.start(keys);
     else this.clear();
@@ -140,7 +158,7 @@ export class RepeatPanel {
 
   /** Asks the worker for the run `keys`. */
   start(keys) {
-    this.pause();
+    this.pause(false);
     this.job += 1;
     this.view = null;
     const p = $('md-repeat-progress');
@@ -148,16 +166,18 @@ export class RepeatPanel {
     p.value = 0;
     p.hidden = false;
     $('md-repeat-play').disabled = true;
+    $('md-repeat-step').disabled = true;
     this.status(`repeating layer ${keys.layer} (${keys.variant}) ${keys.iterations} times…`);
     this.lab.worker.postMessage({ kind: 'repeat', id: this.job, layer: keys.layer, iterations: keys.iterations, variant: keys.variant });
   }
 
   /** No run in the link. */
   clear() {
-    this.pause();
+    this.pause(false);
     this.job += 1;
     $('md-repeat-progress').hidden = true;
     $('md-repeat-play').disabled = true;
+    $('md-repeat-step').disabled = true;
   }
 
   /** The worker's 'repeat', 'repeat-progress' and 'repeat-error' messages; true when handled. */
@@ -173,13 +193,15 @@ export class RepeatPanel {
     return true;
   }
 
-  /** A finished run: drawn at its last repetition. */
+  /** A finished run: drawn at the link's repetition (step=), else at its last. */
   set(view, ms) {
     this.view = view;
     $('md-repeat-progress').hidden = true;
     $('md-repeat-play').disabled = view.states < 2;
+    $('md-repeat-step').disabled = view.states < 2;
     this.heads.set(view, this.lab.result, this.lab.result?.head);
-    this.panel.set(view, this.lab.result, view.states - 1);
+    const shown = this.wantStep === null ? view.states - 1 : Math.min(this.wantStep, view.states - 1);
+    this.panel.set(view, this.lab.result, shown);
     this.heads.show(this.panel.layer);
     const last = view.states - 1;
     const said = `layer ${view.layer} (${view.variant}) repeated ${view.done} times in ${Math.round(ms)} ms: ${view.clusters[last]} cluster${view.clusters[last] === 1 ? '' : 's'} at repetition ${last}.`;
@@ -199,6 +221,20 @@ export class RepeatPanel {
     this.heads.show(this.panel.layer);
   }
 
+  /** Shows repetition `t` chosen by the reader (scrubber, keys, Step) and writes it in the link
+   * (view key step). */
+  seek(t) {
+    this.show(t);
+    this.writeStep();
+  }
+
+  /** The repetition shown, in the address bar (replacing the entry: a position, not a new run). */
+  writeStep() {
+    if (!this.view) return;
+    this.wantStep = this.panel.layer;
+    this.lab.writeLink(this.lab.linkWith({}), 'replace');
+  }
+
   togglePlay() {
     if (this.timer) this.pause();
     else this.play();
@@ -216,9 +252,12 @@ export class RepeatPanel {
     }, PLAY_MS);
   }
 
-  pause() {
+  /** Stops playing; with `write`, the repetition it stopped at goes in the link. */
+  pause(write = true) {
+    const was = this.timer !== null;
     clearInterval(this.timer);
     this.timer = null;
+    if (was && write) this.writeStep(); // the repetition the playing stopped at
     $('md-repeat-play').textContent = 'Play';
     $('md-repeat-play').setAttribute('aria-pressed', 'false');
   }

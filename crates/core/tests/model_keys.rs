@@ -25,6 +25,7 @@ fn a_link_round_trips_through_its_canonical_form() {
             head: 0,
             grid_scale: TileScale::Head,
             hidden_layer: 0,
+            step: None,
         }
     );
     let canon = l.to_canonical_string();
@@ -256,7 +257,8 @@ fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
             "layer",
             "head",
             "grid_scale",
-            "hidden_layer"
+            "hidden_layer",
+            "step"
         ]
     );
     let json = serde_json::to_value(&infos).unwrap();
@@ -273,6 +275,7 @@ fn the_key_infos_of_the_model_lab_list_its_keys_with_the_example_defaults() {
     assert_eq!(json[11]["choices"], serde_json::json!(["head", "shared"]));
     assert_eq!(json[11]["default"], "head");
     assert_eq!(json[12]["default"], "0");
+    assert_eq!(json[13]["default"], "", "absent: the last repetition");
 }
 
 /// The view keys that point into the model are checked against its shape, naming the key: the
@@ -324,4 +327,31 @@ fn the_repeated_layers_keys_round_trip_and_refuse_naming_the_key() {
     let e = parse("lab=model&text=hi&repeat_layer=7").unwrap().check_shape(6, 12).unwrap_err();
     assert_eq!(e.to_string(), "`repeat_layer`: the model has layers 1..=6 (0: none repeated)");
     assert_eq!(parse("lab=model&text=hi&repeat_layer=6").unwrap().check_shape(6, 12), Ok(()));
+}
+
+#[test]
+fn step_names_the_repetition_shown_of_the_repeated_layer() {
+    let text = "lab=model&text=hi&repeat_layer=3&iterations=50&step=17";
+    let link = parse_link(text).unwrap();
+    let LabConfig::Model(m) = &link.config else { panic!("not a model link: {:?}", link) };
+    assert_eq!(m.step, Some(17));
+    let c = link.to_canonical_string();
+    assert!(c.ends_with("&text=hi&repeat_layer=3&iterations=50&step=17"), "{}", c);
+    assert_eq!(parse_link(&c), Ok(link.clone()));
+    // 0..=iterations: repetition 0 is the layer's input, `iterations` the last.
+    for ok in ["step=0", "step=50"] {
+        assert!(parse_link(&format!("lab=model&text=hi&repeat_layer=3&iterations=50&{}", ok)).is_ok(), "{}", ok);
+    }
+    for (tail, why) in [
+        ("&repeat_layer=3&iterations=50&step=51", "0..=50"),
+        ("&repeat_layer=3&step=101", "0..=100"),
+        ("&repeat_layer=3&step=-1", "0..=iterations"),
+        ("&repeat_layer=3&step=", "0..=iterations"),
+        ("&step=0", "repeats none"),
+        ("&repeat_layer=3&step=2&t=1", ""),
+    ] {
+        let e = parse_link(&format!("lab=model&text=hi{}", tail)).unwrap_err();
+        assert!(e.key == "step" || e.key == "t", "{}: {}", tail, e);
+        assert!(e.message.contains(why), "{}: {}", tail, e);
+    }
 }

@@ -1,4 +1,4 @@
-//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&head_space=S&repeat_layer=R&iterations=T&variant=V&layer=L&head=H&grid_scale=S&hidden_layer=K`, and its key
+//! The model lab's link, `version=7&lab=model&model=NAME@SHA16&text=…&cos_tol=C&bilinear=B&head_space=S&repeat_layer=R&iterations=T&variant=V&layer=L&head=H&grid_scale=S&hidden_layer=K&step=N`, and its key
 //! table: every key defined once (name, kind and range, meaning, how it reads and writes
 //! [`ModelLink`]), as the other labs define theirs ([`crate::link::keys`]).
 //!
@@ -12,12 +12,13 @@
 //! default; 100 repetitions of the unmodified layer, `transformer`, written only when they differ). `layer` (1-based) and `head` (0-based)
 //! are view keys: the head shown, never a number computed; `grid_scale` (view key) is the grids' colour
 //! scale; `hidden_layer` (view key, 0-based: 0 the embeddings) the layer whose hidden state the tokens
-//! through the layers show (science.md §7.5). They are written after the model keys, and only when
+//! through the layers show (science.md §7.5); `step` (view key, written only when present) the repetition of the repeated layer shown. They are written after the model keys, and only when
 //! they differ from `layer=1&head=0&grid_scale=head&hidden_layer=0`; the page's view keys ([`crate::view::MODEL_VIEW`]: `embed`,
 //! `panels`, `controls`, `theme`) follow. [`parse_with_view`] reads a link; the lab registry
 //! ([`crate::lab`]) calls it for `lab=model`.
 
 use super::forward::Variant;
+pub use super::tokenizer_note::{tokenizer_note, NOTE_CODE_POINTS, TOKENIZER_TABLES_SINCE};
 use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
 pub use crate::particles::field::low_rank::Bilinear;
 use crate::text::MAX_TEXT_BYTES;
@@ -95,6 +96,9 @@ pub struct ModelLink {
     pub grid_scale: TileScale,
     /// The hidden state `h_ℓ` the tokens through the layers show (view key; 0: the embeddings).
     pub hidden_layer: usize,
+    /// The repetition of the repeated layer shown (view key `step`, `0..=iterations`, only with
+    /// `repeat_layer`); `None`: the last.
+    pub step: Option<usize>,
 }
 
 impl ModelLink {
@@ -114,6 +118,7 @@ impl ModelLink {
             head: 0,
             grid_scale: TileScale::Head,
             hidden_layer: 0,
+            step: None,
         }
     }
 
@@ -133,6 +138,7 @@ impl ModelLink {
             head: 0,
             grid_scale: TileScale::Head,
             hidden_layer: 0,
+            step: None,
         }
     }
 }
@@ -277,11 +283,44 @@ pub const MODEL_TABLE: &[Key<ModelLink>] = &[
             "hidden state h_ℓ drawn as particles (0: the embeddings after their LayerNorm, L: the last layer's output), at most the model's layers"
         )
     },
+    Key {
+        name: "step",
+        kind: Kind::Custom,
+        meaning: "repetition of the repeated layer shown (0: its input); absent: the last",
+        effect: "view key: the repetition shown",
+        allowed: "`0..=iterations`, only with `repeat_layer`",
+        get: |c| c.step.map_or(String::new(), |s| s.to_string()),
+        set: |c, v| match v.str().parse::<usize>() {
+            Ok(s) if s <= super::repeat::MAX_ITERATIONS => {
+                c.step = Some(s);
+                Ok(())
+            }
+            _ => Err(ConfigError::new(
+                "step",
+                format!("{} is not a repetition; allowed: a whole number 0..=iterations", quote(v.str())),
+            )),
+        },
+    },
 ];
+
+/// Refuses a `step` past the link's `iterations`, or in a link repeating no layer, naming `step`.
+fn check_step(c: &ModelLink) -> Result<(), ConfigError> {
+    match c.step {
+        Some(_) if c.repeat_layer == 0 => Err(ConfigError::new(
+            "step",
+            "names a repetition of the repeated layer, and this link repeats none (repeat_layer=0); write repeat_layer=L or leave step out",
+        )),
+        Some(s) if s > c.iterations => Err(ConfigError::new(
+            "step",
+            format!("{} is past the run; allowed: 0..={} (iterations)", s, c.iterations),
+        )),
+        _ => Ok(()),
+    }
+}
 
 /// The keys of [`MODEL_TABLE`] the canonical form leaves out when they have their default:
 /// `cos_tol`, `bilinear`, `head_space`, the repeated layer's keys and the view keys.
-const OMITTED_DEFAULTS: [(&str, &str); 10] = [
+const OMITTED_DEFAULTS: [(&str, &str); 11] = [
     ("cos_tol", "0.01"),
     ("bilinear", "sym"),
     ("head_space", "x"),
@@ -292,6 +331,7 @@ const OMITTED_DEFAULTS: [(&str, &str); 10] = [
     ("head", "0"),
     ("grid_scale", "head"),
     ("hidden_layer", "0"),
+    ("step", ""),
 ];
 
 /// Number of keys every canonical link writes (`lab`, `model`, `text`; then `cos_tol`, `bilinear`
@@ -334,47 +374,9 @@ fn parse_with_view_versioned(text: &str) -> Result<(ModelLink, View, u32), Confi
         keys::apply(MODEL_TABLE, &mut c, key, value)?;
     }
     check_text(&c.text)?;
+    check_step(&c)?;
     let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
     Ok((c, view, version))
-}
-
-/// The first link version whose text is tokenized with Hugging Face `tokenizers` 0.23.3's
-/// Unicode tables ([`super::unicode`]). Older links are tokenized with them too (keeping the
-/// former tables as well is not worth it): where their text has a code point whose treatment
-/// changed, [`tokenizer_note`] says so.
-pub const TOKENIZER_TABLES_SINCE: u32 = 5;
-
-/// Most code points a [`tokenizer_note`] names (then "and N more").
-pub const NOTE_CODE_POINTS: usize = 8;
-
-/// For a link written in `version` (0 without `version`), older than [`TOKENIZER_TABLES_SINCE`],
-/// whose `text` has code points whose treatment by the tokenizer changed
-/// ([`super::unicode::changed_in`]): a note naming them (`U+1DF6`, at most
-/// [`NOTE_CODE_POINTS`]) and saying that the link's tokens, hence its numbers, may differ from
-/// those it was made with. `None` for a newer link or a text without such code points.
-pub fn tokenizer_note(version: u32, text: &str) -> Option<String> {
-    if version >= TOKENIZER_TABLES_SINCE {
-        return None;
-    }
-    let changed = super::unicode::changed_in(text);
-    if changed.is_empty() {
-        return None;
-    }
-    let mut named: Vec<String> =
-        changed.iter().take(NOTE_CODE_POINTS).map(|&c| format!("U+{:04X}", c as u32)).collect();
-    if changed.len() > NOTE_CODE_POINTS {
-        named.push(format!("{} more", changed.len() - NOTE_CODE_POINTS));
-    }
-    let list = match named.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {}", rest.join(", "), last),
-        _ => named.join(""),
-    };
-    Some(format!(
-        "The text has {}, which the tokenizer treats otherwise since version {} (Hugging Face tokenizers \
-         0.23.3's Unicode tables): the tokens of this version {} link, and so its numbers, may differ from those it \
-         was made with.",
-        list, TOKENIZER_TABLES_SINCE, version
-    ))
 }
 
 /// The check of a link's `text` besides the key table's (at most [`MAX_TEXT_BYTES`] bytes): not

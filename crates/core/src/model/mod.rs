@@ -48,6 +48,7 @@ pub mod repeat;
 pub mod tensor_file;
 pub mod text_file;
 pub mod tokenizer;
+pub mod tokenizer_note;
 pub mod unicode;
 mod unicode_changed;
 mod unicode_tables;
