@@ -120,7 +120,7 @@ export class HeadDynamics {
     const bd = d.boolean_distance[r];
     const hp = d.hyperplanes[r];
     const planes = Number.isFinite(hp) ? `; ⟨ψ₁, x_i⟩ takes ${hp} value${hp === 1 ? '' : 's'} (§1.3's hyperplanes)` : '';
-    return `Layer ${d.layer}, head ${d.head}, t = ${d.t[r]}: ${Number.isFinite(d.clusters[r]) ? d.clusters[r] : '–'} clusters of ${space} (of ${d.n} tokens), mean cosine ${Number.isFinite(d.mean_cos[r]) ? d.mean_cos[r].toFixed(4) : 'not finite'}, Boolean distance ${Number.isFinite(bd) ? bd.toFixed(3) : 'not finite'}${planes}.`;
+    return `Layer ${d.layer}, head ${d.head}, t = ${d.t[r]}: ${Number.isFinite(d.clusters[r]) ? `${d.clusters[r]} cluster${d.clusters[r] === 1 ? '' : 's'}` : '– clusters'} of ${space} (of ${d.n} tokens), mean cosine ${Number.isFinite(d.mean_cos[r]) ? d.mean_cos[r].toFixed(4) : 'not finite'}, Boolean distance ${Number.isFinite(bd) ? bd.toFixed(3) : 'not finite'}${planes}.`;
   }
 
   /** Shows sample `r`: the tokens with their trails, P, the chart's marker. */
