@@ -215,6 +215,30 @@ describe('log sliders', () => {
 });
 
 describe('tour links', () => {
+  test('every card shows its maths typeset: subscripts as <sub>, no raw _ or ^ markup', async () => {
+    for (const lab of ['particles', 'training', 'depth', 'model']) {
+      const page = await openPage(browser, lab === 'particles' ? 'version=7&preset=polytope&n=12' : `lab=${lab}`);
+      try {
+        await page.click('#tour-open');
+        await page.waitForSelector('#tour', { state: 'visible' });
+        const [, total] = (await cardCount(page)).split(' / ').map(Number);
+        for (let i = 1; i <= total; i++) {
+          const card = await page.$eval('#tour-text', (e) => ({ text: e.textContent, subs: [...e.querySelectorAll('sub')].map((s) => s.textContent) }));
+          assert.doesNotMatch(card.text, /[_^]\{|[A-Za-zα-ω]_[A-Za-z0-9]/, `${lab} card ${i}: ${card.text}`);
+          if (lab === 'training' && /learning-rate ratio/.test(card.text)) assert.deepEqual(card.subs, ['Y', 'Z'], card.text);
+          if (i < total) {
+            await page.focus('#tour');
+            await page.keyboard.press('ArrowRight');
+            assert.equal(await cardCount(page), `${i + 1} / ${total}`);
+          }
+        }
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   test('every card of every lab opens a link of the current version, valid as written', async () => {
     const page = await openPage(browser, '');
     try {

@@ -8,6 +8,7 @@
 // each lab's tour is at, and whether it was open, is kept in localStorage, so a reload resumes.
 
 import { h } from './dom.js';
+import { setMath } from './math.js';
 
 const STORE = 'attn-tour';
 
@@ -113,7 +114,7 @@ export class Tour {
     const n = this.data.cards.length;
     this.title.textContent = this.data.title;
     this.count.textContent = `${i + 1} / ${n}`;
-    this.text.textContent = c.text;
+    setMath(this.text, c.text); // η_{Y}: a subscript, as in the captions
     this.doIt.textContent = c.doIt ?? 'Do it';
     this.doIt.title = `Opens ${c.link} (a history entry: Back returns)`;
     this.back.disabled = i === 0;
