@@ -26,6 +26,7 @@ mod dist;
 mod docs;
 mod e2e;
 mod fetch_model;
+mod preload;
 mod screenshots;
 mod server;
 mod test;
@@ -110,7 +111,8 @@ enum Command {
         open_only: bool,
     },
     /// Rewrite the key tables of docs/links.md from the core's key tables (between
-    /// `<!-- keys:NAME -->` and `<!-- /keys -->`).
+    /// `<!-- keys:NAME -->` and `<!-- /keys -->`) and www/index.html's preload list (the wasm and
+    /// the modules the page and the default lab import).
     Docs,
     /// Build the wasm, serve www/ and save the README's pictures of the four labs (each lab's
     /// default link in Debian's Chromium) as docs/img/<lab>.png.
@@ -139,7 +141,7 @@ fn main() -> ExitCode {
             test::run(test::Options { no_browser, no_install, rust, e2e, skip_lint })
         }
         Command::Dist { out, with_model } => dist::run(out, with_model),
-        Command::Docs => docs::run(&util::repo_root()),
+        Command::Docs => docs::run(&util::repo_root()).and_then(|()| preload::write(&util::repo_root())),
         Command::Screenshots => screenshots::run_command(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
         Command::Bench { min_seconds, particles_only, model_only, quick, rounds, open_only } => bench::run(

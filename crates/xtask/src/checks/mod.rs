@@ -39,6 +39,7 @@ pub fn run(root: &Path) -> Result<()> {
     problems.extend(long_files(root)?);
     problems.extend(test_files::unlisted_test_files(root)?);
     problems.extend(issue_refs::issue_references(root)?);
+    problems.extend(crate::preload::stale(root)?);
     if !problems.is_empty() {
         bail!("repository checks failed:\n  {}", problems.join("\n  "));
     }
