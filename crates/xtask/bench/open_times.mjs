@@ -5,8 +5,12 @@
 //   - each lab's default link (the tab's link) and reads the mark of its first picture
 //     (www/lab/marks.js: `attn-first-picture:<lab>`; the depth lab also `attn-depth-complete`,
 //     every variant drawn; the model lab `attn-model-skeleton`, its lede and skeleton);
-// the times are the marks' startTime, ms from the navigation's start. Prints one JSON line:
-// { rounds, load: [1, 5, 15 min], times: { name: [ms per round] } } or { error }.
+// the times are the marks' startTime, ms from the navigation's start. Also, per opening, the bytes
+// the page downloaded before its first mark (the navigation's and every resource's transferSize
+// whose response ended before it: compressed bytes, as sent) and the 1-minute load average taken
+// just before it. Prints one JSON line: { rounds, load: [1, 5, 15 min], times: { name: [ms per
+// round] }, bytes: { name: [bytes per round] }, loads: { name: [1-min load per round] } } or
+// { error }.
 // Usage: ATTN_URL=... node open_times.mjs <rounds>
 import { readFileSync } from 'node:fs';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -37,6 +41,12 @@ async function readMarks([names, timeout]) {
       const m = performance.getEntriesByName(name, 'mark')[0];
       if (m) {
         out[name] = m.startTime;
+        if (out.bytes === undefined) {
+          // What was downloaded before the first mark of this opening.
+          const nav = performance.getEntriesByType('navigation')[0];
+          out.bytes = (nav?.transferSize ?? 0) + performance.getEntriesByType('resource')
+            .filter((e) => e.responseEnd <= m.startTime).reduce((sum, e) => sum + e.transferSize, 0);
+        }
         break;
       }
       if (performance.now() - t0 > timeout) {
@@ -55,6 +65,8 @@ let browser;
 try {
   browser = await launch();
   const times = {};
+  const bytes = {};
+  const rowLoads = {};
   const loads = [];
   for (let r = 0; r < rounds; r++) {
     for (const o of OPENINGS) {
@@ -62,15 +74,20 @@ try {
       // (the model's files come from the server each time, as for a first visit).
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      loads.push(load());
+      const before = load();
+      loads.push(before);
       await page.goto(`${URL_BASE}#${o.hash}`);
       const got = await page.evaluate(readMarks, [Object.values(o.marks), 120_000]);
-      for (const [label, mark] of Object.entries(o.marks)) (times[label] ??= []).push(got[mark]);
+      for (const [label, mark] of Object.entries(o.marks)) {
+        (times[label] ??= []).push(got[mark]);
+        (rowLoads[label] ??= []).push(before[0]);
+      }
+      (bytes[Object.keys(o.marks)[0]] ??= []).push(got.bytes ?? null);
       await context.close();
     }
   }
   const mean = (k) => loads.reduce((s, l) => s + l[k], 0) / loads.length;
-  console.log(JSON.stringify({ rounds, load: [mean(0), mean(1), mean(2)], times }));
+  console.log(JSON.stringify({ rounds, load: [mean(0), mean(1), mean(2)], times, bytes, loads: rowLoads }));
 } catch (e) {
   console.log(JSON.stringify({ error: String(e && e.message ? e.message : e) }));
 } finally {

@@ -3,7 +3,10 @@
 //! `bench/open_times.mjs` in Debian's Chromium, which reads the page's marks (`www/lab/marks.js`)
 //! for `/`'s first token frame, each lab's first picture, the depth lab's last variant drawn and
 //! the model lab's skeleton, per round; printed as the median over the rounds beside each
-//! budget, with the load average during the run (the page is timed on a shared machine).
+//! budget, with the load average during the run (the page is timed on a shared machine), the
+//! 1-minute load before each row's openings (a row whose median load is [`BUSY_LOAD`] or more is
+//! "busy: not measured", which counts as not met) and the kilobytes each lab downloaded before
+//! its first picture.
 
 use std::path::Path;
 use std::process::Command;
@@ -24,12 +27,20 @@ pub const BUDGETS: [(&str, Option<f64>); 6] = [
     ("model first picture", None),
 ];
 
+/// A 1-minute load average at or above which a timing is not a measurement of the page: the
+/// machine has 2 cores, so the page shared them with other work.
+pub const BUSY_LOAD: f64 = 2.5;
+
 /// The openings' times, per row name, one entry per round (None: the mark never came).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenTimes {
     pub rounds: usize,
     pub load: [f64; 3],
     pub times: Vec<(String, Vec<Option<f64>>)>,
+    /// Bytes downloaded before the first mark, per opening's first row.
+    pub bytes: Vec<(String, Vec<Option<f64>>)>,
+    /// The 1-minute load average before each round's opening, per row.
+    pub loads: Vec<(String, Vec<Option<f64>>)>,
 }
 
 /// Serves `www/` and runs `bench/open_times.mjs` for `rounds` rounds.
@@ -55,17 +66,29 @@ pub fn parse(line: &str) -> Result<OpenTimes, String> {
     }
     let rounds = v.get("rounds").and_then(Value::as_u64).ok_or_else(|| format!("no rounds in {line}"))? as usize;
     let load_of = |i: usize| v["load"].get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
-    let times = v
-        .get("times")
-        .and_then(Value::as_object)
-        .ok_or_else(|| format!("no times in {line}"))?
-        .iter()
-        .map(|(k, list)| {
-            let values = list.as_array().map(|a| a.iter().map(Value::as_f64).collect()).unwrap_or_default();
-            (k.clone(), values)
-        })
-        .collect();
-    Ok(OpenTimes { rounds, load: [load_of(0), load_of(1), load_of(2)], times })
+    let rows = |key: &str| -> Vec<(String, Vec<Option<f64>>)> {
+        v.get(key)
+            .and_then(Value::as_object)
+            .map(|o| {
+                o.iter()
+                    .map(|(k, list)| {
+                        let values = list.as_array().map(|a| a.iter().map(Value::as_f64).collect()).unwrap_or_default();
+                        (k.clone(), values)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    if v.get("times").and_then(Value::as_object).is_none() {
+        return Err(format!("no times in {line}"));
+    }
+    Ok(OpenTimes {
+        rounds,
+        load: [load_of(0), load_of(1), load_of(2)],
+        times: rows("times"),
+        bytes: rows("bytes"),
+        loads: rows("loads"),
+    })
 }
 
 /// The median of the rounds that reached the mark; None when none did.
@@ -91,19 +114,30 @@ pub fn lines(result: &Result<OpenTimes, String>) -> Vec<String> {
             "Opening, median of {} rounds (cold page each), load average {:.2} {:.2} {:.2} (1, 5, 15 min, during the run)",
             t.rounds, t.load[0], t.load[1], t.load[2]
         ),
-        format!("  {:<24} {:>9}  {:<28} {:>8}  {}", "what", "median", "rounds (ms)", "budget", "met"),
+        format!(
+            "  {:<24} {:>9}  {:<28} {:>6} {:>10} {:>8}  {}",
+            "what", "median", "rounds (ms)", "load", "kB before", "budget", "met"
+        ),
     ];
     let ms = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.0}"));
+    let row = |list: &[(String, Vec<Option<f64>>)], name: &str| -> Vec<Option<f64>> {
+        list.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
+    };
     for (name, budget) in BUDGETS {
-        let values = t.times.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_slice()).unwrap_or(&[]);
-        let med = median(values);
+        let values = row(&t.times, name);
+        let med = median(&values);
         let each = values.iter().map(|v| ms(*v)).collect::<Vec<_>>().join(", ");
+        let load = median(&row(&t.loads, name));
+        let kb = median(&row(&t.bytes, name)).map_or("".to_string(), |b| format!("{:.0}", b / 1024.0));
+        let busy = load.is_some_and(|l| l >= BUSY_LOAD);
         let (b, met) = match (budget, med) {
+            (Some(b), _) if busy => (format!("{b:.0} ms"), "busy: not measured"),
             (Some(b), Some(m)) => (format!("{b:.0} ms"), if m <= b { "met" } else { "not met" }),
             (Some(b), None) => (format!("{b:.0} ms"), "not reached"),
             (None, _) => ("-".to_string(), ""),
         };
-        out.push(format!("  {:<24} {:>6} ms  {:<28} {:>8}  {}", name, ms(med), each, b, met));
+        let load = load.map_or("-".to_string(), |l| format!("{l:.2}"));
+        out.push(format!("  {:<24} {:>6} ms  {:<28} {:>6} {:>10} {:>8}  {}", name, ms(med), each, load, kb, b, met));
     }
     out
 }
@@ -125,5 +159,18 @@ mod tests {
         assert!(row("depth fully drawn").ends_with("not met"), "{}", row("depth fully drawn"));
         assert!(row("training first picture").ends_with("not reached"));
         assert_eq!(parse(r#"{"error":"no browser"}"#).unwrap_err(), "no browser");
+    }
+
+    #[test]
+    fn a_busy_row_is_not_measured_and_each_lab_says_its_kilobytes() {
+        let line = r#"{"rounds":3,"load":[1,1,1],"times":{"/ first token frame":[300,500,400],"training first picture":[700,800,900]},
+            "bytes":{"/ first token frame":[1024000,1126400,1048576]},
+            "loads":{"/ first token frame":[0.5,1.2,0.8],"training first picture":[2.4,3.1,2.6]}}"#;
+        let out = lines(&parse(line));
+        let row = |name: &str| out.iter().find(|l| l.trim_start().starts_with(name)).unwrap().clone();
+        let front = row("/ first token frame");
+        assert!(front.contains(" 0.80 ") && front.contains(" 1024 ") && front.ends_with("  met"), "{front}");
+        let training = row("training first picture");
+        assert!(training.contains(" 2.60 ") && training.ends_with("busy: not measured"), "{training}");
     }
 }
