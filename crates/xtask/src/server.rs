@@ -8,7 +8,7 @@
 //! origin at `models/all-MiniLM-L6-v2/` when that folder exists (CSP `connect-src 'self'`).
 //! A file with a gzip copy beside it (`X.gz`, written for `www/pkg/` by every wasm build:
 //! [`crate::compress`]) is sent compressed, `Content-Encoding: gzip`, to a browser that accepts
-//! it. `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
+//! it; `www/`'s other files are gzipped on the fly for such a browser (the model's are not). `serve` uses [`serve_command`]; `test` reuses [`spawn`] to get a URL.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -22,6 +22,8 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::Router;
 use tokio::sync::oneshot;
+use tower::ServiceBuilder;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -82,7 +84,13 @@ pub fn router(dir: &Path, model: Option<&Path>) -> Router {
     if let Some(m) = model {
         r = r.nest_service(&model_route(), ServeDir::new(m));
     }
-    r.fallback_service(ServeDir::new(dir).precompressed_gzip())
+    // www/'s other files (the modules, styles, the page) gzipped on the fly when the browser
+    // accepts it; a response already encoded (a `.gz` copy) is left as it is. The model's
+    // weights are not: its 90 MB would cost seconds of gzip per download.
+    let files = ServiceBuilder::new()
+        .layer(CompressionLayer::new().gzip(true))
+        .service(ServeDir::new(dir).precompressed_gzip());
+    r.fallback_service(files)
         .layer(middleware::from_fn(fix_content_type))
         .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, HeaderValue::from_static("no-cache")))
         .layer(SetResponseHeaderLayer::overriding(CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
@@ -279,7 +287,24 @@ mod tests {
         let mut response = Vec::new();
         stream.read_to_end(&mut response).unwrap();
         let split = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-        (String::from_utf8_lossy(&response[..split]).to_ascii_lowercase(), response[split + 4..].to_vec())
+        let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
+        let body = response[split + 4..].to_vec();
+        let body = if head.contains("transfer-encoding: chunked") { dechunk(&body) } else { body };
+        (head, body)
+    }
+
+    /// The bytes of a chunked HTTP/1.1 body (`SIZE\r\nDATA\r\n` … `0\r\n\r\n`).
+    fn dechunk(mut body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        loop {
+            let line = body.windows(2).position(|w| w == b"\r\n").unwrap();
+            let size = usize::from_str_radix(std::str::from_utf8(&body[..line]).unwrap().trim(), 16).unwrap();
+            if size == 0 {
+                return out;
+            }
+            out.extend_from_slice(&body[line + 2..line + 2 + size]);
+            body = &body[line + 4 + size..];
+        }
     }
 
     #[test]
@@ -303,7 +328,17 @@ mod tests {
         let raw = get(&server.url, "/pkg/m_bg.wasm");
         assert!(!raw.contains("content-encoding"), "no Accept-Encoding, no gzip");
         let (plain, body) = get_gzip(&server.url, "/pkg/plain.js");
-        assert!(!plain.contains("content-encoding") && body == b"export {};", "no .gz copy: the file as it is");
+        assert!(!plain.contains("content-encoding") && body == b"export {};", "a few bytes: the file as it is");
+        // A module without a .gz copy is gzipped on the fly.
+        let source: String = (0..400).map(|i| format!("export const k{i} = {i};\n")).collect();
+        std::fs::write(dir.join("lab.js"), &source).unwrap();
+        let (head, body) = get_gzip(&server.url, "/lab.js");
+        assert!(head.contains("content-encoding: gzip") && head.contains("content-type: text/javascript"), "{head}");
+        let mut inflated = String::new();
+        flate2::read::GzDecoder::new(&body[..]).read_to_string(&mut inflated).unwrap();
+        assert_eq!(inflated, source);
+        assert!(body.len() < source.len() / 3, "{} of {} bytes", body.len(), source.len());
+        assert!(!get(&server.url, "/lab.js").contains("content-encoding"), "no Accept-Encoding, no gzip");
         drop(server);
         std::fs::remove_dir_all(&dir).unwrap();
     }
