@@ -92,4 +92,64 @@ describe('hull overlay at n = 4096', () => {
       await page.close();
     }
   });
+
+  test('in 3-D the edges behind the hull are faint, so its front reads as a surface', async () => {
+    // polytope-3d at t = 5: the 4096 tokens have gathered at a few corners, leaving the edges clear.
+    const link = 'version=7&preset=polytope-3d&n=4096&t=5';
+    const open = async (overlays) => {
+      const page = await openPage(browser, `${link}&overlays=${overlays}`, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__attn.step() > 0 && !window.__attn.seeking() && !window.__attn.playing()
+        && window.__attn.metrics()?.step === window.__attn.step(), null, { timeout: 120_000 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return page;
+    };
+    const on = await open('hull');
+    const off = await open('');
+    try {
+      const hull = await on.evaluate(() => window.__attn.initialHull());
+      const drawn = await on.evaluate(() => window.__attn.overlayDrawn());
+      assert.ok(hull.vertices.length > 40, `${hull.vertices.length} vertices: a dense hull`);
+      assert.equal(drawn.hullEdges.length + drawn.hullHidden.length, hull.edges.length);
+      assert.equal(hull.normals.length, hull.edges.length, 'two face normals per edge');
+      // About half the edges are behind (a convex solid seen from outside).
+      const share = drawn.hullHidden.length / hull.edges.length;
+      assert.ok(share > 0.3 && share < 0.7, `${drawn.hullHidden.length} of ${hull.edges.length} edges behind`);
+      // The pixels: how much each edge's midpoint darkened against the same view without the
+      // overlay (the most over 3 x 3 pixels), away from the tokens' clusters and the other edges.
+      const a = await canvasSnapshot(on, '#tokens', { pixels: true });
+      const b = await canvasSnapshot(off, '#tokens', { pixels: true });
+      const dpr = a.width / (await on.evaluate(() => document.getElementById('tokens').clientWidth));
+      const tokens = await on.evaluate(() => window.__attn.drawnTokens());
+      const all = [...drawn.hullEdges, ...drawn.hullHidden];
+      const mid = (e) => [(e[0][0] + e[1][0]) / 2, (e[0][1] + e[1][1]) / 2];
+      const nearSeg = (p, e) => {
+        const [[x0, y0], [x1, y1]] = e;
+        const L = (x1 - x0) ** 2 + (y1 - y0) ** 2 || 1;
+        const t = Math.max(0, Math.min(1, ((p[0] - x0) * (x1 - x0) + (p[1] - y0) * (y1 - y0)) / L));
+        return Math.hypot(p[0] - x0 - t * (x1 - x0), p[1] - y0 - t * (y1 - y0));
+      };
+      const darkening = (list) => list.map(mid)
+        .filter((m, i) => tokens.every((q) => gap(m, q) > 9) && all.every((e) => e === list[i] || nearSeg(m, e) > 4))
+        .map(([x, y]) => {
+          let most = 0;
+          for (let dy = -1; dy <= 1; dy++) {
+            for (let dx = -1; dx <= 1; dx++) {
+              const i = 4 * (Math.round(y * dpr + dy) * a.width + Math.round(x * dpr + dx));
+              most = Math.max(most, (b.pixels[i] + b.pixels[i + 1] + b.pixels[i + 2]) - (a.pixels[i] + a.pixels[i + 1] + a.pixels[i + 2]));
+            }
+          }
+          return most;
+        }).sort((x, y) => x - y);
+      const front = darkening(drawn.hullEdges);
+      const back = darkening(drawn.hullHidden);
+      assert.ok(front.length >= 10 && back.length >= 10, `${front.length} front and ${back.length} hidden midpoints clear`);
+      const median = (v) => v[v.length >> 1];
+      assert.ok(median(front) >= 3 * median(back) && median(back) > 0,
+        `front edges darken their midpoints by ${median(front)}, hidden ones by ${median(back)} (median, RGB sum)`);
+      assertNoErrors(on);
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
 });

@@ -184,6 +184,24 @@ export function drawCentres(tv, ctx, at) {
   if (tv.overlayDrawn) tv.overlayDrawn.centres = out;
 }
 
+/** Vertices above which a 3-D hull draws the edges behind it faintly (a 4096-token hull has
+ * about 100 vertices and 290 edges: drawn alike they were a tangle). */
+export const DENSE_HULL = 40;
+
+/** Whether the edge p–q is behind the hull as seen: both faces it joins (outward `normals`) turn
+ * away from the viewer, i.e. a small step along each normal from the edge's middle goes deeper. */
+function behind(at, p, q, normals) {
+  if (!normals) return false;
+  const mid = [0, 1, 2].map((c) => (p[c] + q[c]) / 2);
+  const step = 0.05 * Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+  const m = at(...mid);
+  if (!m) return false;
+  return normals.every((n) => {
+    const s = at(mid[0] + step * n[0], mid[1] + step * n[1], mid[2] + step * n[2]);
+    return s !== null && s[2] < m[2];
+  });
+}
+
 /**
  * Draws the hull's edges of a 3-D view projected with the current camera (`at(a, b, c)` gives
  * [x, y, depth] in CSS px, or null) and ψ₁ as an arrow from the view's centre.
@@ -196,21 +214,25 @@ export function drawOverlay3d(tv, ctx, at, centre, size) {
   const drawn = {};
   if (ov.hull && ov.hull.points[0]?.length === 3) {
     const pts = ov.hull.points;
+    const dense = ov.hull.vertices.length > DENSE_HULL;
     ctx.strokeStyle = col.hull;
-    ctx.lineWidth = 1.2;
+    ctx.lineWidth = dense ? 1 : 1.2;
     drawn.hullEdges = [];
-    for (const [i, j] of ov.hull.edges) {
+    drawn.hullHidden = [];
+    ov.hull.edges.forEach(([i, j], e) => {
       const a = at(...pts[i]);
       const b = at(...pts[j]);
-      if (!a || !b) continue;
-      // Nearer edges darker (depth in [-1, 1] towards the viewer).
-      ctx.globalAlpha = 0.3 + 0.6 * Math.max(0, Math.min(1, ((a[2] + b[2]) / 2 + 1) / 2));
+      if (!a || !b) return;
+      // A dense hull's edges behind it (both faces turned away) are a faint hint, so the front
+      // reads as a surface; the others nearer darker (depth in [-1, 1] towards the viewer).
+      const hidden = dense && behind(at, pts[i], pts[j], ov.hull.normals?.[e]);
+      ctx.globalAlpha = hidden ? 0.12 : 0.3 + 0.6 * Math.max(0, Math.min(1, ((a[2] + b[2]) / 2 + 1) / 2));
       ctx.beginPath();
       ctx.moveTo(a[0], a[1]);
       ctx.lineTo(b[0], b[1]);
       ctx.stroke();
-      drawn.hullEdges.push([[a[0], a[1]], [b[0], b[1]]]);
-    }
+      (hidden ? drawn.hullHidden : drawn.hullEdges).push([[a[0], a[1]], [b[0], b[1]]]);
+    });
     ctx.globalAlpha = 1;
     drawn.hull = ov.hull.vertices.map((i) => at(...pts[i])).filter(Boolean).map((p) => [p[0], p[1]]);
   }

@@ -25,6 +25,18 @@ fn a_cube_with_inner_points_gives_its_8_corners_and_12_edges() {
         let d: f64 = (0..3).map(|c| (x[3 * a + c] - x[3 * b + c]).abs()).sum();
         assert_eq!(d, 2.0, "edge {a}-{b} is a cube edge");
     }
+    // Each edge joins two faces of the cube: their outward normals are two of ±e_k, at right
+    // angles, each pointing away from the centre through the edge's midpoint.
+    assert_eq!(h.normals.len(), 12);
+    for ([a, b], [n0, n1]) in h.edges.iter().zip(&h.normals) {
+        let mid: Vec<f64> = (0..3).map(|c| (x[3 * a + c] + x[3 * b + c]) / 2.0).collect();
+        for n in [n0, n1] {
+            let axis = (0..3).max_by(|&i, &j| n[i].abs().total_cmp(&n[j].abs())).unwrap();
+            assert!((n[axis].abs() - 1.0).abs() < 1e-12, "edge {a}-{b}: normal {n:?} is an axis");
+            assert_eq!(n[axis].signum(), mid[axis].signum(), "edge {a}-{b}: normal {n:?} points outward");
+        }
+        assert!((0..3).map(|c| n0[c] * n1[c]).sum::<f64>().abs() < 1e-12, "edge {a}-{b}: two different faces");
+    }
 }
 
 #[test]
@@ -53,6 +65,7 @@ fn flat_and_degenerate_sets_and_the_2d_polygon() {
     let h = hull_3d(&x);
     assert_eq!(h.vertices, [0, 1, 2, 3]);
     assert_eq!(h.edges, [[0, 1], [0, 3], [1, 2], [2, 3]]);
+    assert!(h.normals.is_empty(), "a flat hull has no sides to hide");
     // Collinear: the segment between the ends.
     let h = hull_3d(&[0.0, 0.0, 0.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0]);
     assert_eq!((h.vertices, h.edges), (vec![0, 1], vec![[0, 1]]));

@@ -28,6 +28,8 @@ struct Psi {
 struct Hull {
     vertices: Vec<usize>,
     edges: Vec<[usize; 2]>,
+    /// Per edge, the outward normals of the two faces it joins (3-D hulls; else empty).
+    normals: Vec<[[f64; 3]; 2]>,
     /// The initial tokens (`n` rows of `d`), which the indices name.
     points: Vec<Vec<f64>>,
 }
@@ -89,6 +91,7 @@ impl ParticleLab {
             Some(h) => to_js(&Hull {
                 vertices: h.vertices,
                 edges: h.edges,
+                normals: h.normals,
                 points: z0.chunks(d).map(<[f64]>::to_vec).collect(),
             }),
             None => Ok(JsValue::NULL),

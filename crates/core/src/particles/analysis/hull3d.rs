@@ -16,9 +16,14 @@ pub struct HullEdges {
     pub vertices: Vec<usize>,
     /// Edges, each `[i, j]` with `i < j`.
     pub edges: Vec<[usize; 2]>,
+    /// For a solid 3-D hull, the outward unit normals of the two faces each edge joins (one entry
+    /// per edge, in `edges`' order): an edge whose faces both turn away from the viewer is hidden
+    /// behind the hull. Empty for a polygon, a segment or a point.
+    pub normals: Vec<[P3; 2]>,
 }
 
-type P3 = [f64; 3];
+/// A point or direction in 3-D.
+pub type P3 = [f64; 3];
 
 fn sub(a: P3, b: P3) -> P3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
@@ -65,7 +70,7 @@ fn polygon(ring: Vec<usize>) -> HullEdges {
         e.sort_unstable();
     }
     edges.sort_unstable();
-    HullEdges { vertices: ring, edges }
+    HullEdges { vertices: ring, edges, normals: Vec::new() }
 }
 
 struct Face {
@@ -111,7 +116,7 @@ pub fn hull_3d(x: &[f64]) -> HullEdges {
     let i1 = argmax(&|p| dot(sub(p, p0), sub(p, p0)));
     let dir = unit(sub(pts[i1], p0));
     if dot(sub(pts[i1], p0), dir) <= eps {
-        return HullEdges { vertices: vec![i0], edges: Vec::new() };
+        return HullEdges { vertices: vec![i0], edges: Vec::new(), normals: Vec::new() };
     }
     let off_line = |p: P3| {
         let c = cross(sub(p, p0), dir);
@@ -120,7 +125,7 @@ pub fn hull_3d(x: &[f64]) -> HullEdges {
     let i2 = argmax(&off_line);
     if off_line(pts[i2]).sqrt() <= eps {
         let (a, b) = (i0.min(i1), i0.max(i1));
-        return HullEdges { vertices: vec![a, b], edges: vec![[a, b]] };
+        return HullEdges { vertices: vec![a, b], edges: vec![[a, b]], normals: Vec::new() };
     }
     let normal = unit(cross(sub(pts[i1], p0), sub(pts[i2], p0)));
     let i3 = argmax(&|p| dot(sub(p, p0), normal).abs());
@@ -192,10 +197,10 @@ pub fn hull_3d(x: &[f64]) -> HullEdges {
         }
     }
     // An edge between two coplanar triangles is a diagonal of one flat face: not drawn.
-    let edges = by_edge
+    let kept: Vec<([usize; 2], Vec<usize>)> = by_edge
         .into_iter()
         .filter(|(_, fs)| fs.len() != 2 || dot(alive[fs[0]].normal, alive[fs[1]].normal) < 1.0 - 1e-9)
-        .map(|(e, _)| e)
         .collect();
-    HullEdges { vertices: vertices.into_iter().collect(), edges }
+    let normals = kept.iter().map(|(_, fs)| [alive[fs[0]].normal, alive[fs[fs.len() - 1]].normal]).collect();
+    HullEdges { vertices: vertices.into_iter().collect(), edges: kept.into_iter().map(|(e, _)| e).collect(), normals }
 }
