@@ -93,10 +93,15 @@ pub fn softmax_rows(s: &mut [f32], n: usize, scale: f32) {
                 max = *v;
             }
         }
-        let mut sum = 0.0f32;
+        // The exponentials in a loop of their own, which vectorises (the core's `exp` is written
+        // branch-free for that; each lane computes the scalar arithmetic), then their sum in
+        // increasing `k`: the same operations in the same order as one fused loop.
         for v in row.iter_mut() {
             *v = crate::exp::exp((*v - max) as f64) as f32;
-            sum += *v;
+        }
+        let mut sum = 0.0f32;
+        for &v in row.iter() {
+            sum += v;
         }
         for v in row.iter_mut() {
             *v /= sum;
