@@ -19,6 +19,8 @@
 //!
 //! Nothing here imports a lab.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 mod avx512;
 pub mod scores;
@@ -53,6 +55,21 @@ pub trait Float:
         scores::tile(a, b)
     }
 
+    /// Key panels per call of [`Float::score_tiles`] in [`scores_block`] (1, 2 or 4): more than
+    /// one where this target's tile of several panels is faster.
+    const PANELS: usize = 1;
+
+    /// `P` register tiles of scores against `P` key panels: `out[p] = score_tile(a, b[p])`, the
+    /// same bits; the target's vector instructions where it has them for this type (f32 with
+    /// AVX2, `avx2.rs`; f32 with wasm simd128, [`simd128`]).
+    #[inline(always)]
+    fn score_tiles<const P: usize>(
+        a: &[[Self; shape::SR]],
+        b: [&[[Self; shape::SK]]; P],
+    ) -> [[[Self; shape::SK]; shape::SR]; P] {
+        b.map(|b| Self::score_tile(a, b))
+    }
+
     /// One register tile of weighted sums over the chunks `q0..q1` of [`LANES`] tokens (see
     /// [`sums`]): the generic loop, or the target's vector instructions ([`simd128`]): the same
     /// bits.
@@ -72,10 +89,42 @@ pub trait Float:
 impl Float for f32 {
     const ZERO: Self = 0.0;
 
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    const PANELS: usize = 2;
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
+        let [t] = avx2::score_tiles_f32::<1>(a, [b]);
+        t
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn score_tiles<const P: usize>(
+        a: &[[f32; shape::SR]],
+        b: [&[[f32; shape::SK]]; P],
+    ) -> [[[f32; shape::SK]; shape::SR]; P] {
+        avx2::score_tiles_f32(a, b)
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    const PANELS: usize = 4;
+
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
     fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
-        simd128::score_tile_f32(a, b)
+        let [t] = simd128::score_tiles_f32::<1>(a, [b]);
+        t
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn score_tiles<const P: usize>(
+        a: &[[f32; shape::SR]],
+        b: [&[[f32; shape::SK]]; P],
+    ) -> [[[f32; shape::SK]; shape::SR]; P] {
+        simd128::score_tiles_f32(a, b)
     }
 }
 

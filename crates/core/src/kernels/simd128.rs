@@ -53,21 +53,32 @@ pub fn score_tile_f64(a: &[[f64; SR]], b: &[[f64; SK]]) -> [[f64; SK]; SR] {
     [row(s00, s01), row(s10, s11)]
 }
 
-/// [`score_tile_f64`] in f32: four keys per vector.
+/// [`score_tile_f64`] in f32, against `P` adjacent key panels at once: four keys per vector,
+/// `2 P` accumulators, so each splat of a query coordinate serves `P` vectors of keys (with one
+/// panel, 2 splats per 2 multiplies). `out[p][r][k] = sum_c a[c][r] b[p][c][k]`, `c` in
+/// increasing order, the first product not added to a zero (`d = a.len() >= 1`). Panics if a
+/// panel is shorter than `a`.
 #[inline(always)]
-pub fn score_tile_f32(a: &[[f32; SR]], b: &[[f32; SK]]) -> [[f32; SK]; SR] {
-    let (q, k) = (&a[0], &b[0]);
-    let k0 = load(k, 0);
-    let (mut s0, mut s1) = (f32x4_mul(f32x4_splat(q[0]), k0), f32x4_mul(f32x4_splat(q[1]), k0));
-    for (q, k) in a[1..].iter().zip(&b[1..]) {
-        let k0 = load(k, 0);
-        s0 = f32x4_add(s0, f32x4_mul(f32x4_splat(q[0]), k0));
-        s1 = f32x4_add(s1, f32x4_mul(f32x4_splat(q[1]), k0));
+pub fn score_tiles_f32<const P: usize>(a: &[[f32; SR]], b: [&[[f32; SK]]; P]) -> [[[f32; SK]; SR]; P] {
+    let d = a.len();
+    assert!(d >= 1 && b.iter().all(|panel| panel.len() >= d));
+    let (q0, q1) = (f32x4_splat(a[0][0]), f32x4_splat(a[0][1]));
+    let k0: [v128; P] = b.map(|panel| load(&panel[0], 0));
+    let mut s0: [v128; P] = k0.map(|k| f32x4_mul(q0, k));
+    let mut s1: [v128; P] = k0.map(|k| f32x4_mul(q1, k));
+    for (c, q) in a.iter().enumerate().skip(1) {
+        // SAFETY: `c < d <= panel.len()` for every panel (asserted above).
+        let kv: [v128; P] = b.map(|panel| load(unsafe { panel.get_unchecked(c) }, 0));
+        let (q0, q1) = (f32x4_splat(q[0]), f32x4_splat(q[1]));
+        for p in 0..P {
+            s0[p] = f32x4_add(s0[p], f32x4_mul(q0, kv[p]));
+            s1[p] = f32x4_add(s1[p], f32x4_mul(q1, kv[p]));
+        }
     }
     let row = |x: v128| {
         [f32x4_extract_lane::<0>(x), f32x4_extract_lane::<1>(x), f32x4_extract_lane::<2>(x), f32x4_extract_lane::<3>(x)]
     };
-    [row(s0), row(s1)]
+    std::array::from_fn(|p| [row(s0[p]), row(s1[p])])
 }
 
 /// The weighted-sum tile of [`super::sums`] in f64x2 instructions, for `WR = 4` rows, `WC = 2`
