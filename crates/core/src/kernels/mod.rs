@@ -89,8 +89,10 @@ pub trait Float:
 impl Float for f32 {
     const ZERO: Self = 0.0;
 
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512f")))]
     const PANELS: usize = 2;
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    const PANELS: usize = 3;
 
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
@@ -106,6 +108,19 @@ impl Float for f32 {
         b: [&[[f32; shape::SK]]; P],
     ) -> [[[f32; shape::SK]; shape::SR]; P] {
         avx2::score_tiles_f32(a, b)
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[f32]; shape::WR],
+        w: [&[f32]; shape::WC],
+        sh: [[f32; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[f32; LANES]; shape::WC]; shape::WR],
+    ) {
+        avx2::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
     }
 
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -125,6 +140,19 @@ impl Float for f32 {
         b: [&[[f32; shape::SK]]; P],
     ) -> [[[f32; shape::SK]; shape::SR]; P] {
         simd128::score_tiles_f32(a, b)
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[f32]; shape::WR],
+        w: [&[f32]; shape::WC],
+        sh: [[f32; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[f32; LANES]; shape::WC]; shape::WR],
+    ) {
+        simd128::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
     }
 }
 

@@ -89,6 +89,7 @@ pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s
     while T::PANELS > 1 && p + T::PANELS <= panels {
         match T::PANELS {
             2 => panel_run::<T, 2>(queries, rows, keys, p, s),
+            3 => panel_run::<T, 3>(queries, rows, keys, p, s),
             _ => panel_run::<T, 4>(queries, rows, keys, p, s),
         }
         p += T::PANELS;
