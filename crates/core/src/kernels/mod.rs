@@ -49,7 +49,7 @@ pub trait Float:
     /// query coordinates; `b`: `d` rows of [`shape::SK`] key coordinates; `d >= 1`). The generic
     /// loop, or the target's vector instructions where the compiler does not vectorise it (wasm
     /// simd128, [`simd128`]) or vectorises it narrower than the target's registers (f64 with
-    /// AVX-512, `avx512.rs`): the same bits.
+    /// AVX-512, `avx512.rs`) or with shuffles (f32 with AVX2, `avx2.rs`): the same bits.
     #[inline(always)]
     fn score_tile(a: &[[Self; shape::SR]], b: &[[Self; shape::SK]]) -> [[Self; shape::SK]; shape::SR] {
         scores::tile(a, b)
@@ -71,8 +71,8 @@ pub trait Float:
     }
 
     /// One register tile of weighted sums over the chunks `q0..q1` of [`LANES`] tokens (see
-    /// [`sums`]): the generic loop, or the target's vector instructions ([`simd128`]): the same
-    /// bits.
+    /// [`sums`]): the generic loop, or the target's vector instructions ([`simd128`], `avx2.rs`,
+    /// `avx512.rs`): the same bits.
     #[inline(always)]
     fn sums_tile<const REL: bool>(
         e: [&[Self]; shape::WR],
@@ -218,7 +218,8 @@ pub fn combine<T: Float>(acc: &[T; LANES]) -> T {
 /// loops and keeps the sums in memory (4-10x slower; e.g. 6 x 16 scores or 2 x 8 x 4 sums). In
 /// wasm, 2 x 4 score tiles (4 f64x2 accumulators) beat 4 x 4 by 7-21 % at d = 128 and tie at
 /// d = 16 (whole steps, interleaved A/B under Node, 2026-12-02); 4 x 6, 2 x 8 and 8 x 2 were
-/// slower.
+/// slower. f32 score tiles span [`Float::PANELS`] key panels (AVX-512 builds 3, AVX2 2, wasm 4;
+/// the MiniLM forward, 2026-12-06: 3 panels 5 % faster than 2 natively, whole benchmark process).
 pub mod shape {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
     mod target {
