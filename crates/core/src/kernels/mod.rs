@@ -19,6 +19,8 @@
 //!
 //! Nothing here imports a lab.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod avx2;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 mod avx512;
 pub mod scores;
@@ -47,15 +49,30 @@ pub trait Float:
     /// query coordinates; `b`: `d` rows of [`shape::SK`] key coordinates; `d >= 1`). The generic
     /// loop, or the target's vector instructions where the compiler does not vectorise it (wasm
     /// simd128, [`simd128`]) or vectorises it narrower than the target's registers (f64 with
-    /// AVX-512, `avx512.rs`): the same bits.
+    /// AVX-512, `avx512.rs`) or with shuffles (f32 with AVX2, `avx2.rs`): the same bits.
     #[inline(always)]
     fn score_tile(a: &[[Self; shape::SR]], b: &[[Self; shape::SK]]) -> [[Self; shape::SK]; shape::SR] {
         scores::tile(a, b)
     }
 
+    /// Key panels per call of [`Float::score_tiles`] in [`scores_block`] (1, 2 or 4): more than
+    /// one where this target's tile of several panels is faster.
+    const PANELS: usize = 1;
+
+    /// `P` register tiles of scores against `P` key panels: `out[p] = score_tile(a, b[p])`, the
+    /// same bits; the target's vector instructions where it has them for this type (f32 with
+    /// AVX2, `avx2.rs`; f32 with wasm simd128, [`simd128`]).
+    #[inline(always)]
+    fn score_tiles<const P: usize>(
+        a: &[[Self; shape::SR]],
+        b: [&[[Self; shape::SK]]; P],
+    ) -> [[[Self; shape::SK]; shape::SR]; P] {
+        b.map(|b| Self::score_tile(a, b))
+    }
+
     /// One register tile of weighted sums over the chunks `q0..q1` of [`LANES`] tokens (see
-    /// [`sums`]): the generic loop, or the target's vector instructions ([`simd128`]): the same
-    /// bits.
+    /// [`sums`]): the generic loop, or the target's vector instructions ([`simd128`], `avx2.rs`,
+    /// `avx512.rs`): the same bits.
     #[inline(always)]
     fn sums_tile<const REL: bool>(
         e: [&[Self]; shape::WR],
@@ -72,10 +89,70 @@ pub trait Float:
 impl Float for f32 {
     const ZERO: Self = 0.0;
 
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(target_feature = "avx512f")))]
+    const PANELS: usize = 2;
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    const PANELS: usize = 3;
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
+        let [t] = avx2::score_tiles_f32::<1>(a, [b]);
+        t
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn score_tiles<const P: usize>(
+        a: &[[f32; shape::SR]],
+        b: [&[[f32; shape::SK]]; P],
+    ) -> [[[f32; shape::SK]; shape::SR]; P] {
+        avx2::score_tiles_f32(a, b)
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[f32]; shape::WR],
+        w: [&[f32]; shape::WC],
+        sh: [[f32; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[f32; LANES]; shape::WC]; shape::WR],
+    ) {
+        avx2::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    const PANELS: usize = 4;
+
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
     fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
-        simd128::score_tile_f32(a, b)
+        let [t] = simd128::score_tiles_f32::<1>(a, [b]);
+        t
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn score_tiles<const P: usize>(
+        a: &[[f32; shape::SR]],
+        b: [&[[f32; shape::SK]]; P],
+    ) -> [[[f32; shape::SK]; shape::SR]; P] {
+        simd128::score_tiles_f32(a, b)
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn sums_tile<const REL: bool>(
+        e: [&[f32]; shape::WR],
+        w: [&[f32]; shape::WC],
+        sh: [[f32; shape::WC]; shape::WR],
+        q0: usize,
+        q1: usize,
+        acc: &mut [[[f32; LANES]; shape::WC]; shape::WR],
+    ) {
+        simd128::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
     }
 }
 
@@ -141,7 +218,8 @@ pub fn combine<T: Float>(acc: &[T; LANES]) -> T {
 /// loops and keeps the sums in memory (4-10x slower; e.g. 6 x 16 scores or 2 x 8 x 4 sums). In
 /// wasm, 2 x 4 score tiles (4 f64x2 accumulators) beat 4 x 4 by 7-21 % at d = 128 and tie at
 /// d = 16 (whole steps, interleaved A/B under Node, 2026-12-02); 4 x 6, 2 x 8 and 8 x 2 were
-/// slower.
+/// slower. f32 score tiles span [`Float::PANELS`] key panels (AVX-512 builds 3, AVX2 2, wasm 4;
+/// the MiniLM forward, 2026-12-06: 3 panels 5 % faster than 2 natively, whole benchmark process).
 pub mod shape {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
     mod target {

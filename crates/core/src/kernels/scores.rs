@@ -83,14 +83,35 @@ pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s
         return;
     }
     assert!(d >= 1, "scores need d >= 1");
+    let panels = n.div_ceil(SK);
+    // Runs of `T::PANELS` panels at once where the target has a wider tile, the rest one by one.
+    let mut p = 0;
+    while T::PANELS > 1 && p + T::PANELS <= panels {
+        match T::PANELS {
+            2 => panel_run::<T, 2>(queries, rows, keys, p, s),
+            3 => panel_run::<T, 3>(queries, rows, keys, p, s),
+            _ => panel_run::<T, 4>(queries, rows, keys, p, s),
+        }
+        p += T::PANELS;
+    }
+    while p < panels {
+        panel_run::<T, 1>(queries, rows, keys, p, s);
+        p += 1;
+    }
+}
+
+/// The scores of every query of [`scores_block`] against the keys of panels `p0 .. p0 + P`.
+#[inline(always)]
+fn panel_run<T: Float, const P: usize>(queries: &[T], rows: usize, keys: &KeyPanels<T>, p0: usize, s: &mut [T]) {
+    let (n, d) = (keys.n, keys.d);
     let groups = rows.div_ceil(SR);
     let (qp, _) = queries[..groups * d * SR].as_chunks::<SR>();
     let (kp, _) = keys.data.as_chunks::<SK>();
-    for p in 0..n.div_ceil(SK) {
-        let kpanel = &kp[p * d..(p + 1) * d];
-        let (j0, kw) = (p * SK, SK.min(n - p * SK));
-        for g in 0..groups {
-            let acc = T::score_tile(&qp[g * d..(g + 1) * d], kpanel);
+    let kpanels: [&[[T; SK]]; P] = std::array::from_fn(|i| &kp[(p0 + i) * d..(p0 + i + 1) * d]);
+    for g in 0..groups {
+        let tiles = T::score_tiles(&qp[g * d..(g + 1) * d], kpanels);
+        for (i, acc) in tiles.iter().enumerate() {
+            let (j0, kw) = ((p0 + i) * SK, SK.min(n - (p0 + i) * SK));
             for (r, row) in acc.iter().enumerate().take(SR.min(rows - g * SR)) {
                 let at = (g * SR + r) * n + j0;
                 if kw == SK {
@@ -162,22 +183,24 @@ mod tests {
 
     #[test]
     fn f32_scores_equal_the_plain_loop() {
-        let (rows, n, d) = (6, 21, 9);
-        let a: Vec<f32> = values(rows * d, 3).iter().map(|&x| x as f32).collect();
-        let b: Vec<f32> = values(n * d, 4).iter().map(|&x| x as f32).collect();
-        let mut kp = KeyPanels::default();
-        pack_keys(n, d, |j, c| b[j * d + c], &mut kp);
-        let mut qp = Vec::new();
-        pack_queries(rows, d, |r, c| a[r * d + c], &mut qp);
-        let mut s = vec![0.0f32; rows * n];
-        scores_block(&qp, rows, &kp, &mut s);
-        for i in 0..rows {
-            for j in 0..n {
-                let mut x = a[i * d] * b[j * d];
-                for c in 1..d {
-                    x += a[i * d + c] * b[j * d + c];
+        // Numbers of keys around runs of several panels (`Float::PANELS`) and partial panels.
+        for &(rows, n, d) in &[(6, 21, 9), (1, 1, 1), (9, 16, 2), (17, 37, 33), (8, 64, 384), (3, 71, 5)] {
+            let a: Vec<f32> = values(rows * d, 3).iter().map(|&x| x as f32).collect();
+            let b: Vec<f32> = values(n * d, 4).iter().map(|&x| x as f32).collect();
+            let mut kp = KeyPanels::default();
+            pack_keys(n, d, |j, c| b[j * d + c], &mut kp);
+            let mut qp = Vec::new();
+            pack_queries(rows, d, |r, c| a[r * d + c], &mut qp);
+            let mut s = vec![f32::NAN; rows * n];
+            scores_block(&qp, rows, &kp, &mut s);
+            for i in 0..rows {
+                for j in 0..n {
+                    let mut x = a[i * d] * b[j * d];
+                    for c in 1..d {
+                        x += a[i * d + c] * b[j * d + c];
+                    }
+                    assert_eq!(s[i * n + j].to_bits(), x.to_bits(), "rows {rows}, n {n}, d {d}");
                 }
-                assert_eq!(s[i * n + j].to_bits(), x.to_bits());
             }
         }
     }

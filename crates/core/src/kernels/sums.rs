@@ -228,18 +228,25 @@ mod tests {
 
     #[test]
     fn f32_weighted_sums_equal_the_plain_loop() {
-        let (rows, n, d) = (5, 77, 6);
-        let e: Vec<f32> = values(rows * n, 8).iter().map(|&x| x as f32).collect();
-        let w: Vec<f32> = values(d * n, 9).iter().map(|&x| x as f32).collect();
-        let mut out = vec![0.0f32; rows * d];
-        weighted_sums_block(&e, rows, &w, n, d, Shift::None, &mut out, &mut SumsScratch::default());
-        for r in 0..rows {
-            for c in 0..d {
-                let mut acc = [0.0f32; LANES];
-                for j in 0..n {
-                    acc[j % LANES] += e[r * n + j] * w[c * n + j];
+        for &(rows, n, d) in &[(5, 77, 6), (1, 3, 1), (16, 128, 32), (7, 1031, 5)] {
+            let e: Vec<f32> = values(rows * n, 8).iter().map(|&x| x as f32).collect();
+            let w: Vec<f32> = values(d * n, 9).iter().map(|&x| x as f32).collect();
+            let sh: Vec<f32> = values(rows * d, 10).iter().map(|&x| x as f32).collect();
+            for rel in [false, true] {
+                let mut out = vec![f32::NAN; rows * d];
+                let shift = if rel { Shift::Rows(&sh[..]) } else { Shift::None };
+                weighted_sums_block(&e, rows, &w, n, d, shift, &mut out, &mut SumsScratch::default());
+                for r in 0..rows {
+                    for c in 0..d {
+                        let mut acc = [0.0f32; LANES];
+                        for j in 0..n {
+                            let x = if rel { w[c * n + j] - sh[r * d + c] } else { w[c * n + j] };
+                            acc[j % LANES] += e[r * n + j] * x;
+                        }
+                        let got = out[r * d + c].to_bits();
+                        assert_eq!(got, combine(&acc).to_bits(), "rows {rows}, n {n}, d {d}, rel {rel}");
+                    }
                 }
-                assert_eq!(out[r * d + c].to_bits(), combine(&acc).to_bits());
             }
         }
     }

@@ -84,29 +84,99 @@ pub fn gelu(x: &mut [f32]) {
 /// Softmax of every row of `s` (`rows x n`) after dividing by `scale`:
 /// `p_ij = e_ij / sum_k e_ik` with `e_ij = exp(s_ij / scale - max_k s_ik / scale)` (the core's
 /// `exp` in `f64`, rounded to `f32`), the sum in increasing `k`.
+///
+/// Each row's arithmetic is the plain loop's, in its order; for speed, [`SOFTMAX_ROWS`] rows go
+/// together: the divisions and the exponentials run over whole rows (loops that vectorise; the
+/// core's `exp` is branch-free for that, each lane the scalar arithmetic), and the rows' maxima
+/// and sums, each a chain in increasing `k`, advance side by side so the chains overlap.
 pub fn softmax_rows(s: &mut [f32], n: usize, scale: f32) {
-    for row in s.chunks_mut(n) {
-        let mut max = f32::NEG_INFINITY;
-        for v in row.iter_mut() {
+    if n == 0 {
+        return;
+    }
+    for block in s.chunks_mut(SOFTMAX_ROWS * n) {
+        let rows = block.len() / n;
+        for v in block.iter_mut() {
             *v /= scale;
-            if *v > max {
-                max = *v;
+        }
+        let mut max = [f32::NEG_INFINITY; SOFTMAX_ROWS];
+        let mut sum = [0.0f32; SOFTMAX_ROWS];
+        if rows == SOFTMAX_ROWS {
+            for k in 0..n {
+                for (r, m) in max.iter_mut().enumerate() {
+                    let v = block[r * n + k];
+                    if v > *m {
+                        *m = v;
+                    }
+                }
+            }
+        } else {
+            for (row, m) in block.chunks(n).zip(max.iter_mut()) {
+                for &v in row {
+                    if v > *m {
+                        *m = v;
+                    }
+                }
             }
         }
-        let mut sum = 0.0f32;
-        for v in row.iter_mut() {
-            *v = crate::exp::exp((*v - max) as f64) as f32;
-            sum += *v;
+        for (row, &m) in block.chunks_mut(n).zip(&max) {
+            for v in row.iter_mut() {
+                *v = crate::exp::exp((*v - m) as f64) as f32;
+            }
         }
-        for v in row.iter_mut() {
-            *v /= sum;
+        if rows == SOFTMAX_ROWS {
+            for k in 0..n {
+                for (r, t) in sum.iter_mut().enumerate() {
+                    *t += block[r * n + k];
+                }
+            }
+        } else {
+            for (row, t) in block.chunks(n).zip(sum.iter_mut()) {
+                for &v in row {
+                    *t += v;
+                }
+            }
+        }
+        for (row, &t) in block.chunks_mut(n).zip(&sum) {
+            for v in row.iter_mut() {
+                *v /= t;
+            }
         }
     }
 }
+
+/// Rows of [`softmax_rows`] computed side by side.
+const SOFTMAX_ROWS: usize = 8;
 
 /// `a + b` element by element into `a`.
 pub fn add(a: &mut [f32], b: &[f32]) {
     for (x, &y) in a.iter_mut().zip(b) {
         *x += y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn softmax_rows_equal_the_plain_loop_bit_for_bit() {
+        let mut r = crate::rng::Rng::new(11, 0);
+        for &(rows, n) in &[(1, 1), (3, 5), (8, 128), (13, 37), (17, 9)] {
+            let s: Vec<f32> = (0..rows * n).map(|_| (r.normal() * 4.0) as f32).collect();
+            let mut got = s.clone();
+            softmax_rows(&mut got, n, 5.656_854);
+            for (i, row) in s.chunks(n).enumerate() {
+                let x: Vec<f32> = row.iter().map(|&v| v / 5.656_854).collect();
+                let max = x.iter().fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
+                let e: Vec<f32> = x.iter().map(|&v| crate::exp::exp((v - max) as f64) as f32).collect();
+                let mut sum = 0.0f32;
+                for &v in &e {
+                    sum += v;
+                }
+                for (k, &v) in e.iter().enumerate() {
+                    assert_eq!(got[i * n + k].to_bits(), (v / sum).to_bits(), "rows {rows}, n {n}, row {i}");
+                }
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ pub const DS: [usize; 2] = [16, 128];
 
 /// The f64 peak a backend is compared with (GFLOP/s) and its name.
 fn peak_of(p: &Peaks, b: Backend) -> Option<(f64, &'static str)> {
-    let wide = p.avx512_f64.map(|x| (x, "AVX-512")).or(p.sse2_f64.map(|x| (x, "SSE2")));
+    let wide = p.widest_f64();
     match b {
         Backend::Native1 => wide.map(|(x, n)| (x.one, n)),
         Backend::NativeBase => p.sse2_f64.map(|x| (x.one, "SSE2")),

@@ -69,11 +69,13 @@ fn met(ok: bool) -> &'static str {
     }
 }
 
-/// The widest native f32 peak (AVX-512 when the CPU has it, else SSE2) and its name.
+/// The widest native f32 peak (AVX-512 when the CPU has it, else AVX2, else SSE2) and its name.
 fn native_f32(p: &Peaks) -> (Option<Peak>, &'static str) {
-    match p.avx512_f32 {
-        Some(x) => (Some(x), "AVX-512 f32"),
-        None => (p.sse2_f32, "SSE2 f32"),
+    match p.widest_f32() {
+        Some((x, "AVX-512")) => (Some(x), "AVX-512 f32"),
+        Some((x, "AVX2")) => (Some(x), "AVX2 f32"),
+        Some((x, _)) => (Some(x), "SSE2 f32"),
+        None => (None, "SSE2 f32"),
     }
 }
 

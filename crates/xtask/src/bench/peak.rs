@@ -1,6 +1,8 @@
 //! The peak of each instruction set: a microbenchmark of independent vector
-//! multiplies and adds (no FMA), natively SSE2 (2 f64 / 4 f32 lanes) and, when the CPU has it,
-//! AVX-512 (8 f64 / 16 f32 lanes) through `std::arch` behind `is_x86_feature_detected!`; wasm
+//! multiplies and adds (no FMA), natively SSE2 (2 f64 / 4 f32 lanes) and, when the CPU has them,
+//! AVX2 (4 f64 / 8 f32 lanes) and AVX-512 (8 f64 / 16 f32 lanes) through `std::arch` behind
+//! `is_x86_feature_detected!` (the native builds use `target-cpu=native`, so the widest set the
+//! CPU has is the widest the build may use; [`Peaks::widest_f64`], [`Peaks::widest_f32`]); wasm
 //! simd128 (f64x2, f32x4) under Node (`bench/peak_wasm.mjs`, the web crate's `peak_flops`). Only
 //! the benchmark runs these loops; no result of the playground goes through them.
 //!
@@ -36,10 +38,27 @@ pub struct Peaks {
     pub threads: usize,
     pub sse2_f64: Option<Peak>,
     pub sse2_f32: Option<Peak>,
+    pub avx2_f64: Option<Peak>,
+    pub avx2_f32: Option<Peak>,
     pub avx512_f64: Option<Peak>,
     pub avx512_f32: Option<Peak>,
     pub wasm_f64x2: Option<Peak>,
     pub wasm_f32x4: Option<Peak>,
+}
+
+impl Peaks {
+    /// The f64 peak of the widest native set this machine has (AVX-512, else AVX2, else SSE2) and
+    /// its name.
+    pub fn widest_f64(&self) -> Option<(Peak, &'static str)> {
+        let named = |p: Option<Peak>, name| p.map(|x| (x, name));
+        named(self.avx512_f64, "AVX-512").or(named(self.avx2_f64, "AVX2")).or(named(self.sse2_f64, "SSE2"))
+    }
+
+    /// [`Peaks::widest_f64`] in f32.
+    pub fn widest_f32(&self) -> Option<(Peak, &'static str)> {
+        let named = |p: Option<Peak>, name| p.map(|x| (x, name));
+        named(self.avx512_f32, "AVX-512").or(named(self.avx2_f32, "AVX2")).or(named(self.sse2_f32, "SSE2"))
+    }
 }
 
 macro_rules! kernel {
@@ -83,6 +102,8 @@ mod x86 {
     use std::time::Instant;
     kernel!(sse2_f64, "sse2", __m128d, 2, _mm_set1_pd, _mm_mul_pd, _mm_add_pd, _mm_storeu_pd, f64);
     kernel!(sse2_f32, "sse2", __m128, 4, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, _mm_storeu_ps, f32);
+    kernel!(avx2_f64, "avx2", __m256d, 4, _mm256_set1_pd, _mm256_mul_pd, _mm256_add_pd, _mm256_storeu_pd, f64);
+    kernel!(avx2_f32, "avx2", __m256, 8, _mm256_set1_ps, _mm256_mul_ps, _mm256_add_ps, _mm256_storeu_ps, f32);
     kernel!(avx512_f64, "avx512f", __m512d, 8, _mm512_set1_pd, _mm512_mul_pd, _mm512_add_pd, _mm512_storeu_pd, f64);
     kernel!(avx512_f32, "avx512f", __m512, 16, _mm512_set1_ps, _mm512_mul_ps, _mm512_add_ps, _mm512_storeu_ps, f32);
 
@@ -130,6 +151,10 @@ pub fn native(threads: usize, seconds: f64) -> Peaks {
         let peak = |k: unsafe fn(u64) -> f64, lanes| x86::gflops(k, lanes, threads, seconds);
         p.sse2_f64 = Some(peak(x86::sse2_f64, 2));
         p.sse2_f32 = Some(peak(x86::sse2_f32, 4));
+        if std::arch::is_x86_feature_detected!("avx2") {
+            p.avx2_f64 = Some(peak(x86::avx2_f64, 4));
+            p.avx2_f32 = Some(peak(x86::avx2_f32, 8));
+        }
         if std::arch::is_x86_feature_detected!("avx512f") {
             p.avx512_f64 = Some(peak(x86::avx512_f64, 8));
             p.avx512_f32 = Some(peak(x86::avx512_f32, 16));
@@ -166,6 +191,8 @@ pub fn lines(p: &Peaks, threads: usize) -> Vec<String> {
     let sets = [
         ("SSE2 f64 (2 lanes)", p.sse2_f64),
         ("SSE2 f32 (4 lanes)", p.sse2_f32),
+        ("AVX2 f64 (4 lanes)", p.avx2_f64),
+        ("AVX2 f32 (8 lanes)", p.avx2_f32),
         ("AVX-512 f64 (8 lanes)", p.avx512_f64),
         ("AVX-512 f32 (16 lanes)", p.avx512_f32),
         ("wasm simd128 f64x2", p.wasm_f64x2),
@@ -177,4 +204,22 @@ pub fn lines(p: &Peaks, threads: usize) -> Vec<String> {
             None => format!("{name}: not measured (not on this machine)"),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_widest_set_is_avx512_else_avx2_else_sse2() {
+        let at = |one: f64| Some(Peak { one, all: 2.0 * one });
+        let mut p = Peaks { threads: 2, sse2_f64: at(30.0), sse2_f32: at(60.0), ..Default::default() };
+        assert_eq!(p.widest_f32().map(|(x, n)| (x.one, n)), Some((60.0, "SSE2")));
+        (p.avx2_f64, p.avx2_f32) = (at(60.0), at(120.0));
+        assert_eq!(p.widest_f64().map(|(x, n)| (x.one, n)), Some((60.0, "AVX2")));
+        assert_eq!(p.widest_f32().map(|(x, n)| (x.one, n)), Some((120.0, "AVX2")));
+        (p.avx512_f64, p.avx512_f32) = (at(118.0), at(236.0));
+        assert_eq!(p.widest_f32().map(|(x, n)| (x.one, n)), Some((236.0, "AVX-512")));
+        assert_eq!(Peaks::default().widest_f64().map(|(_, n)| n), None);
+    }
 }
