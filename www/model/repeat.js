@@ -50,7 +50,7 @@ export const REPEAT = {
   name: (t) => `t=${t}`,
   long: (t) => `repetition ${t}${t === 0 ? ' (the layer\'s input)' : ''}`,
   tokensLabel: 'The tokens after the repetition shown, on the PCA axes of every repetition, with trails from repetition 0; arrow keys change the repetition, hover names a token',
-  histLabel: 'Histograms of the pairwise cosines of the tokens, one row per repetition, the repetition shown highlighted',
+  histLabel: 'Histograms of the pairwise cosines over the repetitions, one row per repetition, the repetition shown highlighted',
   caption: ['Layer L applied again and again with its trained weights (every bias, the trained LayerNorms, in f32): repetition 0 is h_{L−1}, ',
     'the input of layer L in the unmodified model. One PCA of every repetition\'s tokens stacked. Clusters: tokens linked when 1 − cos ≤ cos_tol ',
     '(grey: a token alone); colour by cluster to watch [CLS] part from the rest. The same numbers as attn encode --repeat.'],
