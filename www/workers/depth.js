@@ -17,6 +17,9 @@
 
 import init, { DepthLab } from '../pkg/attn_web.js';
 
+// The worker's global scope, typed as one (globals.d.ts: lib.dom calls `self` a Window).
+const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
+
 const ready = init();
 let lab = null;
 let labConfig = '';

@@ -36,6 +36,9 @@ import init, { model_memory, model_text } from '../pkg/attn_web.js';
 import { loadFiles, streamInto } from './model_files.js';
 import { HelperPool, withSurgery } from './model_pool.js';
 
+// The worker's global scope, typed as one (globals.d.ts: lib.dom calls `self` a Window).
+const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
+
 const ready = init();
 // This script also runs as the pool's helper (model_pool.js): it loads its own copy and answers
 // 'surgery'; only the lab's own worker starts a helper.
