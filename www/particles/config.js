@@ -24,6 +24,8 @@ export function checkPage(text, edited = null) {
  * The configuration string of preset `name` at configuration `version` (default today's; a
  * string without `version` is an old link, which keeps the old arithmetic: see the core's
  * link/version.rs).
+ * @param {string} name
+ * @param {string|number} [version]
  */
 export function presetLink(name, version = wasm.config_version()) {
   return `version=${version}&preset=${name}`;
