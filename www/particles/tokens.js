@@ -36,6 +36,8 @@ export class TokenView {
     /** @type {string[]} */ this.names;
     /** @type {number} */ this.floor;
     /** @type {number} */ this.every;
+    /** @type {Array<[number, number, number]>|undefined} the tokens drawn last: screen x, y (CSS px) and the token (tokens_draw.js) */
+    this.drawn;
     this.configure({ n: 0, k: 2, sphere: false, tMax: 1, names: ['x₁', 'x₂', 'x₃'] });
     this.bindDrag();
   }
