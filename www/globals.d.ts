@@ -7,6 +7,9 @@ interface Window {
   __attnModel?: any;
   __attnReady?: any;
   __attnTraining?: any;
+  // The example host page's (host.js): the events received from the frame, and its send().
+  __hostEvents?: object[];
+  __hostSend?: (type: string, fields?: object) => string;
 }
 
 // Chromium's approximate device memory in GB (absent elsewhere: the code reads `?? 0`).

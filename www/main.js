@@ -117,7 +117,7 @@ async function main() {
   menu = setupExport({ wasm, labs, openLink });
   setupApi({ wasm, labs, openLink, embedded: () => page.embed });
   tour = new Tour({
-    button: $('tour-open'),
+    button: /** @type {HTMLButtonElement} */ ($('tour-open')),
     activeLab: () => (labs.active ? { id: labs.activeId, root: labs.root(labs.activeId) } : null),
     load: async (id) => (TOURS[id] ? (await TOURS[id]()).TOUR : null),
     apply: (link) => openLink(link, 'push'),
