@@ -49,14 +49,16 @@ export function createLab(ctx) {
 }
 
 class DepthLabPage {
-  /** @param {{ wasm: object, defaultLink: string, linkChanged: (how: string|null) => void,
+  /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void,
    *   canonicalOf: (lab: string) => string }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;
     this.ctx = ctx;
     this.wasm = wasm;
     this.canonical = '';
+    /** @type {DepthInfo|null} */
     this.info = null;
+    /** @type {DepthVariantResult[]} */
     this.results = []; // run_variant objects, in arrival order
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker

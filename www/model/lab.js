@@ -131,6 +131,7 @@ class ModelLabPage {
     this.loading = null; // the load's promise
     this.pending = null; // { link, how } waiting for the model
     this.job = 0;
+    /** @type {ModelAnalysis|null} */
     this.result = null; // the last analysis (worker's result)
     this.head = null; // { layer, head, p, s } of the chosen head (Float32Arrays)
     this.ms = null; // the last analysis's time in the worker
@@ -325,6 +326,7 @@ class ModelLabPage {
   }
 
   accept(m) {
+    /** @type {ModelAnalysis} */
     const r = m.result;
     this.result = r;
     this.ms = m.ms;

@@ -48,7 +48,7 @@ export function createLab(ctx) {
 }
 
 class TrainingLabPage {
-  /** @param {{ wasm: object, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
+  /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;
     this.ctx = ctx;

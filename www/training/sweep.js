@@ -28,14 +28,14 @@ function fmt(v, digits = 4) {
 }
 
 export class SweepPanel {
-  /** @param {object} wasm the attn_web module (main thread) */
+  /** @param {AttnWasm} wasm the attn_web module (main thread) */
   constructor(wasm) {
     this.wasm = wasm;
     this.base = '';
     this.worker = null;
     this.run = null; // { id, base, cells, results, next, started, state, reference }
     this.runId = 0;
-    this.canvas = $('sw-chart');
+    this.canvas = /** @type {HTMLCanvasElement} */ ($('sw-chart'));
     this.progress = /** @type {HTMLProgressElement} */ ($('sw-progress'));
     this.progressText = $('sw-progress-text');
     this.error = $('sw-error');
