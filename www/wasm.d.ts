@@ -143,6 +143,19 @@ interface ModelAnalysis {
   statistics: LayerSimilarity[];
   chance: number;
   tokenizer_note: string | null;
+  /** Added by workers/model.js: the workers that computed it (2: the surgery curves came from
+   * the helper worker). */
+  workers?: number;
+}
+
+/** ModelLab.tiles's answer (crates/web labs/model.rs `tiles`, a js_sys::Object). */
+interface ModelTiles {
+  side: number;
+  scale: 'head' | 'shared';
+  attention: Uint8ClampedArray;
+  similarity: Uint8ClampedArray;
+  attention_max: Float64Array;
+  similarity_range: Float64Array;
 }
 
 /** ModelLab.info's answer (crates/web labs/model.rs `ModelInfo`). */
@@ -190,19 +203,28 @@ interface DepthVariantResult {
   overflow: string | null;
 }
 
+/** DepthLab.similarity_tiles's answer (crates/web labs/depth.rs, a js_sys::Object). */
+interface DepthTiles {
+  side: number;
+  pixels: Uint8ClampedArray;
+  values: Float32Array;
+}
+
 // ---- the module, with these results in place of `any` ------------------------------------------
 
 type AttnWasmModule = typeof import('./pkg/attn_web.js');
 
 /** A DepthLab whose results are typed. */
-interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant'> {
+interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles'> {
   info(): DepthInfo;
+  similarity_tiles(max_side: number, shared: boolean): DepthTiles;
   run_variant(name: string): DepthVariantResult;
 }
 
 /** A ModelLab whose results are typed (workers/model.js holds it). */
-interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery'> {
+interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles'> {
   info(): ModelInfo;
+  tiles(max_side: number): ModelTiles;
   analyse(text: string): ModelAnalysis;
   analyse_unmodified(text: string): ModelAnalysis;
   surgery(text: string): ModelCurve[];

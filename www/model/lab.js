@@ -75,7 +75,10 @@ function sentence(s) {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-/** The model lab (lab/labs.js says what each member does). It does not step. */
+/**
+ * The model lab (lab/labs.js says what each member does). It does not step.
+ * @param {import('../lab/labs.js').LabContext} ctx
+ */
 export function createLab(ctx) {
   let page = null;
   const lab = {
@@ -122,6 +125,7 @@ export function createLab(ctx) {
 }
 
 class ModelLabPage {
+  /** @param {import('../lab/labs.js').LabContext} ctx */
   constructor(ctx) {
     this.ctx = ctx;
     this.wasm = ctx.wasm;

@@ -61,7 +61,10 @@ function show(text) {
   }
 }
 
-/** The particle lab (lab/labs.js says what each member does). */
+/**
+ * The particle lab (lab/labs.js says what each member does).
+ * @param {import('../lab/labs.js').LabContext} ctx
+ */
 export function createLab(ctx) {
   ui.ctx = ctx;
   const lab = {

@@ -45,6 +45,7 @@ const ready = init();
 const HELPER = new URL(self.location.href).searchParams.get('role') === 'helper';
 const pool = HELPER ? null : new HelperPool();
 const CACHE = 'attn-models-v1';
+/** @type {TypedModelLab|null} */
 let lab = null;
 let fromCache = 0; // files of the current load read from the Cache API
 
@@ -161,7 +162,7 @@ async function load({ base, name }) {
   const sha256 = weights.sha256();
   const loaded = weights.load(config, vocab, tok ? model_text('tokenizer_config.json', tok) : undefined, name); // frees the bytes
   if (lab) lab.free();
-  lab = loaded;
+  lab = /** @type {TypedModelLab} */ (loaded); // its results typed (wasm.d.ts)
   const cached = fromCache === (tok ? 4 : 3);
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
   // The helper reads the same files, by then in the Cache API.
@@ -181,7 +182,7 @@ async function files(msg) {
     throw err;
   }
   if (lab) lab.free();
-  lab = got.lab;
+  lab = /** @type {TypedModelLab} */ (got.lab);
   self.postMessage({ kind: 'loaded', own: true, info: lab.info(), sha256: got.sha256, ms: performance.now() - t0, cached: false, memory: got.memory });
   pool?.loaded({ kind: 'files', files: msg.files, device: msg.device }, got.sha256, got.configText, msg.device ?? navigator.deviceMemory ?? 0);
 }
