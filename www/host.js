@@ -4,7 +4,7 @@
 // `source: 'attn-playground'`.
 
 const $ = (id) => document.getElementById(id);
-const frame = $('embed');
+const frame = /** @type {HTMLIFrameElement} */ ($('embed'));
 const log = $('log');
 const DEFAULT_LINK = 'version=7&preset=polytope&embed=1';
 const MAX_LOG = 60;
@@ -58,8 +58,8 @@ window.addEventListener('message', (e) => {
 $('cmd-play').addEventListener('click', () => send('play'));
 $('cmd-pause').addEventListener('click', () => send('pause'));
 $('cmd-state').addEventListener('click', () => send('getState'));
-$('cmd-seek').addEventListener('click', () => send('seek', { t: Number($('seek-t').value) }));
-$('cmd-config').addEventListener('click', () => send('setConfig', { config: $('config').value }));
+$('cmd-seek').addEventListener('click', () => send('seek', { t: Number(/** @type {HTMLInputElement} */ ($('seek-t')).value) }));
+$('cmd-config').addEventListener('click', () => send('setConfig', { config: /** @type {HTMLInputElement} */ ($('config')).value }));
 $('cmd-bad').addEventListener('click', () => send('seek'));
 
 const link = location.hash.replace(/^#/, '') || DEFAULT_LINK;

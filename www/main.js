@@ -2,7 +2,7 @@
 // below and routes each link to its lab (the `lab` key: lab/labs.js, where a lab's interface is
 // described). A lab is loaded when first shown; adding one is a folder and an entry here.
 
-import init, * as wasm from './pkg/attn_web.js';
+import init, * as wasmModule from './pkg/attn_web.js';
 import { onNavigate, readHash, writeLink } from './lab/address_bar.js';
 import { Labs } from './lab/labs.js';
 import { encodeValue } from './lab/pairs.js';
@@ -14,6 +14,9 @@ import { LabTabs } from './ui/labs.js';
 import { Tour } from './ui/tour.js';
 import { setupExport } from './export/menu.js';
 import { setupApi } from './embed/api.js';
+
+/** The wasm module with its JSON results typed (wasm.d.ts; the same object). */
+const wasm = /** @type {AttnWasm} */ (wasmModule);
 
 /** The labs, in the tabs' order; the first is the default (a link naming no lab opens it). The
  * default links name today's version: a link without `version` is an old link and keeps the
@@ -117,7 +120,7 @@ async function main() {
   menu = setupExport({ wasm, labs, openLink });
   setupApi({ wasm, labs, openLink, embedded: () => page.embed });
   tour = new Tour({
-    button: $('tour-open'),
+    button: /** @type {HTMLButtonElement} */ ($('tour-open')),
     activeLab: () => (labs.active ? { id: labs.activeId, root: labs.root(labs.activeId) } : null),
     load: async (id) => (TOURS[id] ? (await TOURS[id]()).TOUR : null),
     apply: (link) => openLink(link, 'push'),

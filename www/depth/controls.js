@@ -12,14 +12,14 @@ export class DepthControls {
    *   onCancel: () => void, onNewSeed: () => void, onUseParticle: () => void }} h
    */
   constructor(h) {
-    this.preset = $('dp-preset');
+    this.preset = /** @type {HTMLSelectElement} */ ($('dp-preset'));
     fillPresets(this.preset, h.presets, h.onPreset);
     $('dp-run').addEventListener('click', () => h.onRun());
     $('dp-cancel').addEventListener('click', () => h.onCancel());
     $('dp-new-seed').addEventListener('click', () => h.onNewSeed());
     $('dp-use-particle').addEventListener('click', () => h.onUseParticle());
 
-    this.fields = bindFields($('dp-form'), h.onEdit);
+    this.fields = bindFields(/** @type {HTMLFormElement} */ ($('dp-form')), h.onEdit);
   }
 
   /** Shows configuration values (`values`: key -> value, text-like values decoded). */
@@ -34,7 +34,7 @@ export class DepthControls {
 
   /** Whether a computation runs: Cancel shows only then (its place is kept, so nothing moves). */
   setBusy(busy) {
-    $('dp-cancel').disabled = !busy;
+    /** @type {HTMLButtonElement} */ ($('dp-cancel')).disabled = !busy;
     $('dp-cancel').classList.toggle('idle', !busy);
   }
 }

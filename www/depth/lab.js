@@ -49,14 +49,16 @@ export function createLab(ctx) {
 }
 
 class DepthLabPage {
-  /** @param {{ wasm: object, defaultLink: string, linkChanged: (how: string|null) => void,
+  /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void,
    *   canonicalOf: (lab: string) => string }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;
     this.ctx = ctx;
     this.wasm = wasm;
     this.canonical = '';
+    /** @type {DepthInfo|null} */
     this.info = null;
+    /** @type {DepthVariantResult[]} */
     this.results = []; // run_variant objects, in arrival order
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
@@ -72,6 +74,18 @@ class DepthLabPage {
     this.svLayer = 1;
     this.resLayout = null;
     this.resHover = null;
+    // The methods mixed in from variants.js and panels.js (Object.assign below), declared for
+    // the type checker (the statements only read them).
+    /** @type {typeof variantMethods.compute} */ this.compute;
+    /** @type {typeof variantMethods.cancel} */ this.cancel;
+    /** @type {typeof variantMethods.variantChosen} */ this.variantChosen;
+    /** @type {typeof panelMethods.drawAll} */ this.drawAll;
+    /** @type {typeof panelMethods.drawResidual} */ this.drawResidual;
+    /** @type {typeof panelMethods.drawSpectrum} */ this.drawSpectrum;
+    /** @type {typeof panelMethods.refreshText} */ this.refreshText;
+    /** @type {typeof panelMethods.resTip} */ this.resTip;
+    /** @type {typeof panelMethods.gridTip} */ this.gridTip;
+    /** @type {typeof panelMethods.zoomTip} */ this.zoomTip;
 
     this.controls = new DepthControls({
       presets: wasm.depth_presets(),
@@ -105,7 +119,7 @@ class DepthLabPage {
         return '';
       },
     });
-    this.grid = new SimilarityGrid($('dp-grid'), $('dp-zoom'), {
+    this.grid = new SimilarityGrid(/** @type {HTMLCanvasElement} */ ($('dp-grid')), /** @type {HTMLCanvasElement} */ ($('dp-zoom')), {
       onPick: (layer, head) => {
         this.grid.choose(layer, head);
         this.grid.draw();
@@ -116,14 +130,14 @@ class DepthLabPage {
     this.summary = new Summary($('dp-summary'));
     for (const r of document.querySelectorAll('input[name="dp-scale"]')) {
       r.addEventListener('change', () => {
-        this.log = document.querySelector('input[name="dp-scale"]:checked').value === 'log';
+        this.log = /** @type {HTMLInputElement} */ (document.querySelector('input[name="dp-scale"]:checked')).value === 'log';
         this.drawResidual();
         this.linkChanged('push'); // the view key residual_axis
       });
     }
     for (const r of document.querySelectorAll('input[name="dp-grid-scale"]')) {
       r.addEventListener('change', () => {
-        this.setGridScale(document.querySelector('input[name="dp-grid-scale"]:checked').value);
+        this.setGridScale(/** @type {HTMLInputElement} */ (document.querySelector('input[name="dp-grid-scale"]:checked')).value);
         this.variantChosen(); // the tiles of the new scale are asked for
         if (this.info) this.refreshText();
         this.linkChanged('push'); // the view key grid_scale
@@ -131,7 +145,7 @@ class DepthLabPage {
     }
     $('dp-grid-variant').addEventListener('change', () => this.variantChosen());
     $('dp-sv-layer').addEventListener('input', () => {
-      this.svLayer = Number($('dp-sv-layer').value);
+      this.svLayer = Number(/** @type {HTMLInputElement} */ ($('dp-sv-layer')).value);
       $('dp-sv-layer-out').textContent = String(this.svLayer);
       this.drawSpectrum();
     });
@@ -214,14 +228,16 @@ class DepthLabPage {
   /** The rank-collapse chart's y axis: 'log' or 'linear' (the radio buttons follow). */
   setAxis(axis) {
     this.log = axis !== 'linear';
-    for (const r of document.querySelectorAll('input[name="dp-scale"]')) r.checked = r.value === axis;
+    const radios = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dp-scale"]'));
+    for (const r of radios) r.checked = r.value === axis;
   }
 
   /** The similarity grid's colour scale: 'head' or 'shared' (the radio buttons follow); true
    * when it changed. */
   setGridScale(scale) {
     const shared = scale === 'shared';
-    for (const r of document.querySelectorAll('input[name="dp-grid-scale"]')) r.checked = r.value === (shared ? 'shared' : 'head');
+    const radios = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dp-grid-scale"]'));
+    for (const r of radios) r.checked = r.value === (shared ? 'shared' : 'head');
     const changed = shared !== this.sharedScale;
     this.sharedScale = shared;
     return changed;
@@ -229,6 +245,7 @@ class DepthLabPage {
 
   /** The depth lab's view keys that differ from their defaults, in canonical order. */
   viewPairs() {
+    /** @type {Array<[string, string]>} */
     const out = [];
     if (!this.log) out.push(['residual_axis', 'linear']);
     if (this.sharedScale) out.push(['grid_scale', 'shared']);

@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 
 export const panelMethods = {
   fillVariantSelect() {
-    const sel = $('dp-grid-variant');
+    const sel = /** @type {HTMLSelectElement} */ ($('dp-grid-variant'));
     const keep = sel.value;
     sel.replaceChildren(...this.info.variant_labels.map((l) => {
       const o = document.createElement('option');
@@ -23,7 +23,7 @@ export const panelMethods = {
     }));
     const labels = this.info.variant_labels;
     sel.value = labels.includes(keep) ? keep : labels.includes('transformer') ? 'transformer' : labels[0];
-    const slider = $('dp-sv-layer');
+    const slider = /** @type {HTMLInputElement} */ ($('dp-sv-layer'));
     slider.max = String(this.info.layers);
     if (this.svLayer > this.info.layers) this.svLayer = this.info.layers;
     slider.value = String(this.svLayer);
@@ -33,7 +33,7 @@ export const panelMethods = {
   /** The variant the grid's selector shows (a label: `SAN`, ...): the grid and the distance
    * ridges show this one, or say that it is being computed. */
   selectedVariant() {
-    return $('dp-grid-variant').value;
+    return /** @type {HTMLSelectElement} */ ($('dp-grid-variant')).value;
   },
 
   drawAll() {

@@ -161,7 +161,7 @@ export const variantMethods = {
     const total = this.info.variants.length;
     const done = this.results.length;
     $('dp-done').textContent = `${done} / ${total}`;
-    $('dp-progress').value = total ? done / total : 0;
+    /** @type {HTMLProgressElement} */ ($('dp-progress')).value = total ? done / total : 0;
     const secs = ((performance.now() - this.startedAt) / 1000).toFixed(1);
     $('dp-state').textContent = error === 'cancelled' ? `cancelled after ${done} of ${total}`
       : error ? `error: ${error}` : `done in ${secs} s`;
@@ -172,7 +172,7 @@ export const variantMethods = {
     const total = this.info.variants.length;
     const done = this.results.length;
     $('dp-done').textContent = `${done} / ${total}`;
-    $('dp-progress').value = total ? done / total : 0;
+    /** @type {HTMLProgressElement} */ ($('dp-progress')).value = total ? done / total : 0;
     const label = this.info.variant_labels[this.info.variants.indexOf(running)] ?? running;
     // The variant that just finished and its time in the worker: how long the next may take.
     const previous = this.results.at(-1)?.variant;

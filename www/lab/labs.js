@@ -35,6 +35,13 @@
 // `moment`, when given, is the link's new `t=` / `step=` pair (null: none), e.g. the position a
 // timeline (lab/timeline.js) was moved to.
 
+/**
+ * What a lab is created with (`createLab(ctx)`): main.js's ctxOf plus the table's id, title and
+ * default link.
+ * @typedef {{ wasm: AttnWasm, page: object, id: string, title: string, defaultLink: string,
+ *   linkChanged: (how: string|null, moment?: unknown) => void, canonicalOf: (id: string) => string }} LabContext
+ */
+
 export class Labs {
   /**
    * @param {Record<string, { title: string, load: () => Promise<object>, defaultLink: string }>} table

@@ -91,7 +91,8 @@ export class RunLoop {
    * @param {(on: boolean) => void} h.playing shows playing or paused
    * @param {(k: number) => void} h.showSpeed shows the speed
    * @param {number[]} h.speeds the speeds offered
-   * @param {number} h.framesToEnd frames in which the suggested speed plays a run to its end
+   * @param {number} [h.framesToEnd] frames in which the suggested speed plays a run to its end
+   *   (needed by suggestSpeed only)
    * @param {boolean} [h.renderOnPause] render at once (forced) on pause
    * @param {boolean} [h.renderOnStep] render at once (forced) on a step
    * @param {(now: number) => void} [h.frame] a playing frame's stepping when not `runFrame` (the pool)

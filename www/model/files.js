@@ -50,7 +50,7 @@ export function servedMissing(error) {
 export function mountFiles(page) {
   const side = $('md-text').closest('.col-side') ?? page.ctx.root;
   side.append(panel());
-  const input = $('md-files');
+  const input = /** @type {HTMLInputElement} */ ($('md-files'));
   const root = side.closest('main') ?? side;
 
   const send = (files) => {

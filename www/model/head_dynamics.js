@@ -43,12 +43,12 @@ export class HeadDynamics {
     this.dyn = null;
     this.at = 0; // the sample shown
     this.timer = null;
-    this.tokens = new TokenView($('md-dyn-tokens'));
+    this.tokens = new TokenView(/** @type {HTMLCanvasElement} */ ($('md-dyn-tokens')));
     this.tokens.onChange = () => this.tokens.draw();
     this.image = document.createElement('canvas');
-    const slider = $('md-dyn-slider');
+    const slider = /** @type {HTMLInputElement} */ ($('md-dyn-slider'));
     slider.addEventListener('input', () => this.show(Number(slider.value)));
-    $('md-dyn-space').addEventListener('change', () => onSpace($('md-dyn-space').value));
+    $('md-dyn-space').addEventListener('change', () => onSpace(/** @type {HTMLSelectElement} */ ($('md-dyn-space')).value));
     $('md-dyn-play').addEventListener('click', () => this.play());
     $('md-dyn-tokens').addEventListener('keydown', (e) => {
       if (!this.dyn) return;
@@ -64,7 +64,7 @@ export class HeadDynamics {
   /** Waiting for the run of `space` (a new analysis is on its way). */
   waiting(space) {
     this.stop();
-    $('md-dyn-space').value = space;
+    /** @type {HTMLSelectElement} */ ($('md-dyn-space')).value = space;
     $('md-dyn-status').textContent = CAPTIONS.dynamicsWaiting;
   }
 
@@ -80,9 +80,9 @@ export class HeadDynamics {
       return;
     }
     const d = this.dyn;
-    $('md-dyn-space').value = d.space;
+    /** @type {HTMLSelectElement} */ ($('md-dyn-space')).value = d.space;
     const m = Math.min(2, d.k);
-    this.tokens.configure({ n: d.n, k: m, sphere: false, tMax: d.t[d.samples - 1] ?? 1, names: ['PC1', 'PC2'] });
+    this.tokens.configure({ n: d.n, k: /** @type {1|2} */ (m), sphere: false, tMax: d.t[d.samples - 1] ?? 1, names: ['PC1', 'PC2'] });
     // One frame for the whole run: the box around every sample's tokens.
     const lo = [Infinity, Infinity];
     const hi = [-Infinity, -Infinity];
@@ -97,7 +97,7 @@ export class HeadDynamics {
     const c = lo.map((v, a) => (Number.isFinite(v) ? (v + hi[a]) / 2 : 0));
     const half = Math.max(1e-9, 1.08 * Math.max(...lo.map((v, a) => (Number.isFinite(v) ? (hi[a] - v) / 2 : 0))));
     this.frame = { c, h: half, hs: [half, half] };
-    $('md-dyn-slider').max = String(Math.max(0, d.samples - 1));
+    /** @type {HTMLInputElement} */ ($('md-dyn-slider')).max = String(Math.max(0, d.samples - 1));
     const end = d.samples - 1;
     const stop = d.stopped ? ` ${CAPTIONS.dynamicsStopped.replace('$step', d.stopped.step).replace('$what', d.stopped.what)}` : '';
     $('md-dyn-status').textContent = `${this.summary(end)}${stop}`;
@@ -128,7 +128,7 @@ export class HeadDynamics {
     const d = this.dyn;
     if (!d) return;
     this.at = r;
-    $('md-dyn-slider').value = String(r);
+    /** @type {HTMLInputElement} */ ($('md-dyn-slider')).value = String(r);
     $('md-dyn-out').textContent = `${d.t[r]}`;
     const states = [];
     for (let a = 0; a < r; a++) states.push({ step: a, t: d.t[a], x: this.pointsOf(a) });
@@ -191,7 +191,7 @@ export class HeadDynamics {
 
   /** P at the moment shown, one pixel per entry scaled up, row i query token i. */
   drawHeat() {
-    const canvas = $('md-dyn-heat');
+    const canvas = /** @type {HTMLCanvasElement} */ ($('md-dyn-heat'));
     const { w, h: H, dpr } = fitCanvas(canvas);
     const ctx = canvas.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -205,7 +205,7 @@ export class HeadDynamics {
 
   /** Clusters (left axis) and the Boolean distance (right axis, 0 to 0.5) against t. */
   drawChart() {
-    const canvas = $('md-dyn-chart');
+    const canvas = /** @type {HTMLCanvasElement} */ ($('md-dyn-chart'));
     const ctx = canvas.getContext('2d');
     const { w, h: H, th } = clearCanvas(canvas, ctx);
     const drawn = [];

@@ -55,7 +55,7 @@ export function verdictText(sp) {
 
 export class HeadPanel {
   constructor() {
-    this.canvas = document.getElementById('md-spectrum');
+    this.canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('md-spectrum'));
     this.ctx = this.canvas.getContext('2d');
     this.sp = null;
   }

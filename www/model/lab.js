@@ -75,7 +75,10 @@ function sentence(s) {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-/** The model lab (lab/labs.js says what each member does). It does not step. */
+/**
+ * The model lab (lab/labs.js says what each member does). It does not step.
+ * @param {import('../lab/labs.js').LabContext} ctx
+ */
 export function createLab(ctx) {
   let page = null;
   const lab = {
@@ -122,6 +125,7 @@ export function createLab(ctx) {
 }
 
 class ModelLabPage {
+  /** @param {import('../lab/labs.js').LabContext} ctx */
   constructor(ctx) {
     this.ctx = ctx;
     this.wasm = ctx.wasm;
@@ -131,6 +135,7 @@ class ModelLabPage {
     this.loading = null; // the load's promise
     this.pending = null; // { link, how } waiting for the model
     this.job = 0;
+    /** @type {ModelAnalysis|null} */
     this.result = null; // the last analysis (worker's result)
     this.head = null; // { layer, head, p, s } of the chosen head (Float32Arrays)
     this.ms = null; // the last analysis's time in the worker
@@ -147,20 +152,20 @@ class ModelLabPage {
       onGridHover: (t) => this.gridTip(`md-${kind}-grid-tip`, t),
       onZoomHover: (c) => this.zoomTip(kind, c),
     });
-    this.attGrid = new SimilarityGrid($('md-att-grid'), $('md-att-zoom'), hovers('att'));
-    this.simGrid = new SimilarityGrid($('md-sim-grid'), $('md-sim-zoom'), hovers('sim'));
+    this.attGrid = new SimilarityGrid(/** @type {HTMLCanvasElement} */ ($('md-att-grid')), /** @type {HTMLCanvasElement} */ ($('md-att-zoom')), hovers('att'));
+    this.simGrid = new SimilarityGrid(/** @type {HTMLCanvasElement} */ ($('md-sim-grid')), /** @type {HTMLCanvasElement} */ ($('md-sim-zoom')), hovers('sim'));
     this.scale = new ScaleControl($('md-grid-heading').closest('section'), (scale) => {
       if (this.result) this.analyse(this.linkWith({ scale }), 'push');
     });
 
     $('md-example').addEventListener('change', () => {
-      const t = TEXTS.find(([v]) => v === $('md-example').value);
+      const t = TEXTS.find(([v]) => v === /** @type {HTMLSelectElement} */ ($('md-example')).value);
       if (!t) return;
-      $('md-text').value = t[2];
+      /** @type {HTMLTextAreaElement} */ ($('md-text')).value = t[2];
       // The served model opens each text on the tour's head; the user's own model on the first.
       this.analyse(this.linkWith({ text: t[2], ...(this.model?.own ? { layer: 1, head: 0 } : OPENING_HEAD) }), 'push');
     });
-    $('md-run').addEventListener('click', () => this.analyse(this.linkWith({ text: $('md-text').value }), 'push'));
+    $('md-run').addEventListener('click', () => this.analyse(this.linkWith({ text: /** @type {HTMLTextAreaElement} */ ($('md-text')).value }), 'push'));
     $('md-text').addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
@@ -282,7 +287,7 @@ class ModelLabPage {
   onMessage(m) {
     if (this.files.onMessage(m) || this.repeatPanel.onMessage(m)) return;
     if (m.kind === 'progress') {
-      const p = $('md-progress');
+      const p = /** @type {HTMLProgressElement} */ ($('md-progress'));
       p.max = m.total || 1;
       p.value = m.loaded;
       const mb = (x) => (x / 1e6).toFixed(1);
@@ -325,6 +330,7 @@ class ModelLabPage {
   }
 
   accept(m) {
+    /** @type {ModelAnalysis} */
     const r = m.result;
     this.result = r;
     this.ms = m.ms;
@@ -347,8 +353,8 @@ class ModelLabPage {
     // The time taken: the full page's (an embed's reader sees "ready").
     $('md-state').replaceChildren('ready', h('span.md-ms', {}, ` (${Math.round(m.ms)} ms)`));
     const text = valueOf(r.config, 'text') ?? '';
-    if (document.activeElement !== $('md-text')) $('md-text').value = text;
-    $('md-example').value = TEXTS.find(([, , x]) => x === text)?.[0] ?? '';
+    if (document.activeElement !== $('md-text')) /** @type {HTMLTextAreaElement} */ ($('md-text')).value = text;
+    /** @type {HTMLSelectElement} */ ($('md-example')).value = TEXTS.find(([, , x]) => x === text)?.[0] ?? '';
     $('md-tokens').replaceChildren(...r.tokens.map((tok, i) => {
       const s = document.createElement('span');
       s.className = `token sentence-${r.sentence[i] % 2}`;

@@ -74,10 +74,10 @@ export class LayersPanel {
     this.view = null; // ModelLab.layers_view's typed arrays
     this.result = null; // the analysis (tokens, sentences)
     this.layer = 0;
-    this.tokens = new TokenView($('tokens'));
+    this.tokens = new TokenView(/** @type {HTMLCanvasElement} */ ($('tokens')));
     this.tokens.colour = 'clusters'; // slots: sentences or clusters (restyle)
     this.tokens.onChange = () => this.drawTokens();
-    const slider = $('slider');
+    const slider = /** @type {HTMLInputElement} */ ($('slider'));
     slider.addEventListener('input', () => this.onLayer(Number(slider.value)));
     $('tokens').addEventListener('keydown', (e) => {
       if (!this.view) return;
@@ -102,7 +102,7 @@ export class LayersPanel {
 
   /** Coordinates per token drawn: 3 with the 3-D box ticked (when the fit has 3), else at most 2. */
   dims() {
-    return Math.min(this.view.k, this.$('3d').checked ? 3 : 2);
+    return Math.min(this.view.k, /** @type {HTMLInputElement} */ (this.$('3d')).checked ? 3 : 2);
   }
 
   /** Layer `l`'s tokens, `n x dims` (a fresh array). */
@@ -119,7 +119,7 @@ export class LayersPanel {
     this.view = view;
     this.result = result;
     const m = this.dims();
-    this.tokens.configure({ n: view.n, k: m, sphere: false, tMax: view.states - 1, names: ['PC1', 'PC2', 'PC3'].slice(0, Math.max(2, m)) });
+    this.tokens.configure({ n: view.n, k: /** @type {1|2|3} */ (m), sphere: false, tMax: view.states - 1, names: ['PC1', 'PC2', 'PC3'].slice(0, Math.max(2, m)) });
     // One frame for every layer: the box around all layers' tokens (the tokens are seen moving).
     const lo = new Array(m).fill(Infinity);
     const hi = new Array(m).fill(-Infinity);
@@ -144,7 +144,7 @@ export class LayersPanel {
     } else half = Math.max(...lo.map((v, a) => (Number.isFinite(v) ? (hi[a] - v) / 2 : 0)));
     half = Math.max(half * 1.08, 1e-9);
     this.frame = { c, h: half, hs: new Array(m).fill(half) };
-    const slider = this.$('slider');
+    const slider = /** @type {HTMLInputElement} */ (this.$('slider'));
     slider.max = String(view.states - 1);
     this.table();
     this.show(layer);
@@ -155,14 +155,14 @@ export class LayersPanel {
     if (!this.view) return;
     const l = Math.max(0, Math.min(this.view.states - 1, layer));
     this.layer = l;
-    this.$('slider').value = String(l);
+    /** @type {HTMLInputElement} */ (this.$('slider')).value = String(l);
     this.$('out').textContent = this.o.long(l);
     const states = [];
     for (let a = 0; a < l; a++) states.push({ step: a, t: a, x: this.pointsOf(a) });
     this.tokens.retrace(states, l, l, this.pointsOf(l));
     this.tokens.view = this.frame;
     this.restyle();
-    for (const row of this.$('stats').children) {
+    for (const row of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.$('stats').children)) {
       const shown = Number(row.dataset.layer) === l;
       row.classList.toggle('shown', shown);
       if (shown) row.setAttribute('aria-current', 'true');
@@ -180,7 +180,7 @@ export class LayersPanel {
   restyle() {
     const { n, labels } = this.view;
     const slots = new Uint32Array(n);
-    if (this.$('colour').value === 'sentence') slots.set(this.result.sentence);
+    if (/** @type {HTMLSelectElement} */ (this.$('colour')).value === 'sentence') slots.set(this.result.sentence);
     else {
       const row = labels.subarray(this.layer * n, (this.layer + 1) * n);
       const size = new Map();
@@ -214,7 +214,7 @@ export class LayersPanel {
   /** The stacked histograms: one row per state (the first at the top), bars over [−1, 1]; rows
    * too thin for bars (many repetitions) are drawn as a heatmap, every few rows labelled. */
   drawHist() {
-    const canvas = this.$('hist');
+    const canvas = /** @type {HTMLCanvasElement} */ (this.$('hist'));
     const ctx = canvas.getContext('2d');
     const { w, h: H, th } = clearCanvas(canvas, ctx);
     const { states, bins, histograms } = this.view;

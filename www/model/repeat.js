@@ -80,7 +80,7 @@ export class RepeatPanel {
     this.lab = lab;
     this.panel = new LayersPanel((t) => this.seek(t), REPEAT);
     this.heads = new RepeatHeads((t, head) => this.lab.worker.postMessage({ kind: 'repeat-attention', id: this.job, t, head }));
-    $('md-repeat-colour').value = 'clusters';
+    /** @type {HTMLSelectElement} */ ($('md-repeat-colour')).value = 'clusters';
     this.keys = { layer: 0, iterations: 100, variant: 'transformer' }; // the link's
     this.runKey = null; // what the run shown (or on its way) is of
     this.job = 0;
@@ -97,7 +97,7 @@ export class RepeatPanel {
 
   /** The model's layers: the layer menu offers 1..=layers. */
   setLayers(layers) {
-    const sel = $('md-repeat-layer');
+    const sel = /** @type {HTMLSelectElement} */ ($('md-repeat-layer'));
     const keep = Number(sel.value) || FIRST_LAYER;
     sel.replaceChildren(...Array.from({ length: layers }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
     sel.value = String(Math.min(keep, layers));
@@ -127,9 +127,9 @@ export class RepeatPanel {
     const step = valueOf(config, 'step');
     this.wantStep = step === null ? null : Number(step);
     if (keys.layer > 0) {
-      $('md-repeat-layer').value = String(keys.layer);
-      $('md-repeat-iterations').value = String(keys.iterations);
-      $('md-repeat-variant').value = keys.variant;
+      /** @type {HTMLSelectElement} */ ($('md-repeat-layer')).value = String(keys.layer);
+      /** @type {HTMLInputElement} */ ($('md-repeat-iterations')).value = String(keys.iterations);
+      /** @type {HTMLSelectElement} */ ($('md-repeat-variant')).value = keys.variant;
     }
     const key = keys.layer > 0 ? `${valueOf(config, 'text')}|${valueOf(config, 'cos_tol')}|${this.linkPairs(keys)}` : null;
     if (key === this.runKey) {
@@ -144,9 +144,9 @@ export class RepeatPanel {
   /** Run: the controls' run, written in the link (the core checks it, naming a bad key). */
   runClicked() {
     const keys = {
-      layer: Number($('md-repeat-layer').value),
-      iterations: Number($('md-repeat-iterations').value),
-      variant: $('md-repeat-variant').value,
+      layer: Number(/** @type {HTMLSelectElement} */ ($('md-repeat-layer')).value),
+      iterations: Number(/** @type {HTMLInputElement} */ ($('md-repeat-iterations')).value),
+      variant: /** @type {HTMLSelectElement} */ ($('md-repeat-variant')).value,
     };
     const checked = this.lab.writeLink(this.lab.linkWith({ repeat: keys }), 'push');
     if (!checked.ok) {
@@ -161,12 +161,12 @@ export class RepeatPanel {
     this.pause(false);
     this.job += 1;
     this.view = null;
-    const p = $('md-repeat-progress');
+    const p = /** @type {HTMLProgressElement} */ ($('md-repeat-progress'));
     p.max = keys.iterations;
     p.value = 0;
     p.hidden = false;
-    $('md-repeat-play').disabled = true;
-    $('md-repeat-step').disabled = true;
+    /** @type {HTMLButtonElement} */ ($('md-repeat-play')).disabled = true;
+    /** @type {HTMLButtonElement} */ ($('md-repeat-step')).disabled = true;
     this.status(`repeating layer ${keys.layer} (${keys.variant}) ${keys.iterations} times…`);
     this.lab.worker.postMessage({ kind: 'repeat', id: this.job, layer: keys.layer, iterations: keys.iterations, variant: keys.variant });
   }
@@ -176,15 +176,15 @@ export class RepeatPanel {
     this.pause(false);
     this.job += 1;
     $('md-repeat-progress').hidden = true;
-    $('md-repeat-play').disabled = true;
-    $('md-repeat-step').disabled = true;
+    /** @type {HTMLButtonElement} */ ($('md-repeat-play')).disabled = true;
+    /** @type {HTMLButtonElement} */ ($('md-repeat-step')).disabled = true;
   }
 
   /** The worker's 'repeat', 'repeat-progress' and 'repeat-error' messages; true when handled. */
   onMessage(m) {
     if (!String(m.kind).startsWith('repeat')) return false;
     if (m.id !== this.job) return true; // an older run's
-    if (m.kind === 'repeat-progress') $('md-repeat-progress').value = m.done;
+    if (m.kind === 'repeat-progress') /** @type {HTMLProgressElement} */ ($('md-repeat-progress')).value = m.done;
     else if (m.kind === 'repeat-attention') this.heads.attention(m.t, m.head, m.p);
     else if (m.kind === 'repeat-error') {
       $('md-repeat-progress').hidden = true;
@@ -197,8 +197,8 @@ export class RepeatPanel {
   set(view, ms) {
     this.view = view;
     $('md-repeat-progress').hidden = true;
-    $('md-repeat-play').disabled = view.states < 2;
-    $('md-repeat-step').disabled = view.states < 2;
+    /** @type {HTMLButtonElement} */ ($('md-repeat-play')).disabled = view.states < 2;
+    /** @type {HTMLButtonElement} */ ($('md-repeat-step')).disabled = view.states < 2;
     this.heads.set(view, this.lab.result, this.lab.result?.head);
     const shown = this.wantStep === null ? view.states - 1 : Math.min(this.wantStep, view.states - 1);
     this.panel.set(view, this.lab.result, shown);

@@ -43,14 +43,14 @@ export class RepeatHeads {
     this.head = 0;
     this.p = null; // { t, head, p } the heatmap's P
     $('md-repeat-head').addEventListener('change', () => {
-      this.head = Number($('md-repeat-head').value);
+      this.head = Number(/** @type {HTMLSelectElement} */ ($('md-repeat-head')).value);
       this.show(this.t);
     });
     $('md-repeat-heads-stats').addEventListener('click', (e) => {
-      const row = e.target.closest('tr[data-head]');
+      const row = /** @type {HTMLElement} */ (/** @type {HTMLElement} */ (e.target).closest('tr[data-head]'));
       if (!row) return;
       this.head = Number(row.dataset.head);
-      $('md-repeat-head').value = String(this.head);
+      /** @type {HTMLSelectElement} */ ($('md-repeat-head')).value = String(this.head);
       this.show(this.t);
     });
   }
@@ -59,7 +59,7 @@ export class RepeatHeads {
   set(view, result, head) {
     this.view = view;
     this.result = result;
-    const sel = $('md-repeat-head');
+    const sel = /** @type {HTMLSelectElement} */ ($('md-repeat-head'));
     if (sel.options.length !== view.heads) {
       sel.replaceChildren(...Array.from({ length: view.heads }, (_, i) => h('option', { value: String(i) }, String(i))));
     }
@@ -109,7 +109,7 @@ export class RepeatHeads {
 
   /** One line per head: the Boolean distance (0 to 0.5) against the repetition. */
   drawChart() {
-    const canvas = $('md-repeat-bool');
+    const canvas = /** @type {HTMLCanvasElement} */ ($('md-repeat-bool'));
     const ctx = canvas.getContext('2d');
     const { w, h: H, th } = clearCanvas(canvas, ctx);
     const { heads, states, boolean_distance: bd } = this.view;
@@ -162,7 +162,7 @@ export class RepeatHeads {
 
   /** The chosen head's P at the repetition shown, rows and columns ordered by cluster. */
   drawHeat() {
-    const canvas = $('md-repeat-heat');
+    const canvas = /** @type {HTMLCanvasElement} */ ($('md-repeat-heat'));
     const ctx = canvas.getContext('2d');
     const { w, h: H, th } = clearCanvas(canvas, ctx);
     if (!this.p) return;

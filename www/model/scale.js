@@ -23,7 +23,7 @@ export class ScaleControl {
    * @param {(scale: string) => void} onPick a scale was picked by the user
    */
   constructor(panel, onPick) {
-    this.radios = SCALES.map((v) => h('input', { type: 'radio', name: 'md-scale', value: v, checked: v === SCALES[0] }));
+    this.radios = SCALES.map((v) => /** @type {HTMLInputElement} */ (h('input', { type: 'radio', name: 'md-scale', value: v, checked: v === SCALES[0] })));
     const titles = { head: "each tile spans its own head's range", shared: 'one range for every head of a grid: heads compare' };
     const labels = { head: ' per head', shared: ' shared' };
     this.box = h('fieldset#md-scale.inline', {},

@@ -3,11 +3,14 @@
 // initial tokens, a refused link's fallback at the link's version), and the changes that start a
 // new run: apply, a preset, New seed, the divergence fixes (halve dt or β), Reset.
 
-import * as wasm from '../pkg/attn_web.js';
+import * as wasmModule from '../pkg/attn_web.js';
 import { ConfigPage } from '../lab/config_page.js';
 import { Draft } from '../lab/draft.js';
 import { startRun } from './run.js';
 import { $, app, ui } from './state.js';
+
+/** The wasm module with its JSON results typed (wasm.d.ts; the same object). */
+const wasm = /** @type {AttnWasm} */ (wasmModule);
 
 const KEPT = 'The last valid run keeps going.';
 
@@ -24,6 +27,8 @@ export function checkPage(text, edited = null) {
  * The configuration string of preset `name` at configuration `version` (default today's; a
  * string without `version` is an old link, which keeps the old arithmetic: see the core's
  * link/version.rs).
+ * @param {string} name
+ * @param {string|number} [version]
  */
 export function presetLink(name, version = wasm.config_version()) {
   return `version=${version}&preset=${name}`;

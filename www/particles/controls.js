@@ -45,26 +45,26 @@ export class Controls {
     this.showSpeed = bindSpeed($('speed'), $('speed-out'), particleSpeeds(), 'step', h.onSpeed);
 
     // In the points textarea, Shift+Enter starts a new line; Enter applies everywhere.
-    this.fields = bindFields($('config-form'), h.onEdit, {
+    this.fields = bindFields(/** @type {HTMLFormElement} */ ($('config-form')), h.onEdit, {
       value: fieldValue,
       isCommit: (e) => e.key === 'Enter' && !e.shiftKey,
     });
-    for (const b of document.querySelectorAll('[data-set]')) {
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-set]'))) {
       b.addEventListener('click', () => {
         const value = b.dataset.value === 'paper-2d' ? h.paperV : b.dataset.value;
         h.onEdit(b.dataset.set, value, true);
       });
     }
 
-    this.coords = [...document.querySelectorAll('input[name="coords"]')];
+    this.coords = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="coords"]'))];
     for (const r of this.coords) r.addEventListener('change', () => r.checked && h.onCoords(r.value));
-    this.coordsGroup = $('coords-group');
-    const trails = $('trails');
+    this.coordsGroup = /** @type {HTMLFieldSetElement} */ ($('coords-group'));
+    const trails = /** @type {HTMLInputElement} */ ($('trails'));
     trails.addEventListener('change', () => h.onTrails(trails.checked));
 
-    this.projection = $('projection');
-    this.axisA = $('axis-a');
-    this.axisB = $('axis-b');
+    this.projection = /** @type {HTMLSelectElement} */ ($('projection'));
+    this.axisA = /** @type {HTMLInputElement} */ ($('axis-a'));
+    this.axisB = /** @type {HTMLInputElement} */ ($('axis-b'));
     const proj = () => {
       $('axes-group').hidden = this.projection.value !== 'axes';
       h.onProjection(this.projection.value, Number(this.axisA.value), Number(this.axisB.value));

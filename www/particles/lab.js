@@ -8,7 +8,7 @@
 // Data flow: link / fields -> Draft (lab/) -> check_link (the core's check and the page's limits) -> ParticleLab
 // -> views. The run advances in animation frames within a time budget (lab/run_loop.js).
 
-import * as wasm from '../pkg/attn_web.js';
+import * as wasmModule from '../pkg/attn_web.js';
 import { setupShareBar } from '../share/share_bar.js';
 import { refreshText } from './captions.js';
 import { checkPage, reset, showRun } from './config.js';
@@ -22,6 +22,9 @@ import { showSeek } from './seek_note.js';
 import { app, markAll, ui } from './state.js';
 import { applyView, viewPairs } from './view_keys.js';
 import { wire } from './wiring.js';
+
+/** The wasm module with its JSON results typed (wasm.d.ts; the same object). */
+const wasm = /** @type {AttnWasm} */ (wasmModule);
 
 /** The run computed to `step` and shown paused there (the link's moment, a PNG's step). */
 function seekTo(step) {
@@ -58,7 +61,10 @@ function show(text) {
   }
 }
 
-/** The particle lab (lab/labs.js says what each member does). */
+/**
+ * The particle lab (lab/labs.js says what each member does).
+ * @param {import('../lab/labs.js').LabContext} ctx
+ */
 export function createLab(ctx) {
   ui.ctx = ctx;
   const lab = {

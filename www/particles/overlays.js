@@ -28,7 +28,7 @@ export function overlayColours() {
 export function showOverlays(list) {
   app.overlays = OVERLAY_NAMES.filter((o) => list.includes(o));
   for (const o of OVERLAY_NAMES) {
-    const box = $(`overlay-${o}`);
+    const box = /** @type {HTMLInputElement|null} */ ($(`overlay-${o}`));
     if (box) box.checked = app.overlays.includes(o);
   }
   loadOverlays();

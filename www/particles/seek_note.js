@@ -12,7 +12,7 @@ let generation = 0; // the seek shown (a newer one takes the note over)
  */
 export function showSeek(target, step, done) {
   const note = $('seek-note');
-  const bar = $('seek-progress');
+  const bar = /** @type {HTMLProgressElement} */ ($('seek-progress'));
   const text = $('seek-text');
   if (!note || target <= 0) return;
   const mine = ++generation;

@@ -28,6 +28,16 @@ export class TokenView {
     this.leaders = null;
     this.onChange = () => {};
     this.onCameraEnd = () => {}; // a drag that rotated the 3-D view ended (yaw, pitch are final)
+    // The run's picture, set by configure (Object.assign), declared for the type checker.
+    /** @type {number} */ this.n;
+    /** @type {1|2|3} */ this.k;
+    /** @type {boolean} */ this.sphere;
+    /** @type {number} */ this.tMax;
+    /** @type {string[]} */ this.names;
+    /** @type {number} */ this.floor;
+    /** @type {number} */ this.every;
+    /** @type {Array<[number, number, number]>|undefined} the tokens drawn last: screen x, y (CSS px) and the token (tokens_draw.js) */
+    this.drawn;
     this.configure({ n: 0, k: 2, sphere: false, tMax: 1, names: ['x₁', 'x₂', 'x₃'] });
     this.bindDrag();
   }

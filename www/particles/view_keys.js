@@ -28,6 +28,7 @@ function angle(a) {
 export function viewPairs() {
   const { tokens: tokenView, heatmap: heatmapView, loop } = ui;
   const d = app.stepper ? app.stepper.d() : 0;
+  /** @type {Array<[string, string]>} */
   const out = [];
   if (loop.speedChosen) out.push(['speed', String(loop.perFrame)]);
   if (app.heatScaleChosen) out.push(['heatmap', heatmapView.scale]);
@@ -54,7 +55,7 @@ export function viewPairs() {
 export function showHeatScale(scale) {
   const heatmapView = ui.heatmap;
   heatmapView.scale = scale === 'max' ? 'max' : 'one';
-  $('heat-scale').value = heatmapView.scale;
+  /** @type {HTMLSelectElement} */ ($('heat-scale')).value = heatmapView.scale;
   $('heatmap-top').textContent = heatmapView.scale === 'one' ? '1' : 'max P';
 }
 
@@ -71,17 +72,17 @@ export function applyView(view) {
   app.heatScaleChosen = view.heatmap !== null && view.heatmap !== undefined;
   showHeatScale(app.heatScaleChosen ? view.heatmap : app.stepper.suggested_heat_scale());
   tokenView.showTrails = view.trails;
-  $('trails').checked = view.trails;
+  /** @type {HTMLInputElement} */ ($('trails')).checked = view.trails;
   const pr = view.projection;
   app.projection = { mode: pr.mode, a: pr.a, b: pr.b };
-  $('projection').value = pr.mode;
-  $('axis-a').value = String(pr.a);
-  $('axis-b').value = String(pr.b);
+  /** @type {HTMLSelectElement} */ ($('projection')).value = pr.mode;
+  /** @type {HTMLInputElement} */ ($('axis-a')).value = String(pr.a);
+  /** @type {HTMLInputElement} */ ($('axis-b')).value = String(pr.b);
   $('axes-group').hidden = pr.mode !== 'axes';
   tokenView.yaw = view.camera.yaw;
   tokenView.pitch = view.camera.pitch;
   tokenView.colour = view.colour;
-  $('colour').value = view.colour;
+  /** @type {HTMLSelectElement} */ ($('colour')).value = view.colour;
   app.orderChosen = view.order !== null && view.order !== undefined;
   showHeatOrder(app.orderChosen ? view.order : app.stepper.suggested_order());
   app.overlaysChosen = view.overlays !== null && view.overlays !== undefined;
@@ -93,7 +94,7 @@ export function applyView(view) {
 /** The heatmap's order (the view key `order`): the view, its select, the run's heatmap. */
 export function showHeatOrder(order) {
   ui.heatmap.order = order;
-  $('heat-order').value = order;
+  /** @type {HTMLSelectElement} */ ($('heat-order')).value = order;
   if (app.stepper) app.stepper.set_heatmap_order(order);
 }
 
@@ -106,6 +107,6 @@ export function showScale(axes) {
     tokenView.view = null; // rescale at once (from the next tokens when none is shown yet)
     if (tokenView.pts) tokenView.updateView();
   }
-  $('scale').value = axes;
+  /** @type {HTMLSelectElement} */ ($('scale')).value = axes;
   $('scale-label').hidden = tokenView.k === 1 || tokenView.sphere;
 }

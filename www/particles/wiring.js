@@ -21,14 +21,14 @@ import { $, app, ui } from './state.js';
 /** Builds the lab's objects on its markup (the wasm module initialised). */
 export function wire(defaultLink) {
   const changed = (how) => ui.ctx.linkChanged(how);
-  ui.tokens = new TokenView($('tokens'));
+  ui.tokens = new TokenView(/** @type {HTMLCanvasElement} */ ($('tokens')));
   ui.tokens.onChange = () => {
     app.needs.draw = true;
     ui.loop?.wake(); // a drag while the frames sleep (run.js, asleep)
   };
   ui.tokens.onCameraEnd = () => changed('replace');
-  ui.heatmap = new HeatmapView($('heatmap'), onHeatHover);
-  ui.chart = new ChartView($('chart'), onChartHover);
+  ui.heatmap = new HeatmapView(/** @type {HTMLCanvasElement} */ ($('heatmap')), onHeatHover);
+  ui.chart = new ChartView(/** @type {HTMLCanvasElement} */ ($('chart')), onChartHover);
   ui.summary = new Summary($('summary'));
   const controls = new Controls({
     presets: wasm.presets(),
@@ -86,7 +86,7 @@ export function wire(defaultLink) {
   }));
   $('scale').addEventListener('change', (e) => {
     app.axesChosen = true;
-    showScale(e.target.value);
+    showScale(/** @type {HTMLSelectElement} */ (e.target).value);
     app.needs.draw = true;
     if (app.stepper && !ui.loop.playing) renderNow();
     changed('push');
@@ -94,13 +94,13 @@ export function wire(defaultLink) {
   // The overlay checkboxes write the view key `overlays` (one history entry per change).
   $('overlay-group').addEventListener('change', () => {
     app.overlaysChosen = true;
-    showOverlays(OVERLAY_NAMES.filter((o) => $(`overlay-${o}`).checked));
+    showOverlays(OVERLAY_NAMES.filter((o) => /** @type {HTMLInputElement} */ ($(`overlay-${o}`)).checked));
     app.lastHeatAt = -Infinity;
     if (app.stepper && !ui.loop.playing) renderNow();
     changed('push');
   });
   $('colour').addEventListener('change', (e) => {
-    ui.tokens.colour = e.target.value;
+    ui.tokens.colour = /** @type {HTMLSelectElement} */ (e.target).value;
     if (!app.stepper) return;
     refreshText();
     app.needs.draw = true;

@@ -25,7 +25,7 @@ function stripKeys(link, keys) {
 }
 
 export class PageView {
-  /** @param {object} wasm the attn_web module, initialised */
+  /** @param {AttnWasm} wasm the attn_web module, initialised */
   constructor(wasm) {
     this.wasm = wasm;
     this.theme = 'auto';

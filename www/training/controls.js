@@ -29,8 +29,8 @@ export class TrainingControls {
     this.showSpeed = bindSpeed($('tr-speed'), $('tr-speed-out'), SPEEDS, 'iteration', h.onSpeed);
 
     // Text is applied with Ctrl+Enter, the "Use text" button, or on leaving the box.
-    this.fields = bindFields($('tr-form'), h.onEdit);
-    this.text = $('tr-text');
+    this.fields = bindFields(/** @type {HTMLFormElement} */ ($('tr-form')), h.onEdit);
+    this.text = /** @type {HTMLTextAreaElement} */ ($('tr-text'));
     $('tr-text-apply').addEventListener('click', () => h.onEdit('text', this.text.value, true));
     $('tr-text-clear').addEventListener('click', () => {
       this.text.value = '';

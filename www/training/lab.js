@@ -48,7 +48,7 @@ export function createLab(ctx) {
 }
 
 class TrainingLabPage {
-  /** @param {{ wasm: object, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
+  /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;
     this.ctx = ctx;
@@ -59,7 +59,16 @@ class TrainingLabPage {
     this.lastChartAt = -Infinity;
     this.heatHover = null;
     this.chartHover = null;
+    /** @type {[string, string]|null} */
     this.moment = null; // ['step', k]: the timeline's committed position (or the link's step=)
+    // The methods mixed in from panels.js (Object.assign below), declared for the type checker
+    // (the statements only read them).
+    /** @type {typeof panelMethods.render} */ this.render;
+    /** @type {typeof panelMethods.showDivergence} */ this.showDivergence;
+    /** @type {typeof panelMethods.hideDivergence} */ this.hideDivergence;
+    /** @type {typeof panelMethods.refreshText} */ this.refreshText;
+    /** @type {typeof panelMethods.onHeatHover} */ this.onHeatHover;
+    /** @type {typeof panelMethods.onChartHover} */ this.onChartHover;
     writeSweepCaption();
 
     this.controls = new TrainingControls({
@@ -113,8 +122,8 @@ class TrainingLabPage {
       },
     });
     this.controls.showSpeed(this.loop.perFrame);
-    this.heatmap = new CnHeatmap($('tr-heatmap'), (cell) => this.onHeatHover(cell));
-    this.chart = new TrainingChart($('tr-chart'), (h) => this.onChartHover(h));
+    this.heatmap = new CnHeatmap(/** @type {HTMLCanvasElement} */ ($('tr-heatmap')), (cell) => this.onHeatHover(cell));
+    this.chart = new TrainingChart(/** @type {HTMLCanvasElement} */ ($('tr-chart')), (h) => this.onChartHover(h));
     this.sweep = new SweepPanel(wasm);
     this.summary = new Summary($('tr-summary'));
 

@@ -28,20 +28,20 @@ function fmt(v, digits = 4) {
 }
 
 export class SweepPanel {
-  /** @param {object} wasm the attn_web module (main thread) */
+  /** @param {AttnWasm} wasm the attn_web module (main thread) */
   constructor(wasm) {
     this.wasm = wasm;
     this.base = '';
     this.worker = null;
     this.run = null; // { id, base, cells, results, next, started, state, reference }
     this.runId = 0;
-    this.canvas = $('sw-chart');
-    this.progress = $('sw-progress');
+    this.canvas = /** @type {HTMLCanvasElement} */ ($('sw-chart'));
+    this.progress = /** @type {HTMLProgressElement} */ ($('sw-progress'));
     this.progressText = $('sw-progress-text');
     this.error = $('sw-error');
     this.tbody = $('sw-table').querySelector('tbody');
-    this.runButton = $('sw-run');
-    this.cancelButton = $('sw-cancel');
+    this.runButton = /** @type {HTMLButtonElement} */ ($('sw-run'));
+    this.cancelButton = /** @type {HTMLButtonElement} */ ($('sw-cancel'));
     $('sw-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.start();
@@ -96,9 +96,9 @@ export class SweepPanel {
       if (!values.length) throw Object.assign(new Error(`${label}: give at least one value`), { key });
       return values;
     };
-    const etas = check('eta_z', 'η_Z values', $('sw-eta').value);
-    const ratios = check('ratio', 'r values', $('sw-ratio').value);
-    const seedsText = $('sw-seeds').value.trim();
+    const etas = check('eta_z', 'η_Z values', /** @type {HTMLInputElement} */ ($('sw-eta')).value);
+    const ratios = check('ratio', 'r values', /** @type {HTMLInputElement} */ ($('sw-ratio')).value);
+    const seedsText = /** @type {HTMLInputElement} */ ($('sw-seeds')).value.trim();
     const seeds = Number(seedsText);
     const max = this.wasm.sweep_max_seeds();
     if (!/^\d+$/.test(seedsText) || seeds < 1 || seeds > max) {

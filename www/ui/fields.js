@@ -2,6 +2,9 @@
 // configuration form (edit events, shown values, invalid marks) and the Play button. They only
 // read and write the DOM; each lab's controls module reports what the user did.
 
+/** A configuration form's field (`data-key`): an input, a select or a textarea. */
+/** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Field */
+
 /** Fills the preset `<select>` (one option per preset, its description as title) and reports changes. */
 export function fillPresets(select, presets, onPreset) {
   for (const p of presets) {
@@ -24,11 +27,11 @@ const plainCommit = (e, el) => e.key === 'Enter' && (el.tagName !== 'TEXTAREA' |
  * change; other fields report while typing (commit false) and commit on change or the apply key.
  * @param {HTMLFormElement} form
  * @param {(key: string, value: string, commit: boolean) => void} onEdit
- * @param {{ value?: (el: HTMLElement) => string, isCommit?: (e: Event, el: HTMLElement) => boolean }} [opts]
- * @returns {HTMLElement[]} the fields
+ * @param {{ value?: (el: Field) => string, isCommit?: (e: KeyboardEvent, el: Field) => boolean }} [opts]
+ * @returns {Field[]} the fields
  */
 export function bindFields(form, onEdit, { value = plainValue, isCommit = plainCommit } = {}) {
-  const fields = /** @type {HTMLInputElement[]} */ ([...form.querySelectorAll('[data-key]')]);
+  const fields = /** @type {Field[]} */ ([...form.querySelectorAll('[data-key]')]);
   for (const el of fields) {
     const key = el.dataset.key;
     if (el.tagName === 'SELECT') {
@@ -36,7 +39,7 @@ export function bindFields(form, onEdit, { value = plainValue, isCommit = plainC
     } else {
       el.addEventListener('input', () => onEdit(key, value(el), false));
       el.addEventListener('change', () => onEdit(key, value(el), true));
-      el.addEventListener('keydown', (e) => {
+      el.addEventListener('keydown', (/** @type {KeyboardEvent} */ e) => {
         if (isCommit(e, el)) {
           e.preventDefault();
           onEdit(key, value(el), true);
@@ -62,11 +65,11 @@ const plainWrite = (el, v) => {
 /**
  * Shows configuration values in the fields (a select gains an option for a value it lacks) and
  * marks the invalid ones.
- * @param {HTMLElement[]} fields
+ * @param {Field[]} fields
  * @param {Map<string, string>} values key -> value
  * @param {(key: string) => boolean} isInvalid
  * @param {string} errorId the id of the error message the invalid fields point to
- * @param {(el: HTMLElement, v: string) => void} [write]
+ * @param {(el: Field, v: string) => void} [write]
  */
 export function showFields(fields, values, isInvalid, errorId, write = plainWrite) {
   for (const el of fields) {

@@ -17,7 +17,11 @@
 
 import init, { DepthLab } from '../pkg/attn_web.js';
 
+// The worker's global scope, typed as one (globals.d.ts: lib.dom calls `self` a Window).
+const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
+
 const ready = init();
+/** @type {TypedDepthLab|null} */
 let lab = null;
 let labConfig = '';
 
@@ -29,7 +33,7 @@ self.onmessage = async (e) => {
     if (!lab || labConfig !== config) {
       if (lab) lab.free();
       lab = null;
-      lab = new DepthLab(config);
+      lab = /** @type {TypedDepthLab} */ (new DepthLab(config)); // its results typed (wasm.d.ts)
       labConfig = config;
     }
     const result = wantResult || lab.last_variant() !== variant ? lab.run_variant(variant) : null;

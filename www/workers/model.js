@@ -36,12 +36,16 @@ import init, { model_memory, model_text } from '../pkg/attn_web.js';
 import { loadFiles, streamInto } from './model_files.js';
 import { HelperPool, withSurgery } from './model_pool.js';
 
+// The worker's global scope, typed as one (globals.d.ts: lib.dom calls `self` a Window).
+const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
+
 const ready = init();
 // This script also runs as the pool's helper (model_pool.js): it loads its own copy and answers
 // 'surgery'; only the lab's own worker starts a helper.
 const HELPER = new URL(self.location.href).searchParams.get('role') === 'helper';
 const pool = HELPER ? null : new HelperPool();
 const CACHE = 'attn-models-v1';
+/** @type {TypedModelLab|null} */
 let lab = null;
 let fromCache = 0; // files of the current load read from the Cache API
 
@@ -158,7 +162,7 @@ async function load({ base, name }) {
   const sha256 = weights.sha256();
   const loaded = weights.load(config, vocab, tok ? model_text('tokenizer_config.json', tok) : undefined, name); // frees the bytes
   if (lab) lab.free();
-  lab = loaded;
+  lab = /** @type {TypedModelLab} */ (loaded); // its results typed (wasm.d.ts)
   const cached = fromCache === (tok ? 4 : 3);
   self.postMessage({ kind: 'loaded', info: lab.info(), sha256, ms: performance.now() - t0, cached, memory });
   // The helper reads the same files, by then in the Cache API.
@@ -178,7 +182,7 @@ async function files(msg) {
     throw err;
   }
   if (lab) lab.free();
-  lab = got.lab;
+  lab = /** @type {TypedModelLab} */ (got.lab);
   self.postMessage({ kind: 'loaded', own: true, info: lab.info(), sha256: got.sha256, ms: performance.now() - t0, cached: false, memory: got.memory });
   pool?.loaded({ kind: 'files', files: msg.files, device: msg.device }, got.sha256, got.configText, msg.device ?? navigator.deviceMemory ?? 0);
 }

@@ -19,6 +19,9 @@
 
 import { initSync, RowWorker } from '../pkg/attn_web.js';
 
+// The worker's global scope, typed as one (globals.d.ts: lib.dom calls `self` a Window).
+const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
+
 /** The message port of this worker, in a browser or in Node. */
 async function openPort() {
   if (typeof WorkerGlobalScope !== 'undefined') {

@@ -8,6 +8,9 @@
 
 import init, { run_sweep_cell } from '../pkg/attn_web.js';
 
+// The worker's global scope, typed as one (globals.d.ts: lib.dom calls `self` a Window).
+const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
+
 const ready = init();
 
 self.onmessage = async (e) => {

@@ -1,0 +1,238 @@
+// The JSON that crosses from the wasm module (crates/web, serde) to the page's modules, declared
+// once. wasm-bindgen's own www/pkg/attn_web.d.ts types every JsValue a function returns as `any`;
+// `AttnWasm` is that module with the results below in place of `any`, and it is the type of the
+// `wasm` object the labs are handed (main.js, lab/labs.js's ctx). Each interface names the Rust
+// struct it mirrors: a field renamed there must be renamed here, and tsc then fails on every
+// reader of the old name (the mirror is by hand: nothing generates it from the Rust).
+
+// ---- check_link (crates/web/src/link.rs LinkOk / LinkErr, check.rs CheckOk / CheckErr) --------
+
+/** A changed key of a valid configuration (crates/web check.rs `Difference`). */
+interface ConfigDifference {
+  key: string;
+  preset: string;
+  value: string;
+}
+
+/** A valid configuration (crates/web check.rs `CheckOk`). */
+interface CheckOk {
+  ok: true;
+  /** The configuration alone, canonical: what the run is built from. */
+  canonical: string;
+  /** Its keys that differ from the preset. */
+  differences: ConfigDifference[];
+  /** Every key of the resolved configuration, decoded. */
+  pairs: Array<[string, string]>;
+}
+
+/** A refused configuration or link (crates/web check.rs `CheckErr`): the key and why. */
+interface CheckErr {
+  ok: false;
+  key: string;
+  message: string;
+}
+
+/** The moment a link opens at (core view `Moment`, lowercase variants). */
+type LinkMoment = { t: number } | { step: number } | null;
+
+/** A link's view keys, typed (core view/mod.rs `View`). */
+interface LinkView {
+  lab: string;
+  moment: LinkMoment;
+  embed: boolean;
+  panels: string[];
+  controls: string[];
+  theme: 'auto' | 'light' | 'dark';
+  bg: string;
+  speed: number | null;
+  heatmap: string | null;
+  trails: boolean;
+  projection: { mode: 'pca2' | 'pca3' | 'axes'; a: number; b: number };
+  camera: { yaw: number; pitch: number };
+  colour: string;
+  order: string | null;
+  axes: string | null;
+  overlays: string[] | null;
+  residual_axis: string;
+  grid_scale: string;
+}
+
+/** check_link's answer for a valid link (crates/web link.rs `LinkOk`, CheckOk flattened in). */
+interface LinkOk extends CheckOk {
+  lab: string;
+  /** The whole canonical link: configuration, then the view keys that differ from defaults. */
+  link: string;
+  /** The step the link opens at, or null. */
+  open_step: number | null;
+  view: LinkView;
+  /** The view keys as written in `link`. */
+  view_pairs: Array<[string, string]>;
+  /** The preset's one-line caption. */
+  caption: string;
+}
+
+/** check_link's answer for a refused link (crates/web link.rs `LinkErr`): `lab` the lab the
+ * text asks for. */
+interface LinkErr extends CheckErr {
+  lab: string;
+}
+
+/** What check_link returns (never throws for bad input): LinkOk's fields when `ok`, LinkErr's
+ * otherwise. One interface, not the union `LinkOk | LinkErr`: without strictNullChecks (743
+ * errors over www/ today) tsc does not narrow a union on `if (!res.ok)`. */
+interface LinkCheck extends Omit<LinkOk, 'ok'>, Omit<LinkErr, 'ok' | 'lab'> {
+  ok: boolean;
+}
+
+/** check_model_link's answer (crates/web labs/model.rs `LinkChecked` when `ok`, else `Refused`:
+ * CheckErr with `lab`). */
+interface ModelLinkCheck extends Omit<CheckErr, 'ok'> {
+  ok: boolean;
+  lab: 'model';
+  canonical: string;
+  link: string;
+  layer: number;
+  head: number;
+}
+
+// ---- the model lab (crates/web/src/labs/model.rs) -----------------------------------------------
+
+/** One head's context-similarity statistics (core collapse/similarity.rs `HeadSimilarity`). */
+interface HeadSimilarity {
+  head: number;
+  pairs: number;
+  cutoff: number | null;
+  distance_histogram: number[];
+  mean_distance: number | null;
+  same_sentence_pairs: number;
+  same_sentence: number | null;
+  top_token: number | null;
+  top_token_share: number;
+  separator_mass: number | null;
+}
+
+/** One layer's context-similarity statistics (core collapse/similarity.rs `LayerSimilarity`). */
+interface LayerSimilarity {
+  layer: number;
+  heads: HeadSimilarity[];
+  distance_histogram: number[];
+  same_sentence: number | null;
+  separator_mass: number | null;
+}
+
+/** One variant's residual curve (crates/web labs/model.rs `CurveOut`). */
+interface ModelCurve {
+  variant: string;
+  residual: Array<number | null>;
+}
+
+/** ModelLab.analyse's answer (crates/web labs/model.rs `AnalysisOut`). */
+interface ModelAnalysis {
+  config: string;
+  n: number;
+  ids: number[];
+  tokens: string[];
+  sentence: number[];
+  layers: number;
+  heads: number;
+  layer: number;
+  head: number;
+  hidden_layer: number;
+  scale: 'head' | 'shared';
+  variants: ModelCurve[];
+  statistics: LayerSimilarity[];
+  chance: number;
+  tokenizer_note: string | null;
+  /** Added by workers/model.js: the workers that computed it (2: the surgery curves came from
+   * the helper worker). */
+  workers?: number;
+}
+
+/** ModelLab.tiles's answer (crates/web labs/model.rs `tiles`, a js_sys::Object). */
+interface ModelTiles {
+  side: number;
+  scale: 'head' | 'shared';
+  attention: Uint8ClampedArray;
+  similarity: Uint8ClampedArray;
+  attention_max: Float64Array;
+  similarity_range: Float64Array;
+}
+
+/** ModelLab.info's answer (crates/web labs/model.rs `ModelInfo`). */
+interface ModelInfo {
+  id: string;
+  layers: number;
+  heads: number;
+  hidden: number;
+  vocab: number;
+  max_positions: number;
+}
+
+// ---- the depth lab (crates/web/src/labs/depth.rs) -----------------------------------------------
+
+/** DepthLab.info's answer (crates/web labs/depth.rs `Info`). */
+interface DepthInfo {
+  canonical: string;
+  preset: string;
+  description: string;
+  n: number;
+  d_model: number;
+  d_head: number;
+  layers: number;
+  heads: number;
+  labels: string[];
+  sentence: number[];
+  separator: boolean[];
+  chance_level: number;
+  path_shares: number[];
+  /** The configured variants' names (`san`, ...), in order. */
+  variants: string[];
+  /** Their labels (`SAN`, ...). */
+  variant_labels: string[];
+  precision: 'f32' | 'f64';
+}
+
+/** DepthLab.run_variant's answer (core depth/variants.rs `VariantResult`; NaN is null). */
+interface DepthVariantResult {
+  /** The variant's label (`SAN`, ...). */
+  variant: string;
+  residual: Array<number | null>;
+  composite_norm: Array<number | null>;
+  singular_values: Array<Array<number | null>>;
+  similarity: LayerSimilarity[];
+  overflow: string | null;
+}
+
+/** DepthLab.similarity_tiles's answer (crates/web labs/depth.rs, a js_sys::Object). */
+interface DepthTiles {
+  side: number;
+  pixels: Uint8ClampedArray;
+  values: Float32Array;
+}
+
+// ---- the module, with these results in place of `any` ------------------------------------------
+
+type AttnWasmModule = typeof import('./pkg/attn_web.js');
+
+/** A DepthLab whose results are typed. */
+interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles'> {
+  info(): DepthInfo;
+  similarity_tiles(max_side: number, shared: boolean): DepthTiles;
+  run_variant(name: string): DepthVariantResult;
+}
+
+/** A ModelLab whose results are typed (workers/model.js holds it). */
+interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles'> {
+  info(): ModelInfo;
+  tiles(max_side: number): ModelTiles;
+  analyse(text: string): ModelAnalysis;
+  analyse_unmodified(text: string): ModelAnalysis;
+  surgery(text: string): ModelCurve[];
+}
+
+/** The attn_web module as the labs use it (main.js hands it to each lab). */
+type AttnWasm = Omit<AttnWasmModule, 'check_link' | 'check_model_link' | 'DepthLab'> & {
+  check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
+  check_model_link(text: string): ModelLinkCheck;
+  DepthLab: new (config: string) => TypedDepthLab;
+};
