@@ -3,7 +3,8 @@
 // `AttnWasm` is that module with the results below in place of `any`, and it is the type of the
 // `wasm` object the labs are handed (main.js, lab/labs.js's ctx). Each interface names the Rust
 // struct it mirrors: a field renamed there must be renamed here, and tsc then fails on every
-// reader of the old name (the mirror is by hand: nothing generates it from the Rust).
+// reader of the old name. The mirror is written by hand; crates/web's tests compare the fields
+// serde writes with the ones declared here (check_link's: link.rs), so a rename on one side fails.
 
 // ---- check_link (crates/web/src/link.rs LinkOk / LinkErr, check.rs CheckOk / CheckErr) --------
 

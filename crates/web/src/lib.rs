@@ -18,6 +18,8 @@
 
 mod charts;
 mod check;
+#[cfg(test)]
+mod dts;
 mod export;
 mod labs;
 mod link;

@@ -77,16 +77,21 @@ pub fn check_link(
         Ok(l)
     });
     match parsed {
-        Ok(l) => to_js(&LinkOk {
-            lab: l.config.lab(),
-            link: l.to_canonical_string(),
-            open_step: l.open_step(),
-            view: &l.view,
-            view_pairs: l.view.pairs(),
-            caption: l.config.caption(),
-            check: CheckOk::new(l.config.to_canonical_string(), l.config.differences_from_preset(), l.config.pairs()),
-        }),
+        Ok(l) => to_js(&link_ok(&l)),
         Err(e) => to_js(&LinkErr { lab: lab::requested_lab(text), check: CheckErr::from(e) }),
+    }
+}
+
+/// [`check_link`]'s answer for a valid link `l`.
+fn link_ok(l: &lab::Link) -> LinkOk<'_> {
+    LinkOk {
+        lab: l.config.lab(),
+        link: l.to_canonical_string(),
+        open_step: l.open_step(),
+        view: &l.view,
+        view_pairs: l.view.pairs(),
+        caption: l.config.caption(),
+        check: CheckOk::new(l.config.to_canonical_string(), l.config.differences_from_preset(), l.config.pairs()),
     }
 }
 
@@ -146,4 +151,24 @@ pub fn model_family_keys(model: &str, integrator: &str) -> Result<JsValue, JsErr
     let integrator = Integrator::from_name(integrator)
         .ok_or_else(|| JsError::new(&format!("`integrator`: unknown integrator {:?}", integrator)))?;
     to_js(&family_keys(model, integrator))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// check_link's JSON, valid and refused, has exactly the fields `www/wasm.d.ts` declares for
+    /// it (LinkOk with CheckOk, its view as LinkView; LinkErr with CheckErr): a field renamed on
+    /// one side only fails here.
+    #[test]
+    fn check_links_answers_are_what_wasm_d_ts_declares() {
+        let l = parse_link("version=7&preset=polytope&step=3").unwrap();
+        let ok = serde_json::to_value(link_ok(&l)).unwrap();
+        assert_eq!(json_keys(&ok), fields_of("LinkOk"));
+        assert_eq!(json_keys(&ok["view"]), fields_of("LinkView"));
+        let e = parse_link("version=7&preset=polytope&n=0").unwrap_err();
+        let err = serde_json::to_value(LinkErr { lab: "particles", check: CheckErr::from(e) }).unwrap();
+        assert_eq!(json_keys(&err), fields_of("LinkErr"));
+    }
 }
