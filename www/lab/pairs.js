@@ -48,6 +48,16 @@ export function joinConfig(pairs) {
     .join('&');
 }
 
+/**
+ * The value of key `key` in configuration string `text` (decoded), or null when it has none.
+ * @param {string} text
+ * @param {string} key
+ * @returns {string|null}
+ */
+export function valueOf(text, key) {
+  return splitConfig(text).find(([k]) => k === key)?.[1] ?? null;
+}
+
 /** The preset a configuration string names (for file names), or 'run'. */
 export function presetOf(text) {
   return splitConfig(text).find(([k]) => k === 'preset')?.[1] ?? 'run';

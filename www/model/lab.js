@@ -9,7 +9,7 @@
 // (result.config) goes to the address bar. Picking a head is a new link (layer=, head=).
 
 import { writeCaptions } from './captions.js';
-import { encodeValue } from '../lab/pairs.js';
+import { encodeValue, valueOf } from '../lab/pairs.js';
 import { h } from '../ui/dom.js';
 import { HeadPanel } from './head_panel.js';
 import { HeadDynamics } from './head_dynamics.js';
@@ -31,21 +31,6 @@ import { RepeatPanel } from './repeat.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
-
-/** The value of key `key` in link `text` (decoded), or null. */
-function valueOf(text, key) {
-  for (const part of String(text).replace(/^#/, '').split('&')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i) === key) {
-      try {
-        return decodeURIComponent(part.slice(i + 1));
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 /** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
 const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale', 'hidden_layer'];

@@ -10,6 +10,7 @@
 // overflowed, is shown in the panel (the numbers before it are kept).
 
 import { h } from '../ui/dom.js';
+import { valueOf } from '../lab/pairs.js';
 import { LayersPanel, layersPanel } from './layers.js';
 import { RepeatHeads, repeatHeadsMarkup } from './repeat_heads.js';
 
@@ -26,21 +27,6 @@ const VARIANTS = [
 /** The layer the panel offers first: on the default text, [CLS] parts from the rest there. */
 const FIRST_LAYER = 3;
 const PLAY_MS = 80; // per repetition while playing
-
-/** The value of key `key` in link `text` (decoded), or null. */
-function valueOf(text, key) {
-  for (const part of String(text).replace(/^#/, '').split('&')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i) === key) {
-      try {
-        return decodeURIComponent(part.slice(i + 1));
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 /** How the shared panel (layers.js) names the repetitions. */
 export const REPEAT = {
