@@ -111,7 +111,7 @@ describe('model lab: a layer repeated', { skip }, () => {
     assert.equal(await page.$eval('#md-repeat-colour', (s) => s.value), 'clusters');
     assert.match(await page.$eval('#md-repeat-status', (s) => s.textContent), /layer 3 \(transformer\) repeated 60 times/);
     const before = await canvasSnapshot(page, '#md-repeat-tokens');
-    await page.locator('#md-repeat-slider').fill('0');
+    await page.locator('#md-repeat-range').fill('0');
     assert.equal(await page.evaluate(() => window.__attnModel.repeatShown()), 0);
     assert.notEqual((await canvasSnapshot(page, '#md-repeat-tokens')).hash, before.hash, 'repetition 0 is drawn elsewhere');
     await page.locator('#md-repeat-tokens').focus();
@@ -128,7 +128,7 @@ describe('model lab: a layer repeated', { skip }, () => {
     await page.click('#md-repeat-play');
     const paused = await page.evaluate(() => window.__attnModel.repeatShown());
     assert.ok((await hashOf(page)).endsWith(`&step=${paused}`), `${await hashOf(page)} at ${paused}`);
-    await page.locator('#md-repeat-slider').fill('17');
+    await page.locator('#md-repeat-range').fill('17');
     const at17 = await canvasSnapshot(page, '#md-repeat-tokens');
     const link17 = await hashOf(page);
     assert.ok(link17.endsWith('&step=17'), link17);
@@ -141,6 +141,9 @@ describe('model lab: a layer repeated', { skip }, () => {
     await analysed(again);
     await repeated(again, 61);
     assert.equal(await again.evaluate(() => window.__attnModel.repeatShown()), 17);
+    // The shared timeline says so: its scrubber at 17 of 60, its label and value text.
+    assert.deepEqual(await again.$eval('#md-repeat-range', (r) => [r.value, r.max, r.getAttribute('aria-valuetext')]), ['17', '60', 'repetition 17']);
+    assert.equal(await again.textContent('#md-repeat-label'), 'repetition 17');
     assert.equal(await hashOf(again), link17);
     await again.locator('#md-repeat-tokens').scrollIntoViewIfNeeded();
     assert.equal((await canvasSnapshot(again, '#md-repeat-tokens')).hash, at17.hash, 'repetition 17 drawn as before');

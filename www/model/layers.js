@@ -37,9 +37,11 @@ export function layersPanel(o = LAYERS, controls = [], after = []) {
     h(`h2#${id('heading')}`, {}, o.title),
     ...controls,
     h('div.md-layers-bar', {},
-      h('label', { for: id('slider') }, `${o.step} `),
-      h(`input#${id('slider')}.md-layers-slider`, { type: 'range', min: '0', max: '1', step: '1', value: '0', 'aria-describedby': id('out') }),
-      h(`output#${id('out')}.md-layers-out`, { for: id('slider') }, o.name(0)),
+      // A panel over a run's states (o.timeline) gets the labs' shared timeline there instead.
+      ...(o.timeline ? [h(`div#${id('timeline')}.timeline.md-layers-timeline`)] : [
+        h('label', { for: id('slider') }, `${o.step} `),
+        h(`input#${id('slider')}.md-layers-slider`, { type: 'range', min: '0', max: '1', step: '1', value: '0', 'aria-describedby': id('out') }),
+        h(`output#${id('out')}.md-layers-out`, { for: id('slider') }, o.name(0))]),
       h('label', { for: id('colour') }, 'colour '),
       h(`select#${id('colour')}`, {}, h('option', { value: 'sentence' }, 'by sentence'), h('option', { value: 'clusters' }, 'by cluster')),
       h('label.md-layers-3d', {}, h(`input#${id('3d')}`, { type: 'checkbox' }), ' 3-D (drag to rotate)'),
@@ -77,8 +79,8 @@ export class LayersPanel {
     this.tokens = new TokenView(/** @type {HTMLCanvasElement} */ ($('tokens')));
     this.tokens.colour = 'clusters'; // slots: sentences or clusters (restyle)
     this.tokens.onChange = () => this.drawTokens();
-    const slider = /** @type {HTMLInputElement} */ ($('slider'));
-    slider.addEventListener('input', () => this.onLayer(Number(slider.value)));
+    const slider = /** @type {HTMLInputElement | null} */ ($('slider'));
+    slider?.addEventListener('input', () => this.onLayer(Number(slider.value)));
     $('tokens').addEventListener('keydown', (e) => {
       if (!this.view) return;
       const last = this.view.states - 1;
@@ -144,8 +146,8 @@ export class LayersPanel {
     } else half = Math.max(...lo.map((v, a) => (Number.isFinite(v) ? (hi[a] - v) / 2 : 0)));
     half = Math.max(half * 1.08, 1e-9);
     this.frame = { c, h: half, hs: new Array(m).fill(half) };
-    const slider = /** @type {HTMLInputElement} */ (this.$('slider'));
-    slider.max = String(view.states - 1);
+    const slider = /** @type {HTMLInputElement | null} */ (this.$('slider'));
+    if (slider) slider.max = String(view.states - 1);
     this.table();
     this.show(layer);
   }
@@ -155,8 +157,11 @@ export class LayersPanel {
     if (!this.view) return;
     const l = Math.max(0, Math.min(this.view.states - 1, layer));
     this.layer = l;
-    /** @type {HTMLInputElement} */ (this.$('slider')).value = String(l);
-    this.$('out').textContent = this.o.long(l);
+    const slider = /** @type {HTMLInputElement | null} */ (this.$('slider'));
+    if (slider) {
+      slider.value = String(l);
+      this.$('out').textContent = this.o.long(l);
+    }
     const states = [];
     for (let a = 0; a < l; a++) states.push({ step: a, t: a, x: this.pointsOf(a) });
     this.tokens.retrace(states, l, l, this.pointsOf(l));

@@ -13,6 +13,7 @@ import { h } from '../ui/dom.js';
 import { valueOf } from '../lab/pairs.js';
 import { LayersPanel, layersPanel } from './layers.js';
 import { RepeatHeads, repeatHeadsMarkup } from './repeat_heads.js';
+import { Timeline } from '../lab/timeline.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,6 +32,7 @@ const PLAY_MS = 80; // per repetition while playing
 /** How the shared panel (layers.js) names the repetitions. */
 export const REPEAT = {
   prefix: 'md-repeat',
+  timeline: true, // scrubbed with the labs' shared timeline (lab/timeline.js)
   title: 'A layer repeated',
   step: 'repetition',
   name: (t) => `t=${t}`,
@@ -73,6 +75,25 @@ export class RepeatPanel {
     this.view = null; // ModelLab.repeat_view's arrays
     this.timer = null;
     this.wantStep = null; // the link's step=, shown when its run arrives
+    // The shared timeline over the repetitions: dragging shows each, letting go (or a key)
+    // writes it in the link; Replay plays from repetition 0.
+    this.timeline = new Timeline(/** @type {HTMLElement} */ ($('md-repeat-timeline')), {
+      id: 'md-repeat',
+      label: 'Repetition shown',
+      states: () => (this.view ? { step: this.panel.layer, end: this.view.states - 1 } : null),
+      seekTo: (t) => {
+        this.pause(false);
+        this.show(t);
+        return Promise.resolve(this.panel.layer);
+      },
+      text: (t) => REPEAT.long(t),
+      commit: () => this.writeStep(),
+      replay: () => {
+        if (!this.view) return;
+        this.show(0);
+        this.play();
+      },
+    });
     $('md-repeat-run').addEventListener('click', () => this.runClicked());
     $('md-repeat-play').addEventListener('click', () => this.togglePlay());
     $('md-repeat-step').addEventListener('click', () => {
@@ -189,6 +210,7 @@ export class RepeatPanel {
     const shown = this.wantStep === null ? view.states - 1 : Math.min(this.wantStep, view.states - 1);
     this.panel.set(view, this.lab.result, shown);
     this.heads.show(this.panel.layer);
+    this.timeline.sync();
     const last = view.states - 1;
     const said = `layer ${view.layer} (${view.variant}) repeated ${view.done} times in ${Math.round(ms)} ms: ${view.clusters[last]} cluster${view.clusters[last] === 1 ? '' : 's'} at repetition ${last}.`;
     if (view.stopped) this.status(`Stopped at repetition ${view.stopped.iteration}: ${view.stopped.what}. Repetitions 0–${last} are shown.`, true);
@@ -205,6 +227,7 @@ export class RepeatPanel {
   show(t) {
     this.panel.show(t);
     this.heads.show(this.panel.layer);
+    this.timeline.sync();
   }
 
   /** Shows repetition `t` chosen by the reader (scrubber, keys, Step) and writes it in the link
