@@ -32,6 +32,13 @@ use std::fmt::Debug;
 use std::ops::{Add, Mul, Sub};
 
 pub use scores::{pack_keys, pack_queries, scores_block, KeyPanels};
+
+// The f32 tiles of the build's instruction set: the same functions in each module, one module per
+// target (each keeps the generic tile's order per lane).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+use avx2 as f32_tiles;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128 as f32_tiles;
 pub use sums::{weighted_sums_block, Shift, SumsScratch};
 
 /// Number of partial sums (lane classes of `j`) in a weighted sum.
@@ -94,55 +101,35 @@ impl Float for f32 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
     const PANELS: usize = 3;
 
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    #[inline(always)]
-    fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
-        let [t] = avx2::score_tiles_f32::<1>(a, [b]);
-        t
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    #[inline(always)]
-    fn score_tiles<const P: usize>(
-        a: &[[f32; shape::SR]],
-        b: [&[[f32; shape::SK]]; P],
-    ) -> [[[f32; shape::SK]; shape::SR]; P] {
-        avx2::score_tiles_f32(a, b)
-    }
-
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    #[inline(always)]
-    fn sums_tile<const REL: bool>(
-        e: [&[f32]; shape::WR],
-        w: [&[f32]; shape::WC],
-        sh: [[f32; shape::WC]; shape::WR],
-        q0: usize,
-        q1: usize,
-        acc: &mut [[[f32; LANES]; shape::WC]; shape::WR],
-    ) {
-        avx2::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
-    }
-
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     const PANELS: usize = 4;
 
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(any(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     fn score_tile(a: &[[f32; shape::SR]], b: &[[f32; shape::SK]]) -> [[f32; shape::SK]; shape::SR] {
-        let [t] = simd128::score_tiles_f32::<1>(a, [b]);
+        let [t] = f32_tiles::score_tiles_f32::<1>(a, [b]);
         t
     }
 
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(any(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     fn score_tiles<const P: usize>(
         a: &[[f32; shape::SR]],
         b: [&[[f32; shape::SK]]; P],
     ) -> [[[f32; shape::SK]; shape::SR]; P] {
-        simd128::score_tiles_f32(a, b)
+        f32_tiles::score_tiles_f32(a, b)
     }
 
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg(any(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     fn sums_tile<const REL: bool>(
         e: [&[f32]; shape::WR],
@@ -152,7 +139,7 @@ impl Float for f32 {
         q1: usize,
         acc: &mut [[[f32; LANES]; shape::WC]; shape::WR],
     ) {
-        simd128::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
+        f32_tiles::sums_tile_f32::<REL>(e, w, sh, q0, q1, acc)
     }
 }
 
