@@ -63,6 +63,7 @@ class DepthLabPage {
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
     this.worker = null;
+    this.workerCreatedAt = 0; // performance.now() when the worker was created
     this.workerBytes = null; // size of the worker's wasm memory, as its last reply said
     this.job = 0; // id of the current computation
     this.queue = []; // messages still to send: { variant, result } (result false: tiles only)

@@ -7,6 +7,7 @@
 // page (lab.js mixes them in).
 
 import { fmt } from '../ui/format.js';
+import { measureOnce } from '../lab/marks.js';
 
 /** Pixels per similarity tile side (larger n is downsampled, block maximum). */
 export const MAX_SIDE = 128;
@@ -37,6 +38,7 @@ export const variantMethods = {
 
   ensureWorker() {
     if (!this.worker) {
+      this.workerCreatedAt = performance.now();
       this.worker = new Worker(new URL('../workers/depth.js', import.meta.url), { type: 'module' });
       this.worker.onmessage = (e) => this.onReply(e.data);
       this.worker.onerror = (e) => {
@@ -92,6 +94,7 @@ export const variantMethods = {
     }
     const label = this.labelOf(msg.variant);
     this.workerBytes = msg.wasmBytes;
+    measureOnce('attn-depth-worker-start', this.workerCreatedAt, msg.startMs);
     if (msg.result) {
       this.results.push(msg.result);
       this.times.set(label, msg.ms);

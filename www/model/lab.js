@@ -188,6 +188,8 @@ class ModelLabPage {
       repeatHeads: () => { const p = this.repeatPanel.heads.p; return { heat: p ? `${p.t},${p.head}` : null }; },
       // Busy until the shown analysis's head particles arrived too (the worker runs them after it).
       busy: () => Boolean(this.pending) || this.inflight === true || this.dynFor != null,
+      // Analysing until the latest text's analysis is shown (its head particles may still run).
+      analysing: () => Boolean(this.pending) || this.inflight === true,
       ms: () => this.ms,
       residualLayout: () => this.resLayout,
       // The attention grid's layout ({ x0, y0, cell, layers, heads }, CSS px in its canvas).

@@ -10,8 +10,9 @@
 // In:  { id, config, variant, maxSide, result, tiles, paths } (result: run the variant and send
 //      its result; tiles: send its similarity tiles; paths: also decompose by path length)
 // Out: { id, ok: true, kind: 'result', variant, result: object | null,
-//        tiles: { side, pixels, values } | null, ms, wasmBytes } (wasmBytes: the size of this
-//        worker's wasm memory, which holds the records of one variant),
+//        tiles: { side, pixels, values } | null, ms, wasmBytes, startMs } (wasmBytes: the size of
+//        this worker's wasm memory, which holds the records of one variant; startMs: the ms from
+//        the worker's start to its wasm ready),
 //      then, when a result was asked for, { id, ok: true, kind: 'paths', variant, paths, ms };
 //      or { id, ok: false, error }
 
@@ -21,6 +22,7 @@ import init, { DepthLab } from '../pkg/attn_web.js';
 const self = /** @type {WorkerScope} */ (/** @type {unknown} */ (globalThis));
 
 const ready = init();
+const started = ready.then(() => performance.now()); // the worker's clock starts with it
 /** @type {TypedDepthLab|null} */
 let lab = null;
 let labConfig = '';
@@ -41,7 +43,7 @@ self.onmessage = async (e) => {
     const ms = performance.now() - t0;
     const transfer = tiles ? [tiles.pixels.buffer, tiles.values.buffer] : [];
     const wasmBytes = (await ready).memory.buffer.byteLength;
-    self.postMessage({ id, ok: true, kind: 'result', variant, shared: Boolean(shared), result: wantResult ? result : null, tiles, ms, wasmBytes }, transfer);
+    self.postMessage({ id, ok: true, kind: 'result', variant, shared: Boolean(shared), result: wantResult ? result : null, tiles, ms, wasmBytes, startMs: await started }, transfer);
     if (!wantResult) return;
     // The path-length decomposition (linear, bias-free stacks) follows, so the curve shows first.
     const t1 = performance.now();

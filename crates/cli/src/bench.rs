@@ -8,7 +8,7 @@ use std::time::Instant;
 /// `attn bench --depth`: seconds per variant of a depth configuration (weights, forward pass,
 /// analyzers), split into the forward pass (with weight generation) and the analyzers.
 pub fn run_depth(config: &str) -> Result<(), String> {
-    use attn_core::depth::{self, forward, variants::analyze, DepthRun, Precision};
+    use attn_core::depth::{self, forward, variants::analyze, weights, DepthRun, Precision};
     let c = depth::parse(config).map_err(|e| format!("invalid --config: {}", e))?;
     let run = DepthRun::new(&c);
     let input = run.input();
@@ -16,6 +16,17 @@ pub fn run_depth(config: &str) -> Result<(), String> {
     println!(
         "L = {}, H = {}, d_model = {}, d_head = {}, n = {}, mlp_width = {}, precision = {:?}",
         c.layers, c.heads, c.d_model, c.d_head, input.n, c.mlp_width, c.precision
+    );
+    let start = Instant::now();
+    for layer in 0..c.layers {
+        match c.precision {
+            Precision::F32 => drop(std::hint::black_box(weights::layer_weights::<f32>(&c, layer, true))),
+            Precision::F64 => drop(std::hint::black_box(weights::layer_weights::<f64>(&c, layer, true))),
+        }
+    }
+    println!(
+        "weight generation alone (every layer's, with the MLP; inside each variant's forward below): {:.3} s",
+        start.elapsed().as_secs_f64()
     );
     println!("{:<12} {:>10} {:>12} {:>10}", "variant", "forward s", "analyzers s", "total s");
     let mut total = 0.0;

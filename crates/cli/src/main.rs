@@ -7,6 +7,7 @@ mod encode_head;
 mod encode_trained;
 mod heap;
 mod model_bench;
+mod model_bench_parts;
 mod particle_bench;
 mod run;
 mod sweep;

@@ -8,6 +8,7 @@
 
 use crate::encode::{read_bytes, read_text, Rayon};
 use crate::heap;
+use crate::model_bench_parts::{elementwise, paths, Elementwise, Paths};
 use attn_core::model::analysis::{statistics, QUANTILE};
 use attn_core::model::{BertConfig, Encoder, Variant};
 use serde::Serialize;
@@ -35,6 +36,10 @@ struct Report {
     matmul_flops: f64,
     forward_heap_bytes: usize,
     analysis_heap_bytes: usize,
+    #[serde(flatten)]
+    elementwise: Elementwise,
+    #[serde(flatten)]
+    paths: Paths,
 }
 
 /// Times `f` once as a warm-up, then `rounds` times: the fastest and the median ms, and the
@@ -83,6 +88,8 @@ pub fn run(dir: &Path, text_file: &Path, threads: usize, rounds: usize, json: bo
         let a = encoder.analyse(text.trim_end(), &pool).expect("the text encoded above");
         std::hint::black_box(statistics(&a.forward, &a.encoding, QUANTILE));
     });
+    let elementwise = elementwise(&encoder, n, rounds);
+    let paths = paths(&encoder, &enc, &pool, rounds.min(3));
     let report = Report {
         n,
         threads,
@@ -94,6 +101,8 @@ pub fn run(dir: &Path, text_file: &Path, threads: usize, rounds: usize, json: bo
         matmul_flops: matmul_flops(&encoder.config, n),
         forward_heap_bytes: f_heap,
         analysis_heap_bytes: a_heap,
+        elementwise,
+        paths,
     };
     if json {
         println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
@@ -104,6 +113,20 @@ pub fn run(dir: &Path, text_file: &Path, threads: usize, rounds: usize, json: bo
             report.matmul_flops / f_best / 1e6,
             f_heap as f64 / 1e6,
             a_heap as f64 / 1e6
+        );
+        let e = &report.elementwise;
+        println!(
+            "elementwise work of one forward, one thread: {:.1} ms (softmax {:.1}, GELU {:.1}, LayerNorm {:.1}); \
+             layer {} repeated {} times {:.0} ms; one head's particles, {} steps, {:.0} ms",
+            e.elementwise_ms,
+            e.softmax_ms,
+            e.gelu_ms,
+            e.layer_norm_ms,
+            report.paths.repeat_layer,
+            report.paths.repeat_iterations,
+            report.paths.repeat_ms,
+            report.paths.head_steps,
+            report.paths.head_dynamics_ms
         );
     }
     Ok(())

@@ -7,7 +7,11 @@
 // timed text is new to the worker. The browser tests' helpers (tests/e2e/helpers.mjs:
 // playwright-core, Debian's Chromium) and ATTN_URL (the served www/) are used.
 // Usage: ATTN_URL=... node model_page.mjs <model id NAME@SHA16> <text file> <rounds>
-// Prints one JSON line: { n, rounds, best_ms, median_ms, worker_best_ms } or { error }.
+// Prints one JSON line: { n, rounds, best_ms, median_ms, worker_best_ms, dynamics_best_ms,
+// dynamics_worker_best_ms, load } or { error }: the analysis shown (the forward, the four
+// variants, the tiles, the statistics), then, apart, the chosen head's particles that the worker
+// runs after it (dynamics_*: from the analysis shown to the particles shown, and in the worker);
+// load is the median of the 1-minute load averages read just before each timed round.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
@@ -33,9 +37,14 @@ function analyseInPage(t) {
     const poll = () => {
       const err = document.getElementById('md-error').textContent;
       if (err) return fail(new Error(err));
-      if (!m.busy() && m.result() && m.configString() !== before) {
-        // The results are in the DOM; the next frame paints them.
-        return requestAnimationFrame(() => done({ ms: performance.now() - t0, worker: m.ms(), n: m.result().n }));
+      if (!m.analysing() && m.result() && m.configString() !== before) {
+        // The results are in the DOM; the next frame paints them. Then the head's particles.
+        return requestAnimationFrame(() => {
+          const ms = performance.now() - t0;
+          const dynamics = () => (m.busy() ? requestAnimationFrame(dynamics)
+            : done({ ms, worker: m.ms(), n: m.result().n, dynamics: performance.now() - t0 - ms, dynamicsWorker: m.dynamicsMs() }));
+          dynamics();
+        });
       }
       requestAnimationFrame(poll);
     };
@@ -53,16 +62,22 @@ try {
   }, null, { timeout: 240_000 });
   const ms = [];
   const worker = [];
+  const loads = [];
+  const dynamics = [];
+  const dynamicsWorker = [];
   let n = 0;
   for (let r = 0; r < rounds; r++) {
+    loads.push(Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
     const got = await page.evaluate(analyseInPage, text);
     ms.push(got.ms);
     worker.push(got.worker);
+    dynamics.push(got.dynamics);
+    dynamicsWorker.push(got.dynamicsWorker);
     n = got.n;
     await page.evaluate(analyseInPage, OTHER);
   }
   const sorted = [...ms].sort((a, b) => a - b);
-  process.stdout.write(`${JSON.stringify({ n, rounds, best_ms: sorted[0], median_ms: sorted[Math.floor(rounds / 2)], worker_best_ms: Math.min(...worker) })}\n`);
+  process.stdout.write(`${JSON.stringify({ n, rounds, best_ms: sorted[0], median_ms: sorted[Math.floor(rounds / 2)], worker_best_ms: Math.min(...worker), dynamics_best_ms: Math.min(...dynamics), dynamics_worker_best_ms: Math.min(...dynamicsWorker), load: [...loads].sort((a, b) => a - b)[Math.floor(rounds / 2)] })}\n`);
 } catch (e) {
   process.stdout.write(`${JSON.stringify({ error: String(e?.message ?? e) })}\n`);
 } finally {

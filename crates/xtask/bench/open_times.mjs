@@ -5,6 +5,8 @@
 //   - each lab's default link (the tab's link) and reads the mark of its first picture
 //     (www/lab/marks.js: `attn-first-picture:<lab>`; the depth lab also `attn-depth-complete`,
 //     every variant drawn; the model lab `attn-model-skeleton`, its lede and skeleton);
+//   - the depth lab's `bert-init` preset: its first curve (SAN), every variant drawn, and the
+//     measure `attn-depth-worker-start` (its worker's start-up, a duration);
 // the times are the marks' startTime, ms from the navigation's start. Also, per opening, the bytes
 // the page downloaded before its first mark (the navigation's and every resource's transferSize
 // whose response ended before it: compressed bytes, as sent) and the 1-minute load average taken
@@ -29,15 +31,29 @@ const OPENINGS = [
     hash: 'version=6&lab=depth&preset=collapse-small',
     marks: { 'depth first picture': 'attn-first-picture:depth', 'depth fully drawn': 'attn-depth-complete' },
   },
+  {
+    hash: 'version=6&lab=depth&preset=bert-init',
+    marks: {
+      'bert-init SAN curve': 'attn-first-picture:depth',
+      'bert-init fully drawn': 'attn-depth-complete',
+      'bert-init worker start': 'attn-depth-worker-start',
+    },
+  },
   { hash: 'lab=model', marks: { 'model skeleton': 'attn-model-skeleton', 'model first picture': 'attn-first-picture:model' } },
 ];
 
-/** The marks' start times (ms), waiting up to `timeout` ms for each. Runs in the page. */
+/** The marks' start times (ms), or a measure's duration, waiting up to `timeout` ms for each.
+ * Runs in the page. */
 async function readMarks([names, timeout]) {
   const t0 = performance.now();
   const out = {};
   for (const name of names) {
     for (;;) {
+      const measure = performance.getEntriesByName(name, 'measure')[0];
+      if (measure) {
+        out[name] = measure.duration;
+        break;
+      }
       const m = performance.getEntriesByName(name, 'mark')[0];
       if (m) {
         out[name] = m.startTime;

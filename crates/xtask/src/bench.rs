@@ -19,6 +19,7 @@
 
 mod cases;
 mod fractions;
+mod load;
 mod model;
 mod model_report;
 mod open;

@@ -13,6 +13,8 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
+use super::load::one_minute;
+use super::model_report::{Loads, PageCase};
 use super::peak::Peaks;
 use super::python::{self, Python};
 use crate::server::{self, PortChoice};
@@ -22,6 +24,14 @@ use crate::util::{output_of, phase, target_dir};
 pub const TEXT: &str = "crates/xtask/bench/model_text.txt";
 /// Tokens the text must have.
 pub const TOKENS: usize = 128;
+/// A natural paragraph of 512 tokens with `[CLS]` and `[SEP]` (the model's longest input), for the
+/// page's whole analysis.
+pub const PARAGRAPH: &str = "crates/xtask/bench/model_text_512.txt";
+/// Tokens of [`PARAGRAPH`], and of the repeated word's text (`"the "` 510 times).
+pub const LONG_TOKENS: usize = 512;
+/// The page's budgets (ms) for the whole analysis of a new text: 128 tokens, then 512.
+pub const PAGE_BUDGET_MS: f64 = 400.0;
+pub const LONG_PAGE_BUDGET_MS: f64 = 2000.0;
 
 /// What the model benchmark needs.
 pub struct Setup<'a> {
@@ -70,9 +80,10 @@ fn wasm(s: &Setup, dir: &Path, name: &str, text: &Path, rounds: usize) -> std::r
 
 /// The page in headless Chromium: `bench/model_page.mjs` against `www/` served here.
 fn page(s: &Setup, id: &str, text: &Path) -> std::result::Result<Value, String> {
+    let rounds = s.rounds.clamp(3, 5).to_string();
     let server = server::spawn(&s.root.join("www"), PortChoice::Any).map_err(|e| format!("serve: {e:#}"))?;
     let mut cmd = Command::new("node");
-    cmd.arg(s.root.join("crates/xtask/bench/model_page.mjs")).arg(id).arg(text).arg("3");
+    cmd.arg(s.root.join("crates/xtask/bench/model_page.mjs")).arg(id).arg(text).arg(rounds);
     cmd.env("ATTN_URL", &server.url).current_dir(s.root);
     json_of(&mut cmd, "model_page.mjs")
 }
@@ -82,6 +93,16 @@ fn flax(s: &Setup, dir: &Path, encode_json: &Path) -> std::result::Result<Value,
     python::ensure_flax(s.python)?;
     let mut cmd = python::command(s.python, &s.root.join("crates/xtask/bench/model_flax.py"));
     json_of(cmd.arg(dir).arg(encode_json).arg(s.rounds.to_string()), "Flax")
+}
+
+/// `attn encode`'s JSON of `text` (trailing white space removed) on the model in `dir`: the text
+/// and its value.
+fn encode(attn: &Path, dir: &Path, text: &str) -> Result<(String, Value)> {
+    let mut cmd = Command::new(attn);
+    cmd.args(["encode", "--model"]).arg(dir).arg("--text").arg(text.trim_end());
+    let encoded = output_of(&mut cmd).context("attn encode failed")?;
+    let value = serde_json::from_str(encoded.trim())?;
+    Ok((encoded, value))
 }
 
 /// Runs the model benchmark and prints its table, memory lines and targets.
@@ -94,24 +115,30 @@ pub fn run(s: &Setup) -> Result<()> {
     std::fs::create_dir_all(&work)?;
 
     phase("model: attn encode (token ids and the last hidden state for NumPy)");
-    let mut enc_cmd = Command::new(&s.attn);
-    enc_cmd.args(["encode", "--model"]).arg(&dir).arg("--text").arg(text.trim_end());
-    let encoded = output_of(&mut enc_cmd).context("attn encode failed")?;
+    let (encoded, enc) = encode(&s.attn, &dir, &text)?;
     let encode_json = work.join("encode.json");
     std::fs::write(&encode_json, &encoded)?;
-    let enc: Value = serde_json::from_str(encoded.trim())?;
     let n = enc["ids"].as_array().map_or(0, Vec::len);
     if n != TOKENS {
         bail!("{TEXT} has {n} tokens with [CLS] and [SEP]; the benchmark's text must have {TOKENS}");
+    }
+    let paragraph =
+        std::fs::read_to_string(s.root.join(PARAGRAPH)).with_context(|| format!("cannot read {PARAGRAPH}"))?;
+    let long = encode(&s.attn, &dir, &paragraph)?.1["ids"].as_array().map_or(0, Vec::len);
+    if long != LONG_TOKENS {
+        bail!("{PARAGRAPH} has {long} tokens with [CLS] and [SEP]; the paragraph must have {LONG_TOKENS}");
     }
     let sha = enc["model"]["sha256"].as_str().unwrap_or_default();
     let id = format!("{name}@{}", &sha[..16.min(sha.len())]);
 
     phase(&format!("model: native forward, 1 and {} threads (attn bench --model)", s.threads));
+    let mut loads = Loads { native1: one_minute(), ..Loads::default() };
     let native1 = native(s, &dir, &text_path, 1, s.rounds);
+    loads.native_all = one_minute();
     let native_all = native(s, &dir, &text_path, s.threads, s.rounds);
     phase("model: NumPy float32 forward (crates/xtask/bench/model_numpy.py)");
     let numpy_script = s.root.join("crates/xtask/bench/model_numpy.py");
+    loads.numpy = one_minute();
     let numpy = json_of(
         python::command(s.python, &numpy_script)
             .arg("forward")
@@ -121,10 +148,22 @@ pub fn run(s: &Setup) -> Result<()> {
         "model_numpy.py",
     );
     phase("model: wasm under Node (crates/xtask/bench/model_wasm.mjs)");
+    loads.wasm1 = one_minute();
     let wasm1 = wasm(s, &dir, name, &text_path, s.rounds);
-    phase("model: the page in headless Chromium (crates/xtask/bench/model_page.mjs)");
-    let page = page(s, &id, &text_path);
+    let the_510 = work.join("the_510.txt");
+    std::fs::write(&the_510, "the ".repeat(LONG_TOKENS - 2))?;
+    let cases = [
+        (format!("the benchmark's {TOKENS}-token text"), PAGE_BUDGET_MS, text_path.clone()),
+        (format!("a natural {LONG_TOKENS}-token paragraph ({PARAGRAPH})"), LONG_PAGE_BUDGET_MS, s.root.join(PARAGRAPH)),
+        (format!("\"the \" x {} ({LONG_TOKENS} tokens)", LONG_TOKENS - 2), LONG_PAGE_BUDGET_MS, the_510),
+    ];
+    let mut pages = Vec::new();
+    for (what, budget_ms, path) in cases {
+        phase(&format!("model: the page in headless Chromium, {what} (crates/xtask/bench/model_page.mjs)"));
+        pages.push(PageCase { what, budget_ms, outcome: page(s, &id, &path) });
+    }
     phase("model: Flax (crates/xtask/bench/model_flax.py)");
+    loads.flax = one_minute();
     let flax = flax(s, &dir, &encode_json);
 
     phase("model: a random bert-base-sized model (hidden 768, 12 layers, 12 heads, intermediate 3072)");
@@ -151,8 +190,9 @@ pub fn run(s: &Setup) -> Result<()> {
         native_all,
         wasm1,
         numpy,
-        page,
+        pages,
         flax,
+        loads,
         base_native,
         base_wasm,
         base_estimate,
