@@ -160,7 +160,8 @@ describe('depth lab', () => {
     const page = await openPage(browser, 'lab=depth&preset=bert-init');
     try {
       const cancelShown = () => page.evaluate(() => getComputedStyle(document.getElementById('dp-cancel')).visibility === 'visible');
-      await page.waitForFunction(() => /computing \S+ \(2 of 4\)…; \S+ took \d+\.\d s/.test(document.getElementById('dp-state').textContent), null, { timeout: 120_000 });
+      // Two workers compute side by side: the variants in flight, the count, the last one's time.
+      await page.waitForFunction(() => /computing \S+( and \S+)? \(2 of 4\)…; \S+ took \d+\.\d s/.test(document.getElementById('dp-state').textContent), null, { timeout: 120_000 });
       assert.equal(await cancelShown(), true, 'Cancel shows while a variant computes');
       const box = await page.locator('#dp-residual').boundingBox();
       await page.click('#dp-cancel');

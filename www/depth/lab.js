@@ -59,15 +59,18 @@ class DepthLabPage {
     /** @type {DepthInfo|null} */
     this.info = null;
     /** @type {DepthVariantResult[]} */
-    this.results = []; // run_variant objects, in arrival order
+    this.results = []; // run_variant objects, in the configured variants' order
+    this.lastDone = ''; // the label of the variant that finished last
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
-    this.worker = null;
-    this.workerCreatedAt = 0; // performance.now() when the worker was created
-    this.workerBytes = null; // size of the worker's wasm memory, as its last reply said
+    /** @type {import('./variants.js').DepthWorker[]} */
+    this.workers = []; // the workers computing the variants (variants.js)
+    this.workerCreatedAt = 0; // performance.now() when the workers were created
+    this.workerBytes = null; // size of a worker's wasm memory, as the last reply said
     this.job = 0; // id of the current computation
     this.queue = []; // messages still to send: { variant, result } (result false: tiles only)
-    this.inflight = null; // the message the worker is on
+    /** @type {import('./variants.js').DepthJob[]|null} */
+    this.inflight = null; // the messages the workers are on (null: none)
     this.busy = false;
     this.visible = false;
     this.log = true;

@@ -1,6 +1,7 @@
-// Computing the depth lab's variants in its worker (workers/depth.js, its own wasm instance):
-// one message per variant, each reply's result kept and drawn as it arrives, with progress,
-// Cancel and the summary for screen readers. Similarity tiles (f32 values and pixels,
+// Computing the depth lab's variants in its workers (workers/depth.js, each its own wasm
+// instance; one per core, at most two, computing variants side by side): one message per
+// variant, each reply's result kept and drawn as it arrives, with progress, Cancel and the
+// summary for screen readers. Similarity tiles (f32 values and pixels,
 // L·H·n²·4 bytes and more) are kept for one variant only, the one the grid's selector shows:
 // the worker sends them with that variant's result, or on request when the selector changes
 // (running the variant again when the worker's records hold another one). Methods of the lab's
@@ -16,8 +17,19 @@ export const MAX_SIDE = 128;
 const MAX_PATHS_SIZE = 5e5;
 const $ = (id) => document.getElementById(id);
 
+/** Workers computing variants side by side: one per core, at most 2 (a variant's records,
+ * L·H·n² similarities and more, are held once per worker). */
+const WORKERS = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
+
+/**
+ * @typedef {{ variant: string, result: boolean, tiles: boolean, shared: boolean }} DepthJob
+ * @typedef {{ worker: Worker, job: DepthJob|null, last: string|null }} DepthWorker
+ *   (job: the message it is on; last: the variant its records hold)
+ */
+
 export const variantMethods = {
-  /** Computes every configured variant again, one message per variant. */
+  /** Computes every configured variant again, one message per variant, on the workers side by
+   * side (the first variants first: SAN, then SAN+MLP, ...). */
   compute() {
     if (!this.info) return;
     if (this.inflight) this.stopWorker();
@@ -26,7 +38,6 @@ export const variantMethods = {
     this.tiles = null;
     this.times = new Map();
     this.queue = this.info.variants.map((variant) => ({ variant, result: true }));
-    this.inflight = null;
     this.overflow([]);
     this.busy = true;
     this.controls.setBusy(true);
@@ -36,22 +47,29 @@ export const variantMethods = {
     this.sendNext();
   },
 
-  ensureWorker() {
-    if (!this.worker) {
+  /** The workers, started when first needed. @returns {DepthWorker[]} */
+  ensureWorkers() {
+    if (this.workers.length === 0) {
       this.workerCreatedAt = performance.now();
-      this.worker = new Worker(new URL('../workers/depth.js', import.meta.url), { type: 'module' });
-      this.worker.onmessage = (e) => this.onReply(e.data);
-      this.worker.onerror = (e) => {
-        this.finish(`worker error: ${e.message || 'unknown'}`);
-        this.stopWorker();
-      };
+      for (let k = 0; k < WORKERS; k++) {
+        /** @type {DepthWorker} */
+        const w = { worker: new Worker(new URL('../workers/depth.js', import.meta.url), { type: 'module' }), job: null, last: null };
+        w.worker.onmessage = (e) => this.onReply(e.data, w);
+        w.worker.onerror = (e) => {
+          this.finish(`worker error: ${e.message || 'unknown'}`);
+          this.stopWorker();
+        };
+        this.workers.push(w);
+      }
     }
-    return this.worker;
+    return this.workers;
   },
 
+  /** Stops every worker (a computation cancelled or replaced). */
   stopWorker() {
-    if (this.worker) this.worker.terminate();
-    this.worker = null;
+    for (const w of this.workers) w.worker.terminate();
+    this.workers = [];
+    this.inflight = null;
   },
 
   /** The label (`SAN`, ...) of variant name `name` (`san`, ...). */
@@ -59,36 +77,45 @@ export const variantMethods = {
     return this.info.variant_labels[this.info.variants.indexOf(name)] ?? name;
   },
 
-  /** The next message to the worker: a variant to compute (with its tiles when it is the one
-   * the grid's selector shows), or the tiles of the variant shown. */
+  /** Gives each idle worker its next message: a variant to compute (with its tiles when it is
+   * the one the grid's selector shows), or the tiles of the variant shown (to the worker whose
+   * records hold it, when that one is idle). */
   sendNext() {
-    this.inflight = null;
-    const job = this.queue.shift();
-    if (!job) {
-      if (this.busy) this.finish(null);
-      return;
+    for (const w of this.ensureWorkers()) {
+      if (w.job) continue;
+      const at = this.queue.findIndex((j) => j.result || w.last === j.variant || !this.workers.some((o) => !o.job && o.last === j.variant));
+      if (at < 0) continue;
+      const [job] = this.queue.splice(at, 1);
+      const tiles = this.labelOf(job.variant) === this.selectedVariant();
+      const shared = this.sharedScale;
+      w.job = { ...job, tiles, shared };
+      w.last = job.variant;
+      w.worker.postMessage({
+        id: this.job, config: this.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
+        result: job.result, tiles, paths: job.result && this.pathsWanted(),
+      });
     }
-    const tiles = this.labelOf(job.variant) === this.selectedVariant();
-    const shared = this.sharedScale;
-    this.inflight = { ...job, tiles, shared };
-    this.ensureWorker().postMessage({
-      id: this.job, config: this.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
-      result: job.result, tiles, paths: job.result && this.pathsWanted(),
-    });
-    if (job.result) this.updateStatus(job.variant);
+    this.inflight = this.workers.some((w) => w.job) ? this.workers.map((w) => w.job).filter(Boolean) : null;
+    if (this.inflight) {
+      if (this.inflight.some((j) => j.result)) this.updateStatus();
+    } else if (this.busy) {
+      this.finish(null);
+    }
   },
 
-  onReply(msg) {
+  /** A worker's reply (`w`: that worker). */
+  onReply(msg, w) {
     if (msg.id !== this.job) return;
     if (!msg.ok) {
       this.finish(msg.error);
       return;
     }
     if (msg.kind === 'paths') {
-      // A variant's last message: its path decomposition (or null); then the next message.
-      const r = this.results.at(-1);
+      // A variant's last message: its path decomposition (or null); then the worker's next message.
+      const r = this.results.find((x) => x.variant === this.labelOf(msg.variant));
       if (r) r.paths = msg.paths;
       if (msg.paths && this.visible) this.drawPaths();
+      w.job = null;
       this.sendNext();
       return;
     }
@@ -96,14 +123,23 @@ export const variantMethods = {
     this.workerBytes = msg.wasmBytes;
     measureOnce('attn-depth-worker-start', this.workerCreatedAt, msg.startMs);
     if (msg.result) {
+      // Kept in the configured order whichever worker finished first (the charts, the summary).
+      const order = (r) => this.info.variant_labels.indexOf(r.variant);
       this.results.push(msg.result);
+      this.results.sort((a, b) => order(a) - order(b));
+      this.lastDone = label;
       this.times.set(label, msg.ms);
       this.overflow(this.results);
     }
     if (msg.tiles) this.keepTiles(label, msg.shared, msg.tiles);
     this.ensureTiles();
     if (this.visible) this.drawAll();
-    if (!msg.result) this.sendNext(); // a tiles-only reply has no paths message
+    if (!msg.result) {
+      w.job = null; // a tiles-only reply has no paths message
+      this.sendNext();
+    } else {
+      this.updateStatus();
+    }
   },
 
   /**
@@ -128,7 +164,7 @@ export const variantMethods = {
   variantChosen() {
     if (this.tiles && !this.tilesShown()) this.tiles = null;
     this.ensureTiles();
-    if (!this.inflight) this.sendNext();
+    this.sendNext();
     this.drawSimilarity();
   },
 
@@ -139,8 +175,7 @@ export const variantMethods = {
     if (!this.info || this.tilesShown()) return;
     const name = this.info.variants[this.info.variant_labels.indexOf(want)];
     if (!name || !this.results.some((r) => r.variant === want)) return;
-    const f = this.inflight;
-    if (f && f.variant === name && f.tiles && f.shared === this.sharedScale) return;
+    if ((this.inflight ?? []).some((f) => f.variant === name && f.tiles && f.shared === this.sharedScale)) return;
     if (this.queue.some((j) => j.variant === name)) return;
     this.queue.unshift({ variant: name, result: false });
   },
@@ -150,14 +185,15 @@ export const variantMethods = {
     this.stopWorker();
     this.job += 1;
     this.queue = [];
-    this.inflight = null;
     this.finish('cancelled');
   },
 
   finish(error) {
     if (error) {
+      // Nothing more of this computation: the other worker's replies would be stale.
       this.queue = [];
-      this.inflight = null;
+      this.job += 1;
+      this.stopWorker();
     }
     this.busy = false;
     this.controls.setBusy(false);
@@ -171,17 +207,18 @@ export const variantMethods = {
     this.offerSummary();
   },
 
-  updateStatus(running) {
+  /** The variants in flight, the count done, and the last finished variant's time. */
+  updateStatus() {
     const total = this.info.variants.length;
     const done = this.results.length;
     $('dp-done').textContent = `${done} / ${total}`;
     /** @type {HTMLProgressElement} */ ($('dp-progress')).value = total ? done / total : 0;
-    const label = this.info.variant_labels[this.info.variants.indexOf(running)] ?? running;
-    // The variant that just finished and its time in the worker: how long the next may take.
-    const previous = this.results.at(-1)?.variant;
+    const running = (this.inflight ?? []).filter((j) => j.result).map((j) => this.labelOf(j.variant));
+    // The variant that just finished and its time in its worker: how long the next may take.
+    const previous = this.results.length ? this.lastDone : undefined;
     const ms = previous !== undefined ? this.times.get(previous) : undefined;
     const took = ms !== undefined ? `; ${previous} took ${(ms / 1000).toFixed(1)} s` : '';
-    $('dp-state').textContent = `computing ${label} (${done + 1} of ${total})…${took}`;
+    if (running.length) $('dp-state').textContent = `computing ${running.join(' and ')} (${done + 1} of ${total})…${took}`;
   },
 
   overflow(results) {
