@@ -88,7 +88,7 @@ pub fn run(dir: &Path, text_file: &Path, threads: usize, rounds: usize, json: bo
         let a = encoder.analyse(text.trim_end(), &pool).expect("the text encoded above");
         std::hint::black_box(statistics(&a.forward, &a.encoding, QUANTILE));
     });
-    let elementwise = elementwise(&encoder, n, rounds);
+    let elementwise = elementwise(&encoder, &enc, rounds);
     let paths = paths(&encoder, &enc, &pool, rounds.min(3));
     let report = Report {
         n,

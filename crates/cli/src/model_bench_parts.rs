@@ -5,13 +5,15 @@
 //! The elementwise work of one forward of `n` tokens is, per layer, the softmax of the `H n x n`
 //! scores, GELU of the `n x d_ff` hidden units and two LayerNorms of `n x d_model`, and the
 //! embeddings' LayerNorm once: the same functions the forward calls ([`ops`]), on one thread, on
-//! inputs of those shapes (normal values of standard deviation 2, from the core's seeded PRNG).
-//! Its share of the one-thread forward tells whether a miss of the products' target is the
-//! kernel's or the overhead's.
+//! inputs of those shapes. GELU's cost depends on its inputs (`erf` has cheap and dear ranges), so
+//! its inputs are the text's own: each layer's first feed-forward product of that layer's input
+//! `h_{l-1}`; the softmax and LayerNorm inputs are normal values of standard deviation 2 (from the
+//! core's seeded PRNG; their cost does not depend on the values). Its share of the one-thread
+//! forward tells whether a miss of the products' target is the kernel's or the overhead's.
 
 use attn_core::model::head_dynamics::{run_to_end, HeadDynamicsSpec, HeadRun};
 use attn_core::model::keys::ModelLink;
-use attn_core::model::ops;
+use attn_core::model::ops::{self, Serial};
 use attn_core::model::repeat::{repeat, RepeatSpec};
 use attn_core::model::weights::Norm;
 use attn_core::model::{Encoder, Encoding, Pool, Variant};
@@ -45,15 +47,23 @@ fn normals(len: usize, stream: u64) -> Vec<f32> {
     (0..len).map(|_| (2.0 * rng.normal()) as f32).collect()
 }
 
-/// Times one forward's elementwise work for `encoder`'s shapes at `n` tokens (module
+/// Times one forward's elementwise work for `encoder`'s shapes on `enc`'s tokens (module
 /// documentation); each operation's best of `rounds` over the whole forward's calls.
-pub fn elementwise(encoder: &Encoder, n: usize, rounds: usize) -> Elementwise {
+pub fn elementwise(encoder: &Encoder, enc: &Encoding, rounds: usize) -> Elementwise {
     let c = &encoder.config;
-    let (scores, hidden, units) =
-        (normals(c.heads * n * n, 1), normals(n * c.hidden, 2), normals(n * c.intermediate, 3));
+    let n = enc.ids.len();
+    let (scores, hidden) = (normals(c.heads * n * n, 1), normals(n * c.hidden, 2));
+    let forward = encoder.forward(enc, Variant::Transformer, false, &Serial);
+    let units: Vec<Vec<f32>> = encoder
+        .weights
+        .layers
+        .iter()
+        .zip(&forward.hidden)
+        .map(|(lw, h)| ops::linear(h, n, &lw.ffn_in, &Serial))
+        .collect();
     let scale = (c.d_head() as f32).sqrt();
     let norm = Norm { gain: vec![1.0; c.hidden], bias: vec![0.0; c.hidden] };
-    let (mut s, mut h, mut u) = (scores.clone(), hidden.clone(), units.clone());
+    let (mut s, mut h, mut u) = (scores.clone(), hidden.clone(), units[0].clone());
     let softmax_ms = best(rounds, || {
         for _ in 0..c.layers {
             s.copy_from_slice(&scores);
@@ -63,8 +73,8 @@ pub fn elementwise(encoder: &Encoder, n: usize, rounds: usize) -> Elementwise {
         }
     });
     let gelu_ms = best(rounds, || {
-        for _ in 0..c.layers {
-            u.copy_from_slice(&units);
+        for layer in &units {
+            u.copy_from_slice(layer);
             ops::gelu(&mut u);
         }
     });

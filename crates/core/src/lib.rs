@@ -32,6 +32,7 @@
 
 pub mod collapse;
 pub mod depth;
+pub mod erff;
 pub mod exp;
 pub mod kernels;
 pub mod lab;

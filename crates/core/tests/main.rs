@@ -18,6 +18,7 @@ mod depth;
 mod depth_bert_init;
 mod depth_config;
 mod depth_similarity;
+mod erff;
 mod euclidean;
 mod exp;
 mod exp_rational;

@@ -8,6 +8,7 @@
 //! number of threads never changes a bit.
 
 use super::weights::{Linear, Norm};
+use crate::erff::{erff_lanes, LANES};
 use crate::kernels::{pack_queries, scores_block};
 
 /// Runs independent tasks, each writing one chunk of an output slice.
@@ -73,10 +74,22 @@ pub fn layer_norm(x: &mut [f32], d: usize, norm: &Norm, eps: f32) {
     }
 }
 
-/// The exact GELU in place, `x (1 + erf(x / sqrt 2)) / 2` (`libm::erff`).
+/// The exact GELU in place, `x (1 + erf(x / sqrt 2)) / 2`, erf with the bits of `libm::erff`
+/// ([`crate::erff`]: [`LANES`] values at a time, the rest one by one).
 pub fn gelu(x: &mut [f32]) {
     let inv_sqrt2 = std::f32::consts::FRAC_1_SQRT_2;
-    for v in x.iter_mut() {
+    let mut chunks = x.chunks_exact_mut(LANES);
+    for chunk in &mut chunks {
+        let mut arg = [0.0f32; LANES];
+        for (a, &v) in arg.iter_mut().zip(chunk.iter()) {
+            *a = v * inv_sqrt2;
+        }
+        let erf = erff_lanes(&arg);
+        for (v, &e) in chunk.iter_mut().zip(&erf) {
+            *v = 0.5 * *v * (1.0 + e);
+        }
+    }
+    for v in chunks.into_remainder() {
         *v = 0.5 * *v * (1.0 + libm::erff(*v * inv_sqrt2));
     }
 }
