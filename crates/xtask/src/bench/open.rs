@@ -134,7 +134,7 @@ pub fn lines(result: &Result<OpenTimes, String>) -> Vec<String> {
         let busy = load.is_some_and(|l| l >= BUSY_LOAD);
         let (b, met) = match (budget, med) {
             (Some(b), _) if busy => (format!("{b:.0} ms"), "busy: not measured"),
-            (Some(b), Some(m)) => (format!("{b:.0} ms"), if m <= b { "met" } else { "not met" }),
+            (Some(b), Some(m)) => (format!("{b:.0} ms"), if m <= b { "met" } else { "NOT met" }),
             (Some(b), None) => (format!("{b:.0} ms"), "not reached"),
             (None, _) => ("-".to_string(), ""),
         };
@@ -158,7 +158,7 @@ mod tests {
         assert!(out[0].contains("load average 1.50 2.00 2.50"), "{}", out[0]);
         let row = |name: &str| out.iter().find(|l| l.trim_start().starts_with(name)).unwrap().clone();
         assert!(row("/ first token frame").contains("400 ms") && row("/ first token frame").ends_with("met"));
-        assert!(row("depth fully drawn").ends_with("not met"), "{}", row("depth fully drawn"));
+        assert!(row("depth fully drawn").ends_with("NOT met"), "{}", row("depth fully drawn"));
         assert!(row("training first picture").ends_with("not reached"));
         assert_eq!(parse(r#"{"error":"no browser"}"#).unwrap_err(), "no browser");
     }

@@ -89,7 +89,7 @@ pub fn lines(rate: &Result<PageRate, String>) -> Vec<String> {
             let page = r.page_steps / r.page_seconds;
             let node = r.node_steps / r.node_seconds;
             let ratio = page / node;
-            let met = if ratio >= TARGET { "met" } else { "not met" };
+            let met = if ratio >= TARGET { "met" } else { "NOT met" };
             vec![
                 head.to_string(),
                 format!("  {:<34} {:>8} {:>10}", "", "steps/s", "steps"),
@@ -122,7 +122,7 @@ mod tests {
         assert!(text.contains("15.00"), "{text}");
         assert!(text.contains("= 0.87 (87 %): met"), "{text}");
         let slow = parse(r#"{"workers":2,"page_steps":160,"page_seconds":20,"node_steps":300,"node_seconds":20}"#);
-        assert!(lines(&slow).join("\n").contains("(53 %): not met"));
+        assert!(lines(&slow).join("\n").contains("(53 %): NOT met"));
         let failed = parse(r#"{"hash":"x","error":"the page was not playing"}"#);
         assert_eq!(failed, Err("the page was not playing".to_string()));
         assert!(lines(&failed)[1].contains("not measured: the page was not playing"));
