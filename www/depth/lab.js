@@ -69,8 +69,6 @@ class DepthLabPage {
     this.workerBytes = null; // size of a worker's wasm memory, as the last reply said
     this.job = 0; // id of the current computation
     this.queue = []; // messages still to send: { variant, result } (result false: tiles only)
-    /** @type {import('./variants.js').DepthJob[]|null} */
-    this.inflight = null; // the messages the workers are on (null: none)
     this.busy = false;
     this.visible = false;
     this.log = true;
@@ -82,6 +80,7 @@ class DepthLabPage {
     // the type checker (the statements only read them).
     /** @type {typeof variantMethods.compute} */ this.compute;
     /** @type {typeof variantMethods.cancel} */ this.cancel;
+    /** @type {typeof variantMethods.jobs} */ this.jobs;
     /** @type {typeof variantMethods.variantChosen} */ this.variantChosen;
     /** @type {typeof panelMethods.drawAll} */ this.drawAll;
     /** @type {typeof panelMethods.drawResidual} */ this.drawResidual;
@@ -198,7 +197,7 @@ class DepthLabPage {
       gridScale: () => (this.tiles ? (this.tiles.shared ? 'shared' : 'head') : null),
       gridGeometry: () => this.grid.geom, // { x0, y0, cell, layers, heads } (CSS px) of the grid drawn
       zoomGeometry: () => this.grid.zgeom, // { x0, y0, cell, n } (CSS px) of the chosen head drawn
-      pending: () => Boolean(this.inflight) || this.queue.length > 0,
+      pending: () => this.jobs().length > 0 || this.queue.length > 0,
       residualLayout: () => this.resLayout,
       workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory
       times: () => Object.fromEntries(this.times),

@@ -32,7 +32,7 @@ export const variantMethods = {
    * side (the first variants first: SAN, then SAN+MLP, ...). */
   compute() {
     if (!this.info) return;
-    if (this.inflight) this.stopWorker();
+    if (this.jobs().length) this.stopWorker();
     this.job += 1;
     this.results = [];
     this.tiles = null;
@@ -69,7 +69,11 @@ export const variantMethods = {
   stopWorker() {
     for (const w of this.workers) w.worker.terminate();
     this.workers = [];
-    this.inflight = null;
+  },
+
+  /** The messages the workers are on. @returns {DepthJob[]} */
+  jobs() {
+    return this.workers.flatMap((w) => (w.job ? [w.job] : []));
   },
 
   /** The label (`SAN`, ...) of variant name `name` (`san`, ...). */
@@ -95,9 +99,9 @@ export const variantMethods = {
         result: job.result, tiles, paths: job.result && this.pathsWanted(),
       });
     }
-    this.inflight = this.workers.some((w) => w.job) ? this.workers.map((w) => w.job).filter(Boolean) : null;
-    if (this.inflight) {
-      if (this.inflight.some((j) => j.result)) this.updateStatus();
+    const jobs = this.jobs();
+    if (jobs.length) {
+      if (jobs.some((j) => j.result)) this.updateStatus();
     } else if (this.busy) {
       this.finish(null);
     }
@@ -175,17 +179,13 @@ export const variantMethods = {
     if (!this.info || this.tilesShown()) return;
     const name = this.info.variants[this.info.variant_labels.indexOf(want)];
     if (!name || !this.results.some((r) => r.variant === want)) return;
-    if ((this.inflight ?? []).some((f) => f.variant === name && f.tiles && f.shared === this.sharedScale)) return;
+    if (this.jobs().some((f) => f.variant === name && f.tiles && f.shared === this.sharedScale)) return;
     if (this.queue.some((j) => j.variant === name)) return;
     this.queue.unshift({ variant: name, result: false });
   },
 
   cancel() {
-    if (!this.busy) return;
-    this.stopWorker();
-    this.job += 1;
-    this.queue = [];
-    this.finish('cancelled');
+    if (this.busy) this.finish('cancelled'); // finish stops the workers and drops the queue
   },
 
   finish(error) {
@@ -213,7 +213,7 @@ export const variantMethods = {
     const done = this.results.length;
     $('dp-done').textContent = `${done} / ${total}`;
     /** @type {HTMLProgressElement} */ ($('dp-progress')).value = total ? done / total : 0;
-    const running = (this.inflight ?? []).filter((j) => j.result).map((j) => this.labelOf(j.variant));
+    const running = this.jobs().filter((j) => j.result).map((j) => this.labelOf(j.variant));
     // The variant that just finished and its time in its worker: how long the next may take.
     const previous = this.results.length ? this.lastDone : undefined;
     const ms = previous !== undefined ? this.times.get(previous) : undefined;
