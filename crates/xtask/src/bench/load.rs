@@ -11,10 +11,15 @@ pub fn one_minute() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
 }
 
+/// Whether a timing taken at `load` is no measurement ([`BUSY_LOAD`] or more).
+pub fn busy(load: Option<f64>) -> bool {
+    load.is_some_and(|l| l >= BUSY_LOAD)
+}
+
 /// A target's verdict: "busy: not measured" when `load` is [`BUSY_LOAD`] or more, else "met" or
 /// "NOT met".
 pub fn verdict(met: bool, load: Option<f64>) -> &'static str {
-    match (load.is_some_and(|l| l >= BUSY_LOAD), met) {
+    match (busy(load), met) {
         (true, _) => "busy: not measured",
         (false, true) => "met",
         (false, false) => "NOT met",

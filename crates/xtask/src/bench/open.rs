@@ -4,7 +4,7 @@
 //! for `/`'s first token frame, each lab's first picture, the depth lab's last variant drawn and
 //! the model lab's skeleton, per round; printed as the median over the rounds beside each
 //! budget, with the load average during the run (the page is timed on a shared machine), the
-//! 1-minute load before each row's openings (a row whose median load is [`BUSY_LOAD`] or more is
+//! 1-minute load before each row's openings (a row whose median load is [`super::load::BUSY_LOAD`] or more is
 //! "busy: not measured", which counts as not met) and the kilobytes each lab downloaded before
 //! its first picture.
 
@@ -13,7 +13,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use super::load::BUSY_LOAD;
+use super::load::{busy, verdict};
 use crate::server::{self, PortChoice};
 use crate::util::phase;
 
@@ -131,10 +131,9 @@ pub fn lines(result: &Result<OpenTimes, String>) -> Vec<String> {
         let each = values.iter().map(|v| ms(*v)).collect::<Vec<_>>().join(", ");
         let load = median(&row(&t.loads, name));
         let kb = median(&row(&t.bytes, name)).map_or("".to_string(), |b| format!("{:.0}", b / 1024.0));
-        let busy = load.is_some_and(|l| l >= BUSY_LOAD);
         let (b, met) = match (budget, med) {
-            (Some(b), _) if busy => (format!("{b:.0} ms"), "busy: not measured"),
-            (Some(b), Some(m)) => (format!("{b:.0} ms"), if m <= b { "met" } else { "NOT met" }),
+            (Some(b), Some(m)) => (format!("{b:.0} ms"), verdict(m <= b, load)),
+            (Some(b), None) if busy(load) => (format!("{b:.0} ms"), "busy: not measured"),
             (Some(b), None) => (format!("{b:.0} ms"), "not reached"),
             (None, _) => ("-".to_string(), ""),
         };
