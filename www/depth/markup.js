@@ -31,7 +31,7 @@ function runPanel() {
     ),
     h('button#dp-use-particle', { type: 'button', title: "Set particle= to the particle lab's configuration, with input=particle (and weights=particle when it fits)" },
       "Use the particle lab's configuration"),
-    h('p.hint', {}, 'Every variant is computed in a background worker, one after the other; each curve appears when it is ready.'),
+    h('p.hint', {}, 'The variants are computed in background workers, side by side (one per core, at most two); each curve appears when it is ready.'),
   );
 }
 
