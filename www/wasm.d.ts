@@ -190,6 +190,8 @@ interface DepthInfo {
   variants: string[];
   /** Their labels (`SAN`, ...). */
   variant_labels: string[];
+  /** Their names in the order workers side by side take them (the first, then heaviest first). */
+  schedule: string[];
   precision: 'f32' | 'f64';
 }
 

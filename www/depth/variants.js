@@ -29,7 +29,8 @@ const WORKERS = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 
 export const variantMethods = {
   /** Computes every configured variant again, one message per variant, on the workers side by
-   * side (the first variants first: SAN, then SAN+MLP, ...). */
+   * side: the first configured variant first (the first curve drawn), then the heaviest first
+   * (info.schedule, the core's estimate), so the workers finish close together. */
   compute() {
     if (!this.info) return;
     if (this.jobs().length) this.stopWorker();
@@ -37,7 +38,7 @@ export const variantMethods = {
     this.results = [];
     this.tiles = null;
     this.times = new Map();
-    this.queue = this.info.variants.map((variant) => ({ variant, result: true }));
+    this.queue = this.info.schedule.map((variant) => ({ variant, result: true }));
     this.overflow([]);
     this.busy = true;
     this.controls.setBusy(true);

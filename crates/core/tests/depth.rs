@@ -405,3 +405,20 @@ fn overflow_is_reported() {
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("null"));
 }
+
+#[test]
+fn workers_take_the_first_variant_then_the_heaviest() {
+    let names = |text: &str| -> Vec<&'static str> {
+        DepthRun::new(&config(text)).schedule().iter().map(|v| v.name()).collect()
+    };
+    // bert-init: SAN's curve first; the two MLP variants (2.9 times SAN's work) before SAN+skip.
+    assert_eq!(names("lab=depth&preset=bert-init"), ["san", "san-mlp", "transformer", "san-skip"]);
+    assert_eq!(
+        names("lab=depth&preset=bert-init&variants=san-skip,san,transformer"),
+        ["san-skip", "transformer", "san"]
+    );
+    let c = config("lab=depth&preset=bert-init");
+    let n = DepthRun::new(&c).n();
+    assert!(Variant::SanMlp.work(&c, n) > 2.0 * Variant::San.work(&c, n));
+    assert_eq!(Variant::San.work(&c, n), Variant::SanSkip.work(&c, n));
+}

@@ -85,6 +85,33 @@ impl Variant {
     }
 }
 
+/// Deviates cost about as much as this many multiply-adds (the ziggurat's table lookups and its
+/// PRNG draw, measured in wasm: 3.9 ns per deviate, 0.067 ns per multiply-add of the products).
+const DEVIATE_COST: f64 = 50.0;
+
+impl Variant {
+    /// The work of one forward pass of this variant, in multiply-adds (weight generation counted
+    /// at [`DEVIATE_COST`] per weight): per layer, the `Q, K, V` and `W_O` products, every head's
+    /// scores and weighted sums, and the MLP's two products when the variant has one. An estimate
+    /// for ordering work, not a measurement.
+    pub fn work(self, c: &DepthConfig, n: usize) -> f64 {
+        let (n, d, hd, w) = (n as f64, c.d_model as f64, (c.heads * c.d_head) as f64, c.mlp_width as f64);
+        let attention = n * d * 4.0 * hd + 2.0 * n * n * hd + DEVIATE_COST * 4.0 * d * hd;
+        let mlp = if self.block(c).mlp { 2.0 * n * d * w + DEVIATE_COST * 2.0 * d * w } else { 0.0 };
+        c.layers as f64 * (attention + mlp)
+    }
+}
+
+/// The order in which workers side by side should take the configured variants: the first one
+/// first (its curve is the first drawn), then the others heaviest first by [`Variant::work`]
+/// (ties in the configured order), so that the last to finish is a light one and the workers
+/// end close together.
+pub fn schedule(c: &DepthConfig, n: usize) -> Vec<Variant> {
+    let mut rest: Vec<Variant> = c.variants.iter().skip(1).copied().collect();
+    rest.sort_by(|a, b| b.work(c, n).total_cmp(&a.work(c, n)));
+    c.variants.first().copied().into_iter().chain(rest).collect()
+}
+
 impl Serialize for Variant {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.label())
@@ -162,6 +189,11 @@ impl DepthRun {
     /// The same-sentence chance level `sum_s n_s (n_s - 1) / (n (n - 1))` of the input.
     pub fn chance_level(&self) -> f64 {
         self.input.chance_level()
+    }
+
+    /// The configured variants in the order workers side by side should take them ([`schedule`]).
+    pub fn schedule(&self) -> Vec<Variant> {
+        schedule(&self.config, self.input.n)
     }
 
     /// Share of paths of each length `k = 0..=L` ([`paths::path_shares`]).

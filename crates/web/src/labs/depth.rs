@@ -51,6 +51,8 @@ struct Info<'a> {
     variants: Vec<&'static str>,
     /// Their labels (`SAN`, ...).
     variant_labels: Vec<&'static str>,
+    /// Their names in the order workers side by side take them (the first, then heaviest first).
+    schedule: Vec<&'static str>,
     /// `f32` or `f64` (the residual chart's log axis marks its round-off).
     precision: &'static str,
 }
@@ -72,7 +74,7 @@ impl DepthLab {
     }
 
     /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
-    /// separator, chance_level, path_shares, variants, variant_labels, precision }`.
+    /// separator, chance_level, path_shares, variants, variant_labels, schedule, precision }`.
     pub fn info(&self) -> Result<JsValue, JsError> {
         let c = self.run.config();
         let input = self.run.input();
@@ -92,6 +94,7 @@ impl DepthLab {
             path_shares: self.run.path_shares(),
             variants: c.variants.iter().map(|v| v.name()).collect(),
             variant_labels: c.variants.iter().map(|v| v.label()).collect(),
+            schedule: self.run.schedule().iter().map(|v| v.name()).collect(),
             precision: c.precision.name(),
         })
     }
