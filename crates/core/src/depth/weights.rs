@@ -148,10 +148,36 @@ impl Normals {
     /// Fills `out` with `sd` times standard normal deviates, in order. Not inlined: a Web
     /// Worker's wasm engine optimises a function after its first calls, so filling column by
     /// column keeps the work in optimised code.
+    ///
+    /// The same deviates as calling [`Normals::sample`] for each entry, drawn two at a time: a
+    /// 64-bit draw whose halves both fall inside their blocks (about 97.6% of draws) gives two
+    /// entries without the spare's bookkeeping; any other draw goes through `sample`'s steps.
     #[inline(never)]
     pub fn fill<T: Real>(&mut self, out: &mut [T], sd: f64) {
-        for v in out.iter_mut() {
-            *v = T::lift(sd * self.sample());
+        let t = tables();
+        let mut k = 0;
+        while k < out.len() {
+            if self.spare.is_none() && k + 1 < out.len() {
+                let w = self.rng.next_u64();
+                let (lo, hi) = (w as u32, (w >> 32) as u32);
+                let (i0, i1) = ((lo & 0x7f) as usize, (hi & 0x7f) as usize);
+                let u0 = ((lo >> 7) as f64 + 0.5) * (1.0 / 16_777_216.0) - 1.0;
+                let u1 = ((hi >> 7) as f64 + 0.5) * (1.0 / 16_777_216.0) - 1.0;
+                let (in0, in1) = (u0.abs() < t.r[i0], u1.abs() < t.r[i1]);
+                if in0 && in1 {
+                    out[k] = T::lift(sd * (u0 * t.x[i0]));
+                    out[k + 1] = T::lift(sd * (u1 * t.x[i1]));
+                    k += 2;
+                    continue;
+                }
+                // As `sample` after drawing `w`: the high half waits as the spare.
+                self.spare = Some(hi);
+                let first = if in0 { Some(u0 * t.x[i0]) } else { self.slow(u0, i0, t) };
+                out[k] = T::lift(sd * first.unwrap_or_else(|| self.sample()));
+            } else {
+                out[k] = T::lift(sd * self.sample());
+            }
+            k += 1;
         }
     }
 }
