@@ -5,7 +5,7 @@
 import init, * as wasmModule from './pkg/attn_web.js';
 import { onNavigate, readHash, writeLink } from './lab/address_bar.js';
 import { Labs } from './lab/labs.js';
-import { encodeValue } from './lab/pairs.js';
+import { concatLinks, joinPairs } from './lab/pairs.js';
 import { defaultLink as modelLink } from './model/texts.js';
 import { PageView } from './share/page_view.js';
 import { bindKeys } from './ui/keyboard.js';
@@ -25,7 +25,7 @@ const LABS = {
   particles: { title: 'Particles', load: () => import('./particles/lab.js'), defaultLink: '' },
   training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'version=7&lab=training&preset=scan-snap' },
   depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'version=7&lab=depth&preset=collapse-small' },
-  model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink(encodeValue) },
+  model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink() },
 };
 
 /** Each lab's guided tour (ui/tour.js), loaded when first opened. */
@@ -90,7 +90,7 @@ async function openLink(text, how) {
   if (now.ok && next.ok) {
     const set = new Set(next.view_pairs.map(([k]) => k));
     const keep = now.view_pairs.filter(([k]) => !set.has(k) && k !== 't' && k !== 'step');
-    const merged = keep.length ? wasm.check_link(`${next.link}&${keep.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&')}`) : next;
+    const merged = keep.length ? wasm.check_link(concatLinks(next.link, joinPairs(keep))) : next;
     link = merged.ok ? merged.link : next.link;
   }
   writeLink(link, how);

@@ -33,7 +33,7 @@ export function collectInPage(page) {
       TOUR.cards.forEach((c, i) => add(`${lab} tour ${i + 1}`, c.text));
     }
     const { defaultLink } = await import(new URL('model/texts.js', location.href).href);
-    add('model caption', w.check_link(defaultLink(encodeURIComponent)).caption);
+    add('model caption', w.check_link(defaultLink()).caption);
     return out;
   }, LABS);
 }

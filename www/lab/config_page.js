@@ -7,19 +7,14 @@
 import { describeFields } from '../ui/key_hints.js';
 import { addLogSliders } from '../ui/log_slider.js';
 import { Draft } from './draft.js';
+import { decodeValue } from './pairs.js';
 
 /** The core's [key, value] pairs as a Map for the fields, the text-like `keys` percent-decoded. */
 export function decodedValues(pairs, keys) {
   const values = new Map(pairs);
   for (const key of keys) {
     const v = values.get(key);
-    if (v) {
-      try {
-        values.set(key, decodeURIComponent(v));
-      } catch {
-        // keep as written
-      }
-    }
+    if (v) values.set(key, decodeValue(v)); // a malformed escape kept as written
   }
   return values;
 }

@@ -14,6 +14,7 @@
 
 import { h } from '../ui/dom.js';
 import { DEFAULT_MODEL } from './texts.js';
+import { valueOf } from '../lab/pairs.js';
 
 const $ = (id) => document.getElementById(id);
 /** The names of a model folder's files (a drop holding one of them is the lab's). */
@@ -21,13 +22,7 @@ const MODEL_FILE = /(\.safetensors|^config\.json|^vocab\.txt|^tokenizer_config\.
 
 /** The `model` value (NAME@SHA16) of link `text`, or null. */
 function modelOf(text) {
-  const m = /(?:^|[#&])model=([^&]*)/.exec(String(text ?? ''));
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
+  return valueOf(String(text ?? ''), 'model');
 }
 
 function panel() {

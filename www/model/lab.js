@@ -9,7 +9,7 @@
 // (result.config) goes to the address bar. Picking a head is a new link (layer=, head=).
 
 import { writeCaptions } from './captions.js';
-import { encodeValue, valueOf } from '../lab/pairs.js';
+import { concatLinks, joinPairs, keysOf, onlyKeys, valueOf, withoutKeys } from '../lab/pairs.js';
 import { h } from '../ui/dom.js';
 import { HeadPanel } from './head_panel.js';
 import { HeadDynamics } from './head_dynamics.js';
@@ -21,7 +21,7 @@ import { buildMarkup, citation, subtitle } from './markup.js';
 import { mountFiles, servedMissing } from './files.js';
 import { DEFAULT_MODEL, DEFAULT_MODEL_ID, OPENING_HEAD, TEXTS } from './texts.js';
 import { firstPicture, markOnce } from '../lab/marks.js';
-import { ScaleControl, withScale } from './scale.js';
+import { ScaleControl, scalePair } from './scale.js';
 import { matrixExports } from './exports.js';
 import { statisticsExports } from './stat_exports.js';
 import { mountShareBar } from '../share/share_bar.js';
@@ -32,26 +32,18 @@ import { RepeatPanel } from './repeat.js';
 const $ = (id) => document.getElementById(id);
 const MAX_SIDE = 128; // pixels per side of a tile at most
 
-/** The view keys a bare model link keeps: the page's (share/page_view.js) and the lab's own. */
-const VIEW_KEYS = ['theme', 'bg', 'panels', 'embed', 'controls', 'layer', 'head', 'grid_scale', 'hidden_layer'];
-
-/** The keys of a bare model link: `version`, `lab` and the view keys. */
-const BARE_KEYS = ['version', 'lab', ...VIEW_KEYS];
-
 /**
  * The link shown for `text`: a bare link (`lab=model` and view keys only, as the depth lab's
  * bare link means bert-init) is the default link, the served model on the first built-in text,
  * with `text`'s view keys (so `lab=model&embed=1` embeds it); any other link is itself, so a key
  * the lab does not have (`lab=model&bogus=1`) is refused naming it, as `attn encode` refuses it.
+ * `viewKeys`: the view keys a bare link keeps (wasm model_bare_view_keys, from the core's tables).
  */
-function linkFor(text, defaultLink) {
-  const pairs = String(text ?? '').replace(/^[#?]/, '').split('&').filter(Boolean);
-  if (pairs.some((p) => !BARE_KEYS.includes(p.split('=')[0]))) return text;
-  const view = pairs.filter((p) => VIEW_KEYS.includes(p.split('=')[0]));
-  const named = new Set(view.map((p) => p.split('=')[0]));
+function linkFor(text, defaultLink, viewKeys) {
+  const keys = keysOf(text);
+  if (keys.some((k) => k !== 'version' && k !== 'lab' && !viewKeys.includes(k))) return text;
   // The default's own view keys (the opening head) unless the bare link names them.
-  const base = defaultLink.split('&').filter((p) => !named.has(p.split('=')[0]));
-  return [...base, ...view].join('&');
+  return concatLinks(withoutKeys(defaultLink, keys.filter((k) => viewKeys.includes(k))), onlyKeys(text, viewKeys));
 }
 
 /** `s` ending as a sentence (a full stop added unless it ends in . ! or ?). */
@@ -90,8 +82,8 @@ export function createLab(ctx) {
       mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, 'md-', 'analysis');
       applyModelHints(ctx.wasm, root);
     },
-    linkFor: (text) => linkFor(text, ctx.defaultLink),
-    show: (text) => page.show(linkFor(text, ctx.defaultLink)),
+    linkFor: (text) => linkFor(text, ctx.defaultLink, ctx.wasm.model_bare_view_keys()),
+    show: (text) => page.show(linkFor(text, ctx.defaultLink, ctx.wasm.model_bare_view_keys())),
     hide: () => page.hide(),
     canonical: () => page.canonical,
     viewPairs: () => [],
@@ -213,10 +205,12 @@ class ModelLabPage {
     const hidden = c.hidden ?? this.layersPanel.layer;
     const id = this.model ? this.model.info.id : DEFAULT_MODEL_ID;
     // The shown link's model keys after the text (the core's canonical form drops the defaults).
+    /** @type {Array<[string, string|number]>} */
     const kept = ['cos_tol', 'bilinear', 'head_space'].map((k) => [k, c[k] ?? (this.result ? valueOf(this.canonical, k) : null)])
-      .filter(([, v]) => v !== null).map(([k, v]) => `&${k}=${encodeValue(v)}`).join('');
+      .filter(([, v]) => v !== null).map(([k, v]) => [k, v]);
     const repeat = this.repeatPanel.linkPairs(c.repeat, c.text === undefined); // the repeated layer's keys and repetition shown (repeat.js)
-    return withScale(`lab=model&model=${id}&text=${encodeValue(text)}${kept}${repeat}&layer=${layer}&head=${head}&hidden_layer=${hidden}`, c.scale ?? r?.scale ?? 'head');
+    const scale = scalePair(c.scale ?? r?.scale ?? 'head');
+    return joinPairs([['lab', 'model'], ['model', id], ['text', text], ...kept, ...repeat, ['layer', layer], ['head', head], ['hidden_layer', hidden], ...scale]);
   }
 
   /** Shows `link` (a bare one is the default already: linkFor). */

@@ -10,7 +10,7 @@
 // overflowed, is shown in the panel (the numbers before it are kept).
 
 import { h } from '../ui/dom.js';
-import { valueOf } from '../lab/pairs.js';
+import { joinPairs, valueOf } from '../lab/pairs.js';
 import { LayersPanel, layersPanel } from './layers.js';
 import { RepeatHeads, repeatHeadsMarkup } from './repeat_heads.js';
 import { Timeline } from '../lab/timeline.js';
@@ -110,11 +110,16 @@ export class RepeatPanel {
     sel.value = String(Math.min(keep, layers));
   }
 
-  /** The link's keys (`repeat_layer=0`: no run), for lab.js's linkWith; with `keepStep`, the
-   * shown run's repetition as view key `step` (a new run, `keys` given, starts without one). */
+  /**
+   * The link's pairs (`repeat_layer=0`: no run), for lab.js's linkWith; with `keepStep`, the
+   * shown run's repetition as view key `step` (a new run, `keys` given, starts without one).
+   * @returns {Array<[string, string|number]>}
+   */
   linkPairs(keys = this.keys, keepStep = true) {
     const step = keepStep && keys === this.keys && keys.layer > 0 ? this.shownStep() : null;
-    return `&repeat_layer=${keys.layer}&iterations=${keys.iterations}&variant=${encodeURIComponent(keys.variant)}${step === null ? '' : `&step=${step}`}`;
+    /** @type {Array<[string, string|number]>} */
+    const pairs = [['repeat_layer', keys.layer], ['iterations', keys.iterations], ['variant', keys.variant]];
+    return step === null ? pairs : [...pairs, ['step', step]];
   }
 
   /** The repetition the link names (null: the last): the link's, or the one the reader chose. */
@@ -138,7 +143,7 @@ export class RepeatPanel {
       /** @type {HTMLInputElement} */ ($('md-repeat-iterations')).value = String(keys.iterations);
       /** @type {HTMLSelectElement} */ ($('md-repeat-variant')).value = keys.variant;
     }
-    const key = keys.layer > 0 ? `${valueOf(config, 'text')}|${valueOf(config, 'cos_tol')}|${this.linkPairs(keys)}` : null;
+    const key = keys.layer > 0 ? `${valueOf(config, 'text')}|${valueOf(config, 'cos_tol')}|${joinPairs(this.linkPairs(keys))}` : null;
     if (key === this.runKey) {
       if (this.view && this.wantStep !== null && this.wantStep !== this.panel.layer) this.show(Math.min(this.wantStep, this.view.states - 1));
       return;

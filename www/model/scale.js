@@ -9,11 +9,12 @@ import { fmt } from '../ui/format.js';
 /** The scales, the default first (as the core's table). */
 export const SCALES = ['head', 'shared'];
 
-/** Link `link` (canonical, plain `key=value` pairs) with `grid_scale=value` (default: left out). */
-export function withScale(link, value) {
-  const kept = String(link).split('&').filter((p) => p.split('=')[0] !== 'grid_scale');
-  if (value !== SCALES[0]) kept.push(`grid_scale=${value}`);
-  return kept.join('&');
+/**
+ * The link's pairs for scale `value`: `grid_scale=value`, none for the default.
+ * @returns {Array<[string, string]>}
+ */
+export function scalePair(value) {
+  return value === SCALES[0] ? [] : [['grid_scale', value]];
 }
 
 export class ScaleControl {

@@ -1,6 +1,8 @@
 // The model lab's built-in texts (multi-sentence, so the statistics have sentences to compare)
 // and the default model the page's server provides (`cargo xtask serve`: models/NAME/).
 
+import { joinPairs } from '../lab/pairs.js';
+
 export const DEFAULT_MODEL = 'all-MiniLM-L6-v2';
 /** NAME@ and the first 16 hex digits of its model.safetensors' sha256. */
 export const DEFAULT_MODEL_ID = 'all-MiniLM-L6-v2@53aa51172d142c89';
@@ -16,6 +18,6 @@ export const TEXTS = [
 export const OPENING_HEAD = { layer: 2, head: 3 };
 
 /** The default text's link (the lab's first link), on the tour's head. */
-export function defaultLink(encodeValue) {
-  return `lab=model&model=${DEFAULT_MODEL_ID}&text=${encodeValue(TEXTS[0][2])}&layer=${OPENING_HEAD.layer}&head=${OPENING_HEAD.head}`;
+export function defaultLink() {
+  return joinPairs([['lab', 'model'], ['model', DEFAULT_MODEL_ID], ['text', TEXTS[0][2]], ['layer', OPENING_HEAD.layer], ['head', OPENING_HEAD.head]]);
 }

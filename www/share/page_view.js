@@ -7,22 +7,12 @@
 // not name them (a host's setConfig, a PNG import).
 
 import { setTheme } from '../render/palette.js';
-import { encodeValue } from '../lab/pairs.js';
+import { concatLinks, joinPairs, withoutKeys } from '../lab/pairs.js';
 import { neverPush, pageUrl } from '../lab/address_bar.js';
 import { enterEmbed, pauseWhenHidden, showPanels } from './embed.js';
 
 /** The view keys that only make sense embedded (dropped from the "full playground" link). */
 export const EMBED_KEYS = ['embed', 'controls'];
-
-/** `key=value` pairs joined by `&` (values escaped where they would break the structure). */
-function joinPairs(pairs) {
-  return pairs.map(([k, v]) => `${k}=${encodeValue(v)}`).join('&');
-}
-
-/** `link` without the pairs of `keys` (the link is canonical: plain `key=value` pairs). */
-function stripKeys(link, keys) {
-  return link.split('&').filter((p) => !keys.includes(p.split('=')[0])).join('&');
-}
 
 export class PageView {
   /** @param {AttnWasm} wasm the attn_web module, initialised */
@@ -60,7 +50,7 @@ export class PageView {
     }
     const kept = pairs.filter(([k]) => !drop.includes(k));
     const canonical = lab.canonical();
-    const res = this.wasm.check_link(kept.length ? `${canonical}&${joinPairs(kept)}` : canonical);
+    const res = this.wasm.check_link(concatLinks(canonical, joinPairs(kept)));
     if (!res.ok) {
       console.warn(`view keys refused (${res.key}: ${res.message}); the link keeps the configuration only`);
       return canonical;
@@ -128,7 +118,7 @@ export class PageView {
       this.embed = true;
       neverPush();
       this.embedded = enterEmbed(lab, v.controls, has('panels'));
-      this.embedded.setHref(`${pageUrl()}#${stripKeys(res.link, EMBED_KEYS)}`);
+      this.embedded.setHref(`${pageUrl()}#${withoutKeys(res.link, EMBED_KEYS)}`);
       this.embedded.setCaption(res.caption);
       if (lab.pausesOffscreen) {
         pauseWhenHidden({ playing: () => lab.state()?.status === 'playing', play: () => lab.play(), pause: () => lab.pause() }, lab.root);

@@ -11,11 +11,11 @@
 // Helper out: { kind: 'loaded', sha256, ... }, { kind: 'surgery', id, variants }, { kind: 'error', id, stage, error }
 
 import { model_fits_twice } from '../pkg/attn_web.js';
+import { rawPair } from '../lab/pairs.js';
 
-/** The raw (still encoded) `text=` value of a link: the key of the helper's last curves. */
+/** The `text=` pair of a link as written: the key of the helper's last curves. */
 function textKey(link) {
-  const pair = String(link).split('&').find((p) => p.startsWith('text='));
-  return pair ?? '';
+  return rawPair(link, 'text');
 }
 
 export class HelperPool {

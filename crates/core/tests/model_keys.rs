@@ -355,3 +355,16 @@ fn step_names_the_repetition_shown_of_the_repeated_layer() {
         assert!(e.message.contains(why), "{}: {}", tail, e);
     }
 }
+
+#[test]
+fn a_bare_links_view_keys_are_the_pages_and_the_tables_view_keys() {
+    use attn_core::model::keys::{bare_view_keys, BARE_VIEW_KEYS, MODEL_TABLE};
+    for k in BARE_VIEW_KEYS {
+        let key = MODEL_TABLE.iter().find(|e| e.name == k).unwrap_or_else(|| panic!("{k} is not a model key"));
+        assert!(key.effect.starts_with("view key"), "{k}: {}", key.effect);
+    }
+    assert_eq!(
+        bare_view_keys(),
+        ["embed", "panels", "controls", "theme", "bg", "layer", "head", "grid_scale", "hidden_layer"]
+    );
+}

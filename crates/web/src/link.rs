@@ -102,6 +102,13 @@ pub fn view_spec(lab: &str) -> Result<JsValue, JsError> {
     to_js(attn_core::view::spec_of(lab))
 }
 
+/// The view keys a bare model link keeps (core `model::keys::bare_view_keys`): `lab=model` with
+/// only these (and `version`) opens the default text with them.
+#[wasm_bindgen]
+pub fn model_bare_view_keys() -> Vec<String> {
+    attn_core::model::keys::bare_view_keys().into_iter().map(String::from).collect()
+}
+
 /// The lab a configuration string asks for, valid or not (core `lab::requested_lab`):
 /// `"particles"`, `"training"`.
 #[wasm_bindgen]

@@ -334,6 +334,19 @@ const OMITTED_DEFAULTS: [(&str, &str); 11] = [
     ("step", ""),
 ];
 
+/// The model lab's own view keys a bare link keeps (`lab=model` with view keys only opens the
+/// default text with them): the layer and head shown, the grids' colour scale, the hidden layer.
+/// Not `step`: it names a repetition of a repeated layer, and the default link repeats none.
+pub const BARE_VIEW_KEYS: [&str; 4] = ["layer", "head", "grid_scale", "hidden_layer"];
+
+/// Every view key a bare model link keeps: the page's ([`crate::view::MODEL_VIEW`]), then
+/// [`BARE_VIEW_KEYS`].
+pub fn bare_view_keys() -> Vec<&'static str> {
+    let mut keys = crate::view::MODEL_VIEW.keys();
+    keys.extend(BARE_VIEW_KEYS);
+    keys
+}
+
 /// Number of keys every canonical link writes (`lab`, `model`, `text`; then `cos_tol`, `bilinear`
 /// and the view keys, each when it differs from its default).
 pub const MODEL_KEYS: usize = 3;

@@ -2,7 +2,8 @@
 //! in the core never imports another lab's, no source file is longer than [`MAX_LINES`], every
 //! integration-test file is a module of its crate's one test binary ([`test_files`]), and no
 //! tracked file names the work item that asked for something ("issue" and a number) instead of
-//! saying what it is ([`issue_refs`]). Each check returns every violation it finds, so one run
+//! saying what it is ([`issue_refs`]); no module of `www/` builds or takes apart a link outside the
+//! page's one link grammar ([`link_text`]). Each check returns every violation it finds, so one run
 //! lists them all.
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 mod issue_refs;
+mod link_text;
 mod test_files;
 
 /// The labs of `crates/core/src`, one folder each.
@@ -39,6 +41,7 @@ pub fn run(root: &Path) -> Result<()> {
     problems.extend(long_files(root)?);
     problems.extend(test_files::unlisted_test_files(root)?);
     problems.extend(issue_refs::issue_references(root)?);
+    problems.extend(link_text::hand_built_links(root)?);
     problems.extend(crate::preload::stale(root)?);
     if !problems.is_empty() {
         bail!("repository checks failed:\n  {}", problems.join("\n  "));
