@@ -3,7 +3,6 @@
 
 import { placeTip, tipLines } from '../ui/tip.js';
 import { fmtT, fmtValue } from './format.js';
-import { render } from './render.js';
 import { $, app, ui } from './state.js';
 
 export function showHeatTip(cell) {
@@ -27,7 +26,7 @@ export function onHeatHover(cell) {
   ui.tokens.highlight = cell ? [cell.i, cell.j] : null;
   app.needs.draw = true;
   showHeatTip(cell);
-  if (!ui.loop.playing) render(performance.now(), false);
+  ui.loop.wake(); // the next frame draws the ring (app.needs.draw)
 }
 
 export function showChartTip(h) {

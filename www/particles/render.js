@@ -13,7 +13,7 @@ import { fmtT, fmtValue } from './format.js';
 import { showChartTip, showHeatTip } from './hover.js';
 import { overlayMetrics } from './overlays.js';
 import { usesPool } from './pool_run.js';
-import { recordState, viewTokens } from './run.js';
+import { recordState, viewTokens } from './sample.js';
 import { runHistory } from './history.js';
 import { placeChartNow } from './timeline.js';
 import { $, app, setText, ui } from './state.js';

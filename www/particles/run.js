@@ -12,6 +12,7 @@ import { runHistory } from './history.js';
 import { poolAdvance, poolBusy, usesPool } from './pool_run.js';
 import { heavyAnalysesDue, measure, poolAnalyses, render } from './render.js';
 import { $, app, markAll, markTokens, ui } from './state.js';
+import { viewTokens } from './sample.js';
 import { loadOverlays, showOverlays } from './overlays.js';
 import { keepInitial, rewindTo } from './timeline.js';
 import { showHeatOrder, showHeatScale, showScale } from './view_keys.js';
@@ -87,14 +88,6 @@ export function setupView() {
   markAll();
 }
 
-/** Tokens as drawn: n x k (k = d for d <= 3, else projected on the fixed axes). */
-export function viewTokens() {
-  const s = app.stepper;
-  const coords = s.coords();
-  if (!app.axes) return s.tokens(coords);
-  return s.project(coords, app.axes, app.k);
-}
-
 /**
  * Steps between history samples (chart and trails): the core's fixed sample steps
  * (identity::sample_every, about 300 over [0, until], where cluster colours are committed).
@@ -154,17 +147,6 @@ function project(x, n, d, axes, k) {
     }
   }
   return out;
-}
-
-/**
- * Keeps the state shown for the exports (history.js) and the timeline (with the integrated
- * state when the coordinates shown are not the integrated ones), with the metrics `m` just computed, or
- * null when they cannot be (the attention scores overflow: `attn run` prints such a state's
- * tokens with `"metrics": null`).
- */
-export function recordState(m) {
-  const s = app.stepper;
-  runHistory.record(s.step_count(), s.t(), () => s.tokens(s.coords()), m, app.stateShown ? null : () => s.state(), () => s.identity_state());
 }
 
 /**

@@ -60,7 +60,7 @@ fn in_text(rel: &str, text: &str) -> Vec<String> {
 
 /// A line without its `//` comment (a `//` inside a string, as in `https://`, is kept) and
 /// without a leading ` * ` doc-comment line.
-fn code_of(line: &str) -> &str {
+pub(super) fn code_of(line: &str) -> &str {
     let trimmed = line.trim_start();
     if trimmed.starts_with('*') || trimmed.starts_with("/*") {
         return "";

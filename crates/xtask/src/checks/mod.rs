@@ -3,13 +3,14 @@
 //! integration-test file is a module of its crate's one test binary ([`test_files`]), and no
 //! tracked file names the work item that asked for something ("issue" and a number) instead of
 //! saying what it is ([`issue_refs`]); no module of `www/` builds or takes apart a link outside the
-//! page's one link grammar ([`link_text`]). Each check returns every violation it finds, so one run
+//! page's one link grammar ([`link_text`]) and none imports another in a circle ([`circles`]). Each check returns every violation it finds, so one run
 //! lists them all.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+mod circles;
 mod issue_refs;
 mod link_text;
 mod test_files;
@@ -42,6 +43,7 @@ pub fn run(root: &Path) -> Result<()> {
     problems.extend(test_files::unlisted_test_files(root)?);
     problems.extend(issue_refs::issue_references(root)?);
     problems.extend(link_text::hand_built_links(root)?);
+    problems.extend(circles::es_import_circles(root)?);
     problems.extend(crate::preload::stale(root)?);
     if !problems.is_empty() {
         bail!("repository checks failed:\n  {}", problems.join("\n  "));
