@@ -166,21 +166,6 @@ pub(crate) fn read_text(dir: &Path, name: &str) -> Result<String, String> {
     }
 }
 
-/// `L,H` of flag `flag`, checked against the model: `L` in `1..=layers`, `H` in `0..heads`.
-pub(crate) fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(usize, usize), String> {
-    let bad = |why: String| format!("invalid --{} {:?}: {}", flag, value, why);
-    let (l, h) = value.split_once(',').ok_or_else(|| bad("expected L,H (layer, head), e.g. 1,0".into()))?;
-    let l: usize = l.trim().parse().map_err(|_| bad("the layer L must be a whole number".into()))?;
-    let h: usize = h.trim().parse().map_err(|_| bad("the head H must be a whole number".into()))?;
-    if !(1..=layers).contains(&l) {
-        return Err(bad(format!("layer {} is out of range; the model has layers 1..={}", l, layers)));
-    }
-    if h >= heads {
-        return Err(bad(format!("head {} is out of range; the model has heads 0..={}", h, heads - 1)));
-    }
-    Ok((l, h))
-}
-
 /// The model-lab link of `--config` and its version. A link for another lab is refused naming `lab` and the
 /// command that runs it: by its `lab` key ([`crate::check_lab`]), or, without `lab`, by a key of
 /// the particle lab that the model lab does not have (`preset=polytope`: the page opens a link
@@ -256,12 +241,22 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         None => ModelLink { model: id, ..link },
     };
     link.check_shape(c.layers, c.heads).map_err(|e| format!("invalid --config: {}", e))?;
-    let attention_flags: Vec<(usize, usize)> =
-        args.attention.iter().map(|v| layer_head("attention", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
-    let similarity_flags: Vec<(usize, usize)> =
-        args.similarity.iter().map(|v| layer_head("similarity", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
-    let spectrum_flags: Vec<(usize, usize)> =
-        args.trained.spectrum.iter().map(|v| layer_head("spectrum", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let attention_flags: Vec<(usize, usize)> = args
+        .attention
+        .iter()
+        .map(|v| crate::encode_head::layer_head("attention", v, c.layers, c.heads))
+        .collect::<Result<_, _>>()?;
+    let similarity_flags: Vec<(usize, usize)> = args
+        .similarity
+        .iter()
+        .map(|v| crate::encode_head::layer_head("similarity", v, c.layers, c.heads))
+        .collect::<Result<_, _>>()?;
+    let spectrum_flags: Vec<(usize, usize)> = args
+        .trained
+        .spectrum
+        .iter()
+        .map(|v| crate::encode_head::layer_head("spectrum", v, c.layers, c.heads))
+        .collect::<Result<_, _>>()?;
     let repeat_request = crate::encode_trained::check(&args.trained, c.layers, &link)?;
     let head_request = crate::encode_head::check(&args.head, c.layers, c.heads, &link)?;
     let source = if args.text.is_some() { "--text" } else { "--config's text" };

@@ -46,7 +46,7 @@ pub fn check(args: &HeadArgs, layers: usize, heads: usize, link: &ModelLink) -> 
         }
         return Ok(None);
     };
-    let (layer, head) = crate::encode::layer_head("head-dynamics", value, layers, heads)?;
+    let (layer, head) = layer_head("head-dynamics", value, layers, heads)?;
     let spec = HeadDynamicsSpec {
         layer,
         head,
@@ -119,4 +119,19 @@ pub fn section(encoder: &Encoder, enc: &Encoding, req: &HeadRequest, pool: &dyn 
         eprintln!("note: the head's particles stopped: {}", s.what);
     }
     out
+}
+
+/// `L,H` of flag `flag`, checked against the model: `L` in `1..=layers`, `H` in `0..heads`.
+pub(crate) fn layer_head(flag: &str, value: &str, layers: usize, heads: usize) -> Result<(usize, usize), String> {
+    let bad = |why: String| format!("invalid --{} {:?}: {}", flag, value, why);
+    let (l, h) = value.split_once(',').ok_or_else(|| bad("expected L,H (layer, head), e.g. 1,0".into()))?;
+    let l: usize = l.trim().parse().map_err(|_| bad("the layer L must be a whole number".into()))?;
+    let h: usize = h.trim().parse().map_err(|_| bad("the head H must be a whole number".into()))?;
+    if !(1..=layers).contains(&l) {
+        return Err(bad(format!("layer {} is out of range; the model has layers 1..={}", l, layers)));
+    }
+    if h >= heads {
+        return Err(bad(format!("head {} is out of range; the model has heads 0..={}", h, heads - 1)));
+    }
+    Ok((l, h))
 }

@@ -21,6 +21,7 @@ mod check;
 #[cfg(test)]
 mod dts;
 mod export;
+mod js;
 mod labs;
 mod link;
 mod model_export;
@@ -35,8 +36,8 @@ pub use labs::particles_pool::RowWorker;
 pub use labs::training::TrainingLab;
 pub use peak::peak_flops;
 
-use serde::Serialize;
-use serde_wasm_bindgen::Serializer;
+pub(crate) use js::to_js;
+
 use wasm_bindgen::prelude::*;
 
 /// Forwards Rust panics to `console.error` (a panic is a bug: none is reachable from input).
@@ -58,9 +59,4 @@ pub fn config_version() -> u32 {
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// A value as a plain JavaScript object (JSON-compatible: maps become objects).
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }

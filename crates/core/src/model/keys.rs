@@ -25,6 +25,10 @@ use crate::text::MAX_TEXT_BYTES;
 use crate::view::View;
 use crate::{key_count, key_text};
 
+/// The default model: sentence-transformers' all-MiniLM-L6-v2 (6 layers, 12 heads, hidden 384,
+/// vocabulary 30522, uncased; Apache-2.0), the name of its folder under the model cache.
+pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2";
+
 /// The repetitions of a repeated layer when a link does not say (key `iterations`).
 pub const DEFAULT_ITERATIONS: usize = 100;
 
@@ -106,7 +110,7 @@ impl ModelLink {
     /// science.md §6.5's reference values: the defaults of the model lab's key table (docs/links.md).
     pub fn example() -> ModelLink {
         ModelLink {
-            model: format!("{}@53aa51172d142c89", super::DEFAULT_MODEL),
+            model: format!("{}@53aa51172d142c89", DEFAULT_MODEL),
             text: "The quick brown fox jumps over the lazy dog.".to_string(),
             cos_tol: super::clusters::COS_TOL,
             bilinear: Bilinear::Sym,

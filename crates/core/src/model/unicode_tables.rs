@@ -3,7 +3,7 @@
 //! Ranges are sorted, disjoint and inclusive (`first..=last`); the lookups in [`super::unicode`]
 //! binary-search them.
 
-use super::unicode::Class::{self, Cjk, Dropped, Mark, Punctuation, Space};
+use super::unicode_class::Class::{self, Cjk, Dropped, Mark, Punctuation, Space};
 
 /// `(first, last, class)`: code points of another class than `Other`.
 #[rustfmt::skip]

@@ -433,7 +433,7 @@ fn resolver_reports_missing_names() {
         // A name that occurs only in a doc comment.
         "crate::particles::field::hardmax",
         "crate::particles::config::Integrator::Leapfrog",
-        "crate::depth::Real::sqrt",
+        "crate::depth::real::Real::sqrt",
         "crate::depth::no_such_module::item",
         "crate::particles::config::presets::Preset::Polytope::config",
         "particles::field::Field",
@@ -453,7 +453,7 @@ fn resolver_finds_each_kind_of_item() {
         ("crate::particles::field::Field::velocity_rows", "particles/field/mod.rs"), // method
         ("crate::particles::field::Field", "particles/field/mod.rs"),    // struct
         ("crate::particles::config::Integrator::Retraction", "particles/config/mod.rs"), // variant
-        ("crate::depth::Real::erf", "depth/mod.rs"),                     // trait method
+        ("crate::depth::real::Real::erf", "depth/real.rs"),              // trait method
         ("crate::run::Stepping::advance", "run.rs"),                     // provided trait method
         ("crate::exp::EXP_OVERFLOW", "exp.rs"),                          // const
         ("crate::exp::rational::exp_rational", "exp/rational.rs"),       // fn in a nested file

@@ -176,6 +176,12 @@ pub fn power_label(e: &f64) -> String {
     format!("10{}{}", if k < 0 { "⁻" } else { "" }, digits)
 }
 
+/// Tick label of a log axis at the value `v`: the power of ten written as the depth lab's
+/// ([`power_label`]: `10⁻¹⁶`, `0.01`, `1`).
+pub fn power_of_ten(v: &f64) -> String {
+    power_label(&v.log10().round())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

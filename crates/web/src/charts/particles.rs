@@ -1,8 +1,9 @@
 //! The metrics chart: the core's metrics [`History`] drawn with plotters onto a canvas (stacked panels sharing the time axis). Drawing only, no science.
 
+use crate::charts::axes::power_of_ten;
 use crate::charts::layout::{Layout, Panel};
 use crate::charts::plot::RefLine;
-use crate::charts::plot::{clamp_dpr, err, panel, power_of_ten, readout, root, span_label, theme, Geometry, PanelSpec};
+use crate::charts::plot::{clamp_dpr, err, panel, readout, root, span_label, theme, Geometry, PanelSpec};
 use crate::charts::plot_marks::shade_spans;
 use attn_core::particles::analysis::history::History;
 use plotters::prelude::*;

@@ -269,12 +269,6 @@ fn same(v: f64) -> f64 {
     v
 }
 
-/// Tick label of a log axis at the value `v`: the power of ten written as the depth lab's
-/// ([`crate::charts::axes::power_label`]: `10⁻¹⁶`, `0.01`, `1`).
-pub fn power_of_ten(v: &f64) -> String {
-    crate::charts::axes::power_label(&v.log10().round())
-}
-
 /// How many tick labels fit along `room` device pixels when each needs `each` of them: between
 /// 1 and `most` (narrow and short charts draw fewer labels, never overlapping ones; 2 when
 /// the room is unknown).

@@ -2,8 +2,9 @@
 //! drawn with plotters in three stacked panels, with dashed references (`ln M`, the
 //! uniform-attention entropy, `snap_tol`) and the snap iteration. Drawing only, no science.
 
+use crate::charts::axes::power_of_ten;
 use crate::charts::layout::{Layout, Panel};
-use crate::charts::plot::{clamp_dpr, panel, power_of_ten, readout, root, theme, Geometry, PanelSpec, RefLine};
+use crate::charts::plot::{clamp_dpr, panel, readout, root, theme, Geometry, PanelSpec, RefLine};
 use plotters::prelude::*;
 use std::ops::Range;
 use web_sys::HtmlCanvasElement;

@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 use super::load::one_minute;
-use super::model_report::{Loads, PageCase};
+use super::model_report::{f, Loads, PageCase};
 use super::peak::Peaks;
 use super::python::{self, Python};
 use crate::server::{self, PortChoice};
@@ -57,10 +57,6 @@ fn json_of(cmd: &mut Command, what: &str) -> std::result::Result<Value, String> 
             String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
         )),
     }
-}
-
-pub fn f(v: &Value, key: &str) -> Option<f64> {
-    v.get(key).and_then(Value::as_f64)
 }
 
 /// The native forward of `dir` on `threads` threads: `attn bench --model`.

@@ -5,7 +5,6 @@
 use serde_json::Value;
 
 use super::load::{shown, verdict, worse, BUSY_LOAD};
-use super::model::f;
 use super::peak::{Peak, Peaks};
 use super::table::{bytes, sig3};
 
@@ -342,4 +341,9 @@ fn targets(r: &Results) {
             Err(e) => println!("  {name}: not measured ({e})"),
         }
     }
+}
+
+/// The number at `key` of a JSON object, if any.
+pub fn f(v: &Value, key: &str) -> Option<f64> {
+    v.get(key).and_then(Value::as_f64)
 }

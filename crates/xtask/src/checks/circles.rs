@@ -35,7 +35,7 @@ pub fn es_import_circles(root: &Path) -> Result<Vec<String>> {
 }
 
 /// `a/b` with forward slashes.
-fn slash(p: &Path) -> String {
+pub(super) fn slash(p: &Path) -> String {
     p.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
@@ -80,7 +80,7 @@ fn resolve(here: &Path, spec: &str) -> Option<String> {
 
 /// The strongly connected components of `graph` with more than one node or a self-edge, each
 /// listed from its first node in name order (Tarjan's algorithm, iterative).
-fn cycles(graph: &BTreeMap<String, Vec<String>>) -> Vec<Vec<String>> {
+pub(super) fn cycles(graph: &BTreeMap<String, Vec<String>>) -> Vec<Vec<String>> {
     let names: Vec<&String> = graph.keys().collect();
     let id = |n: &str| names.iter().position(|m| m.as_str() == n);
     let edges: Vec<Vec<usize>> = names.iter().map(|n| graph[*n].iter().filter_map(|d| id(d)).collect()).collect();
