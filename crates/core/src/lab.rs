@@ -244,7 +244,7 @@ pub fn link_keys(lab: &str) -> Result<Vec<&'static str>, ConfigError> {
     use crate::link::keys::key_names;
     let name = lab_named(lab)?;
     let table = match name {
-        "training" => key_names(training::keys::TRAINING_TABLE),
+        "training" => key_names(training::config::TRAINING_TABLE),
         "depth" => key_names(depth::keys::DEPTH_TABLE),
         "model" => key_names(model_keys::MODEL_TABLE),
         _ => key_names(config::PARTICLES_TABLE),
@@ -259,7 +259,7 @@ pub fn link_keys(lab: &str) -> Result<Vec<&'static str>, ConfigError> {
 pub fn key_infos(lab: &str) -> Result<Vec<crate::link::KeyInfo>, ConfigError> {
     use crate::link::key_infos;
     Ok(match lab_named(lab)? {
-        "training" => key_infos(training::keys::TRAINING_TABLE, &TrainingPreset::DEFAULT.config()),
+        "training" => key_infos(training::config::TRAINING_TABLE, &TrainingPreset::DEFAULT.config()),
         "depth" => key_infos(depth::keys::DEPTH_TABLE, &DepthPreset::DEFAULT.config()),
         "model" => key_infos(model_keys::MODEL_TABLE, &ModelLink::example()),
         _ => key_infos(config::PARTICLES_TABLE, &config::Preset::Polytope.config()),
@@ -277,7 +277,7 @@ pub fn readme_key_tables() -> Vec<(&'static str, String)> {
     vec![
         ("particles", markdown_table(config::PARTICLES_TABLE, &particles.config(), LabPreset::name(particles))),
         ("view", crate::view::keys::markdown_table()),
-        ("training", markdown_table(training::keys::TRAINING_TABLE, &training.config(), LabPreset::name(training))),
+        ("training", markdown_table(training::config::TRAINING_TABLE, &training.config(), LabPreset::name(training))),
         ("depth", markdown_table(depth::keys::DEPTH_TABLE, &depth.config(), LabPreset::name(depth))),
         ("model", markdown_table(model_keys::MODEL_TABLE, &ModelLink::example(), crate::model::DEFAULT_MODEL)),
     ]

@@ -17,7 +17,6 @@ pub mod analysis;
 pub mod config;
 pub mod data;
 pub mod heatmap;
-pub mod keys;
 pub mod model;
 pub mod sgd;
 pub mod sweep;
