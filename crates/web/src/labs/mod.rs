@@ -24,4 +24,5 @@ pub mod particles_chart;
 pub mod particles_heatmap;
 pub mod particles_overlays;
 pub mod particles_pool;
+pub mod particles_state;
 pub mod training;

@@ -14,7 +14,8 @@ use crate::to_js;
 use attn_core::collapse::similarity::LayerSimilarity;
 use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
 use attn_core::model::keys::{parse, parse_versioned, tokenizer_note, ModelLink, TileScale};
-use attn_core::model::{Analysis, Encoder, ModelError, Serial, VARIANTS};
+use attn_core::model::repeat::{HeadBoolean, Stopped};
+use attn_core::model::{Analysis, Encoder, ModelError, Serial, Variant, VARIANTS};
 use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -78,7 +79,19 @@ pub struct ModelLab {
     /// The last link's tokenizer note.
     note: Option<String>,
     /// The layer repeated on the analysed text ([`super::model_repeat`]); dropped with the analysis.
-    pub(super) repeat: Option<super::model_repeat::RepeatRun>,
+    pub(super) repeat: Option<RepeatRun>,
+}
+
+/// A run of a repeated layer ([`super::model_repeat`]): its request and the states so far.
+pub struct RepeatRun {
+    pub(super) layer: usize,
+    pub(super) variant: Variant,
+    pub(super) iterations: usize,
+    /// The states after `0, 1, …` repetitions (`n x d` each).
+    pub(super) states: Vec<Vec<f32>>,
+    /// Each state's heads' Boolean distance and leaders (science.md §1.7) of the layer's `P_h`.
+    pub(super) booleans: Vec<Vec<HeadBoolean>>,
+    pub(super) stopped: Option<Stopped>,
 }
 
 fn js_err(e: impl std::fmt::Display) -> JsError {

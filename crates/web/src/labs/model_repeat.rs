@@ -5,27 +5,15 @@
 //! [`layers_view`] over repetitions `0..=T`, one PCA fitted over every repetition's tokens). The
 //! clusters, labels and mean cosine of repetition `t` are those `attn encode --repeat` prints for
 //! it, bit for bit (the same functions on the same `f32` states). A non-finite repetition stops
-//! the run with the core's [`Stopped`] message.
+//! the run with the core's [`attn_core::model::repeat::Stopped`] message.
 
-use super::model::ModelLab;
+use super::model::{ModelLab, RepeatRun};
 use attn_core::model::keys::{variant_named, VARIANT_NAMES};
 use attn_core::model::layers_view::layers_view;
-use attn_core::model::repeat::{attention_at, head_booleans, HeadBoolean, Repeater, Stopped, MAX_ITERATIONS};
-use attn_core::model::{Serial, Variant};
+use attn_core::model::repeat::{attention_at, head_booleans, Repeater, MAX_ITERATIONS};
+use attn_core::model::Serial;
 use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
-
-/// A run of a repeated layer: its request and the states so far.
-pub struct RepeatRun {
-    layer: usize,
-    variant: Variant,
-    iterations: usize,
-    /// The states after `0, 1, …` repetitions (`n x d` each).
-    states: Vec<Vec<f32>>,
-    /// Each state's heads' Boolean distance and leaders (science.md §1.7) of the layer's `P_h`.
-    booleans: Vec<Vec<HeadBoolean>>,
-    stopped: Option<Stopped>,
-}
 
 #[wasm_bindgen]
 impl ModelLab {

@@ -75,15 +75,15 @@ pub struct ParticleLab {
     p_row: Vec<f64>,
     p_row_of: Option<(u64, usize)>,
     /// The heatmap's order (the view key `order`) and what it was last drawn from.
-    pub(crate) heat: super::particles_heatmap::HeatmapView,
+    pub(crate) heat: super::particles_state::HeatmapView,
     /// The overlays drawn on the chart (the view key `overlays`; [`super::particles_overlays`]).
     pub(crate) overlays: Vec<&'static str>,
     /// Cluster identities committed at the sample steps (the tokens' colour slots).
     pub(crate) tracker: Tracker,
     /// Analyses asked of the worker pool ([`super::particles_analyses`]).
-    pub(crate) pending: Option<super::particles_analyses::PendingAnalyses>,
+    pub(crate) pending: Option<super::particles_state::PendingAnalyses>,
     /// Analyses supplied, waiting for their effective rank.
-    pub(crate) supplied: Option<super::particles_analyses::SuppliedAnalyses>,
+    pub(crate) supplied: Option<super::particles_state::SuppliedAnalyses>,
 }
 
 /// Side of the heatmap image the page draws (`www/render/heatmap.js`, HEATMAP_MAX_SIDE).
@@ -120,7 +120,7 @@ impl ParticleLab {
             history: Default::default(),
             transient: None,
             buf: vec![0.0; len],
-            heat: super::particles_heatmap::HeatmapView::new(c.preset.suggested_order(c.version)),
+            heat: super::particles_state::HeatmapView::new(c.preset.suggested_order(c.version)),
             overlays: c.preset.suggested_overlays().to_vec(),
             pending: None,
             supplied: None,

@@ -11,6 +11,7 @@
 //! and [`ParticleLab::heatmap_rgba`].
 
 use super::particles::ParticleLab;
+use super::particles_state::{PendingAnalyses, SuppliedAnalyses};
 use crate::to_js;
 use attn_core::particles::analysis::metrics::{cluster_labels_now, separation_of_state};
 use attn_core::particles::analysis::partial::RowsPartial;
@@ -19,31 +20,6 @@ use attn_core::particles::analysis::{Metrics, TokenOrder};
 use js_sys::Float64Array;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-/// The analyses asked of the workers for one state.
-#[derive(Debug)]
-pub struct PendingAnalyses {
-    step: u64,
-    /// The cluster count of that state (labels in the scratch).
-    clusters: usize,
-    /// The heatmap's order and its token order, when the workers pool its block maxima.
-    heat: Option<(&'static str, TokenOrder, Vec<usize>)>,
-    /// Cells of the heatmap's block maxima (`side²`; 0: none asked).
-    cells: usize,
-}
-
-/// The analyses of one state supplied, waiting for their effective rank.
-#[derive(Debug)]
-pub struct SuppliedAnalyses {
-    step: u64,
-    t: f64,
-    /// The metrics, the effective rank NaN until finished.
-    metrics: Metrics,
-    /// The effective rank's sampled rows (`k x n`), when every entry of `P` was finite.
-    rank_rows: Option<Vec<f64>>,
-    /// The separation ratio of the state's groups (core `separation_of_state`).
-    separation: f64,
-}
 
 /// What each worker folds over its rows (www/workers/rows.js, RowWorker.rows_analysed).
 #[derive(Serialize)]

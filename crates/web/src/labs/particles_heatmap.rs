@@ -10,33 +10,6 @@ use attn_core::particles::analysis::TokenOrder;
 use js_sys::{Uint32Array, Uint8ClampedArray};
 use wasm_bindgen::prelude::*;
 
-/// The heatmap's order and the state its view was computed for.
-#[derive(Debug, Default)]
-pub struct HeatmapView {
-    /// `"cluster"`, `"leader"` or `"index"`; `None` for the run's suggestion.
-    order: Option<&'static str>,
-    /// The order the run's preset suggests (core `Preset::suggested_order`).
-    suggested: &'static str,
-    /// The order of the view last computed.
-    pub(crate) tokens: TokenOrder,
-    /// `P` with rows and columns in that order (`n x n`; runs with `P` kept, order not `index`).
-    ordered: Vec<f64>,
-    /// (step, order) of the view last computed; `None` when the scratch's views were
-    /// overwritten since (by the metrics, in token order).
-    pub(crate) of: Option<(u64, &'static str)>,
-}
-
-impl HeatmapView {
-    /// No view yet, in the order `suggested` until another is set.
-    pub(crate) fn new(suggested: &'static str) -> HeatmapView {
-        HeatmapView { suggested, ..Default::default() }
-    }
-
-    pub(crate) fn order(&self) -> &'static str {
-        self.order.unwrap_or(self.suggested)
-    }
-}
-
 #[wasm_bindgen]
 impl ParticleLab {
     /// Sets the heatmap's order (the view key `order`): `cluster`, `leader` or `index`. Errors
