@@ -130,6 +130,8 @@ interface ModelCurve {
 /** ModelLab.analyse's answer (crates/web labs/model.rs `AnalysisOut`). */
 interface ModelAnalysis {
   config: string;
+  /** The text analysed (the link's `text`, decoded). */
+  text: string;
   n: number;
   ids: number[];
   tokens: string[];

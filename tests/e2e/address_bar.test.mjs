@@ -126,9 +126,9 @@ describe('the address bar is what the page wrote before one lab interface', () =
     const names = await page.evaluate(() => {
       const w = window.__attn.wasm;
       return {
-        particles: w.presets().map((p) => p.name),
-        training: w.training_presets().map((p) => p.name),
-        depth: w.depth_presets().map((p) => p.name),
+        particles: w.presets('particles').map((p) => p.name),
+        training: w.presets('training').map((p) => p.name),
+        depth: w.presets('depth').map((p) => p.name),
       };
     });
     assert.ok(names.particles.length >= 11 && names.training.length >= 2 && names.depth.length >= 4);

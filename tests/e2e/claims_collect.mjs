@@ -20,7 +20,7 @@ export function collectInPage(page) {
     const add = (where, text) => {
       if (text) out.push({ where, text });
     };
-    const presetLists = { particles: w.presets(), training: w.training_presets(), depth: w.depth_presets() };
+    const presetLists = { particles: w.presets('particles'), training: w.presets('training'), depth: w.presets('depth') };
     for (const lab of labs) {
       for (const k of w.key_table(lab)) add(`${lab} key ${k.name}`, k.effect ? `${k.meaning}; ${k.effect}` : k.meaning);
       for (const p of presetLists[lab] ?? []) {

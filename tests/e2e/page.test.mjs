@@ -187,7 +187,7 @@ describe('playground page', () => {
         const steps = 200;
         const web = await page.evaluate(({ config, steps }) => {
           const s = new window.__attn.wasm.ParticleLab(config);
-          const taken = s.advance_past_until(steps);
+          const taken = s.advance_past_end(steps);
           const coords = s.integrate_in();
           const x = s.tokens(coords);
           const bytes = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);

@@ -163,7 +163,7 @@ describe('particle lab fixes', () => {
       assert.ok(samples >= 30, `history has ${samples} samples`);
       // The fall in clusters is drawn through intermediate values: some sample lies strictly between.
       const counts = await page.evaluate(() => {
-        const until = Number(new Map(window.__attn.wasm.preset_pairs('sphere-sa')).get('until'));
+        const until = Number(new Map(window.__attn.wasm.preset_pairs('particles', 'sphere-sa')).get('until'));
         const out = [];
         for (let i = 0; i <= 200; i += 1) out.push(window.__attn.historyNear((i / 200) * until));
         return out;

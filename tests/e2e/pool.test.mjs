@@ -42,7 +42,7 @@ describe('worker pool', () => {
           };
           const { ParticleLab } = window.__attn.wasm;
           const one = new ParticleLab(config);
-          one.advance_past_until(steps);
+          one.advance_past_end(steps);
           const coords = one.integrate_in();
           const out = { single: b64(one.tokens(coords)), pools: [], dt: one.dt(), coords };
           one.free();

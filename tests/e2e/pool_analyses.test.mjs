@@ -42,7 +42,7 @@ describe('analyses in the workers', () => {
           // The main thread: 5 steps, then the metrics and the heatmap over all of P.
           const one = new ParticleLab(config);
           one.set_heatmap_order(order);
-          one.advance_past_until(5);
+          one.advance_past_end(5);
           const expected = { metrics: bitsOf(one.metrics()), rgba: hash(one.heatmap_rgba_scaled(512, 0)), perm: hash(one.heatmap_perm()), pMax: one.p_max() };
           one.free();
           for (const workers of [1, 2, 3]) {

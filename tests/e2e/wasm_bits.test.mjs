@@ -46,7 +46,7 @@ test('wasm (Node) steps give the native CLI\'s bits, d from 1 to 256, n = 1, 7, 
   for (const config of all) {
     const s = new glue.ParticleLab(config);
     const steps = 2;
-    assert.equal(s.advance_past_until(steps), steps, `${config}: ${s.message()}`);
+    assert.equal(s.advance_past_end(steps), steps, `${config}: ${s.message()}`);
     const coords = s.integrate_in();
     const wasm = Buffer.from(s.tokens(coords).buffer.slice(0));
     const until = String(steps * s.dt());

@@ -91,7 +91,7 @@ class DepthLabPage {
     /** @type {typeof panelMethods.zoomTip} */ this.zoomTip;
 
     this.controls = new DepthControls({
-      presets: wasm.depth_presets(),
+      presets: wasm.presets('depth'),
       onPreset: (name) => {
         const res = wasm.check_link(wasm.preset_link('depth', name), 'depth');
         if (res.ok) this.apply(res);
@@ -105,7 +105,7 @@ class DepthLabPage {
     this.config = new ConfigPage({
       check: (text) => wasm.check_link(text, 'depth'),
       keys: wasm.key_table('depth'),
-      presetPairs: (name) => wasm.depth_preset_pairs(name),
+      presetPairs: (name) => wasm.preset_pairs('depth', name),
       defaultPreset: 'collapse-small',
       defaultLink: ctx.defaultLink,
       fallbackLink: (draft) => presetLinkOr(wasm, 'depth', draft.get('preset'), 'collapse-small'),

@@ -192,7 +192,7 @@ class ModelLabPage {
 
   /** The text of the shown analysis (the first built-in text before any). */
   shownText() {
-    return this.result ? valueOf(this.canonical, 'text') : TEXTS[0][2];
+    return this.result ? this.result.text : TEXTS[0][2];
   }
 
   /** A link of the loaded (or default) model with the shown text, layer, head and hidden layer,
@@ -333,7 +333,7 @@ class ModelLabPage {
     this.refusal = null;
     // The time taken: the full page's (an embed's reader sees "ready").
     $('md-state').replaceChildren('ready', h('span.md-ms', {}, ` (${Math.round(m.ms)} ms)`));
-    const text = valueOf(r.config, 'text') ?? '';
+    const text = r.text;
     if (document.activeElement !== $('md-text')) /** @type {HTMLTextAreaElement} */ ($('md-text')).value = text;
     /** @type {HTMLSelectElement} */ ($('md-example')).value = TEXTS.find(([, , x]) => x === text)?.[0] ?? '';
     $('md-tokens').replaceChildren(...r.tokens.map((tok, i) => {

@@ -39,7 +39,7 @@ export function createConfig(controls, defaultLink) {
   const page = new ConfigPage({
     check: checkPage,
     keys: wasm.key_table('particles'),
-    presetPairs: (name) => wasm.preset_pairs(name),
+    presetPairs: (name) => wasm.preset_pairs('particles', name),
     defaultPreset: 'polytope',
     defaultLink,
     // The preset at the draft's version (none: an old link, version 1), the arithmetic a fixed

@@ -208,7 +208,7 @@ export function createLoop(controls) {
   return new RunLoop({
     run: () => app.stepper,
     count: (s) => s.step_count(),
-    advance: (s, k, pastEnd) => (pastEnd ? s.advance_past_until(k) : s.advance(k)),
+    advance: (s, k, pastEnd) => (pastEnd ? s.advance_past_end(k) : s.advance(k)),
     restart: () => startRun(app.canonical),
     changed: markAll,
     render,

@@ -31,7 +31,7 @@ export function wire(defaultLink) {
   ui.chart = new ChartView(/** @type {HTMLCanvasElement} */ ($('chart')), onChartHover);
   ui.summary = new Summary($('summary'));
   const controls = new Controls({
-    presets: wasm.presets(),
+    presets: wasm.presets('particles'),
     paperV: wasm.paper_v_2d(),
     onPreset: pickPreset,
     onEdit: (key, value, commit) => ui.config.edit(key, value, commit),

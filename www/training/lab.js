@@ -72,7 +72,7 @@ class TrainingLabPage {
     writeSweepCaption();
 
     this.controls = new TrainingControls({
-      presets: wasm.training_presets(),
+      presets: wasm.presets('training'),
       onPreset: (name) => this.pickPreset(name),
       onEdit: (key, value, commit) => this.config.edit(key, value, commit),
       onPlay: () => this.loop.togglePlay(),
@@ -101,7 +101,7 @@ class TrainingLabPage {
     this.config = new ConfigPage({
       check: (text) => wasm.check_link(text, 'training'),
       keys: wasm.key_table('training'),
-      presetPairs: (name) => wasm.training_preset_pairs(name),
+      presetPairs: (name) => wasm.preset_pairs('training', name),
       defaultPreset: 'scan-snap',
       defaultLink: ctx.defaultLink,
       fallbackLink: (draft) => presetLinkOr(wasm, 'training', draft.get('preset'), 'scan-snap'),

@@ -1,5 +1,6 @@
-//! The presets of any lab as the page sees them: the list of `{ name, description }` and one
-//! preset's `[key, value]` pairs (shared by the particle, training and depth wrappers).
+//! The presets of a lab as the page sees them: the list of `{ name, description }` and one
+//! preset's `[key, value]` pairs, for the particle, training and depth labs (the model lab has
+//! none).
 
 use crate::to_js;
 use attn_core::link::{quote, LabPreset};
@@ -12,8 +13,37 @@ struct PresetInfo {
     description: &'static str,
 }
 
+/// The presets of lab `lab` (`particles`, `training`, `depth`), in the page's order: an array of
+/// `{ name, description }`. Errors name `lab` for a lab without presets.
+#[wasm_bindgen]
+pub fn presets(lab: &str) -> Result<JsValue, JsError> {
+    match lab {
+        "particles" => list::<attn_core::particles::Preset>(),
+        "training" => list::<attn_core::training::TrainingPreset>(),
+        "depth" => list::<attn_core::depth::DepthPreset>(),
+        _ => Err(no_presets(lab)),
+    }
+}
+
+/// Every key of preset `name` of lab `lab` with its value: `[[key, value], ...]` in canonical
+/// order (`lab`, `preset` first). Errors name `preset` for an unknown name, `lab` for a lab
+/// without presets.
+#[wasm_bindgen]
+pub fn preset_pairs(lab: &str, name: &str) -> Result<JsValue, JsError> {
+    match lab {
+        "particles" => pairs::<attn_core::particles::Preset>(name),
+        "training" => pairs::<attn_core::training::TrainingPreset>(name),
+        "depth" => pairs::<attn_core::depth::DepthPreset>(name),
+        _ => Err(no_presets(lab)),
+    }
+}
+
+fn no_presets(lab: &str) -> JsError {
+    JsError::new(&format!("`lab`: {} has no presets; labs with presets: particles, training, depth", quote(lab)))
+}
+
 /// Every preset of lab `P`, in the page's order: an array of `{ name, description }`.
-pub(crate) fn list<P: LabPreset>() -> Result<JsValue, JsError> {
+fn list<P: LabPreset>() -> Result<JsValue, JsError> {
     let list: Vec<PresetInfo> =
         P::all().iter().map(|p| PresetInfo { name: p.name(), description: p.description() }).collect();
     to_js(&list)
@@ -21,7 +51,7 @@ pub(crate) fn list<P: LabPreset>() -> Result<JsValue, JsError> {
 
 /// Every key of preset `name` of lab `P` with its value, `[[key, value], ...]` in canonical
 /// order; "`preset`: unknown ... preset" for an unknown name.
-pub(crate) fn pairs<P: LabPreset>(name: &str) -> Result<JsValue, JsError> {
+fn pairs<P: LabPreset>(name: &str) -> Result<JsValue, JsError> {
     let p =
         P::from_name(name).ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {}", P::NOUN, quote(name))))?;
     to_js(&p.pairs())

@@ -1,7 +1,7 @@
 // Times the wasm particle stepper under Node for `cargo xtask bench`, on the same cases and the
 // same number of steps as the native run it is compared with:
 //   wasm-1:    one thread: a worker thread with its own wasm instance (a fresh one per case, so
-//              its memory size is the case's own), stepping with `ParticleLab.advance_past_until`;
+//              its memory size is the case's own), stepping with `ParticleLab.advance_past_end`;
 //   wasm-pool: the worker pool of the page (`createPoolStepper` of ./pool.mjs: one wasm
 //              instance per worker_thread, each computing a block of rows); its memory is the
 //              largest worker instance's.
@@ -30,7 +30,7 @@ async function singleInWorker({ pkg, module, config, steps, out }) {
   const wasm = glue.initSync({ module });
   const stepper = new glue.ParticleLab(config);
   const take = (k) => {
-    const taken = stepper.advance_past_until(k);
+    const taken = stepper.advance_past_end(k);
     if (taken !== k) throw new Error(`the run stopped after ${taken} of ${k} steps: ${stepper.message()}`);
   };
   let start = performance.now();

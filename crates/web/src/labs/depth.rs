@@ -11,25 +11,13 @@ use crate::charts::depth::{self as depth_chart, Results};
 use crate::charts::depth_residual;
 use crate::charts::heatmap;
 use crate::to_js;
-use attn_core::depth::{parse, DepthPreset, DepthRun, Variant};
+use attn_core::depth::{parse, DepthRun, Variant};
 use attn_core::link::quote;
 use attn_core::link::Named;
 use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
-
-/// The depth presets, in the page's order: an array of `{ name, description }`.
-#[wasm_bindgen]
-pub fn depth_presets() -> Result<JsValue, JsError> {
-    crate::presets::list::<DepthPreset>()
-}
-
-/// Every key of depth preset `name` with its value: `[[key, value], ...]` in canonical order.
-#[wasm_bindgen]
-pub fn depth_preset_pairs(name: &str) -> Result<JsValue, JsError> {
-    crate::presets::pairs::<DepthPreset>(name)
-}
 
 /// What the page shows before any variant has run.
 #[derive(Serialize)]

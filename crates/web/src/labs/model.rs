@@ -42,6 +42,8 @@ struct CurveOut {
 #[derive(Serialize)]
 struct AnalysisOut<'a> {
     config: String,
+    /// The text analysed (the link's `text`, decoded).
+    text: &'a str,
     n: usize,
     ids: &'a [u32],
     tokens: &'a [String],
@@ -257,6 +259,7 @@ impl ModelLab {
         let c = &self.encoder.config;
         to_js(&AnalysisOut {
             config: link.to_canonical_string(),
+            text: &link.text,
             n: a.forward.n,
             ids: &a.encoding.ids,
             tokens: &a.encoding.pieces,

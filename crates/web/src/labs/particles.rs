@@ -22,19 +22,6 @@ fn space(coords: &str) -> Result<Space, JsError> {
     })
 }
 
-/// The presets, in the page's order: an array of `{ name, description }`.
-#[wasm_bindgen]
-pub fn presets() -> Result<JsValue, JsError> {
-    crate::presets::list::<Preset>()
-}
-
-/// Every key of preset `name` with its value: an array of `[key, value]` pairs in canonical
-/// order (`preset` first). Errors for an unknown name.
-#[wasm_bindgen]
-pub fn preset_pairs(name: &str) -> Result<JsValue, JsError> {
-    crate::presets::pairs::<Preset>(name)
-}
-
 /// The steps per frame the particle lab's speed slider offers (core
 /// `particles::config::SPEEDS`; below 1, a step every few frames).
 #[wasm_bindgen]
@@ -135,7 +122,7 @@ impl ParticleLab {
 
     /// Takes up to `k` steps even past `until` (the user asked for more), stopping only at a
     /// divergence; returns the steps taken.
-    pub fn advance_past_until(&mut self, k: u32) -> u32 {
+    pub fn advance_past_end(&mut self, k: u32) -> u32 {
         self.tracker.advance(&mut self.sim, k as u64, true) as u32
     }
 

@@ -11,9 +11,7 @@ use crate::charts::heatmap;
 use crate::charts::{sweep as sweep_chart, training as training_chart};
 use crate::to_js;
 use attn_core::training::heatmap::{layout, Column, Layout};
-use attn_core::training::{
-    check_sweep_size, estimated_run_seconds, parse, run_cell, SweepCell, Trainer, TrainingPreset,
-};
+use attn_core::training::{check_sweep_size, estimated_run_seconds, parse, run_cell, SweepCell, Trainer};
 use attn_core::{Status, Stepping};
 use js_sys::{Float64Array, Uint8ClampedArray};
 use serde::Serialize;
@@ -23,19 +21,6 @@ use web_sys::HtmlCanvasElement;
 /// Iterations of quiet the live snap marker waits for while a run goes on
 /// (`snap_iteration_live` window).
 pub const SNAP_WINDOW: usize = 10;
-
-/// The training presets, in the page's order: an array of `{ name, description }`.
-#[wasm_bindgen]
-pub fn training_presets() -> Result<JsValue, JsError> {
-    crate::presets::list::<TrainingPreset>()
-}
-
-/// Every key of training preset `name` with its value: `[[key, value], ...]` in canonical
-/// order (`lab`, `preset` first). Errors for an unknown name.
-#[wasm_bindgen]
-pub fn training_preset_pairs(name: &str) -> Result<JsValue, JsError> {
-    crate::presets::pairs::<TrainingPreset>(name)
-}
 
 /// One sweep cell (science.md §5), for a Web Worker: the training configuration `config` with
 /// `queries`, `eta_z`, `ratio` overridden, run for `seeds` seeds (`seed`, `seed + 1`, ...).

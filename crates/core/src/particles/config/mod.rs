@@ -123,7 +123,7 @@ pub struct Config {
     pub preset: Preset,
     /// Velocity field.
     pub model: Model,
-    /// Number of tokens, 1..=4096.
+    /// Number of tokens, `1..=`[`MAX_N`] (16384; the page runs up to 4096, web `page_limits`).
     pub n: usize,
     /// Token dimension, 1..=256.
     pub d: usize,
