@@ -8,6 +8,7 @@ import { Labs } from './lab/labs.js';
 import { concatLinks, joinPairs } from './lab/pairs.js';
 import { defaultLink as modelLink } from './model/texts.js';
 import { PageView } from './share/page_view.js';
+import { setViridisGradient } from './render/palette.js';
 import { bindKeys } from './ui/keyboard.js';
 import { setupHintBubble } from './ui/hint_bubble.js';
 import { LabTabs } from './ui/labs.js';
@@ -99,6 +100,7 @@ async function openLink(text, how) {
 
 async function main() {
   await init();
+  setViridisGradient();
   $('version').textContent = `attn-web ${wasm.version()}`;
   labs = new Labs(LABS, (id) => ({
     wasm,

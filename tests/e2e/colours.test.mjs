@@ -116,4 +116,22 @@ describe('stable cluster colours', () => {
       await page.close();
     }
   });
+
+  test("the heatmap's colour bar is drawn with the heatmaps' own viridis stops", async () => {
+    const page = await openPage(browser, 'version=4&preset=polytope');
+    try {
+      const got = await page.evaluate(() => {
+        const bar = document.querySelector('#heatmap-box ~ .legend .viridis-bar');
+        const box = bar.getBoundingClientRect();
+        return { image: getComputedStyle(bar).backgroundImage, width: box.width, height: box.height, stops: window.__attn.wasm.viridis_stops() };
+      });
+      const rgb = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+      assert.deepEqual([got.stops.length, got.stops[0], got.stops[4], got.stops[8]], [9, '#440154', '#21908d', '#fde725'], 'matplotlib\'s viridis at 0, 1/2, 1');
+      assert.equal(got.image, `linear-gradient(to right, ${got.stops.map(rgb).join(', ')})`);
+      assert.ok(got.width >= 100 && got.height >= 8, `the bar is visible: ${got.width} x ${got.height}`);
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
 });

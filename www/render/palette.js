@@ -3,6 +3,7 @@
 // or forced by the `theme` view key with setTheme).
 
 import { significant } from '../ui/format.js';
+import { viridis_stops } from '../pkg/attn_web.js';
 
 /**
  * Cluster colours, 12 per theme, told apart on the theme's panel (Okabe-Ito first, then Tol's
@@ -98,8 +99,19 @@ export function clusterStyle(slots, n) {
   return { colours, shapes };
 }
 
-/** Viridis stops (matplotlib's), for colouring tokens by their index. */
-const VIRIDIS = ['#440154', '#472c7a', '#3b518b', '#2c718e', '#21908d', '#27ad81', '#5cc863', '#aadc32', '#fde725'];
+/** @type {string[] | null} */
+let viridisStops = null;
+
+/** The heatmaps' viridis stops (wasm viridis_stops), for colouring tokens by their index. */
+function viridis() {
+  viridisStops ??= viridis_stops();
+  return viridisStops;
+}
+
+/** The colour-bar legends' gradient (CSS `--viridis-gradient`), from the heatmaps' stops. */
+export function setViridisGradient() {
+  document.documentElement.style.setProperty('--viridis-gradient', `linear-gradient(to right, ${viridis().join(', ')})`);
+}
 
 /**
  * Token colours and marker shapes for the `colour` view key: 'clusters' from the colour slots
@@ -112,9 +124,10 @@ export function tokenStyle(mode, slots, n) {
   const shapes = new Uint8Array(n);
   if (mode === 'plain') return { colours: new Array(n).fill(theme().accent), shapes };
   const colours = new Array(n);
+  const stops = viridis();
   for (let i = 0; i < n; i++) {
-    const u = n > 1 ? (i / (n - 1)) * (VIRIDIS.length - 1) : 0;
-    colours[i] = VIRIDIS[Math.min(VIRIDIS.length - 1, Math.round(u))];
+    const u = n > 1 ? (i / (n - 1)) * (stops.length - 1) : 0;
+    colours[i] = stops[Math.min(stops.length - 1, Math.round(u))];
   }
   return { colours, shapes };
 }

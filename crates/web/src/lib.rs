@@ -55,6 +55,13 @@ pub fn config_version() -> u32 {
     attn_core::link::VERSION
 }
 
+/// The viridis stops of every heatmap (charts::heatmap) as CSS colours, for the page's token
+/// colours by index and its colour-bar legends: one colour map on the page.
+#[wasm_bindgen]
+pub fn viridis_stops() -> Vec<String> {
+    charts::heatmap::viridis_hex()
+}
+
 /// The crate version, for the page's footer.
 #[wasm_bindgen]
 pub fn version() -> String {

@@ -17,6 +17,12 @@ const VIRIDIS: [[u8; 3]; 9] = [
     [0xfd, 0xe7, 0x25],
 ];
 
+/// The viridis stops as CSS colours (`#440154` … `#fde725`): the page's token colours by index
+/// and its colour-bar legend use the same stops as the heatmaps.
+pub fn viridis_hex() -> Vec<String> {
+    VIRIDIS.iter().map(|[r, g, b]| format!("#{r:02x}{g:02x}{b:02x}")).collect()
+}
+
 /// Viridis colour of `v` in [0, 1] (clamped; NaN maps to 0), linear between the stops.
 pub fn viridis(v: f64) -> [u8; 3] {
     let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
@@ -94,6 +100,17 @@ pub fn grid_rgba(rows: usize, cols: usize, scale: f64, value: impl Fn(usize, usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pages_stops_are_the_heatmaps_colours() {
+        let hex = viridis_hex();
+        assert_eq!(hex.len(), 9);
+        for (k, h) in hex.iter().enumerate() {
+            let [r, g, b] = viridis(k as f64 / 8.0);
+            assert_eq!(*h, format!("#{r:02x}{g:02x}{b:02x}"));
+        }
+        assert_eq!((hex[0].as_str(), hex[8].as_str()), ("#440154", "#fde725"));
+    }
 
     #[test]
     fn an_entry_that_is_not_finite_is_grey_never_a_colour_of_the_map() {
