@@ -68,26 +68,6 @@ export function joinConfig(pairs) {
   return joinPairs([...pairs].sort((a, b) => (a[0] === 'preset' ? -1 : 0) - (b[0] === 'preset' ? -1 : 0)));
 }
 
-/**
- * Link `link` with each pair of `pairs` set: a key it has keeps its place (later occurrences
- * dropped), a new key goes at the end, a null value removes the key. Every other pair is kept
- * as written.
- * @param {string} link
- * @param {Array<[string, string|number|null]>} pairs
- */
-export function withPairs(link, pairs) {
-  let segs = segments(link);
-  for (const [key, value] of pairs) {
-    const at = segs.findIndex((s) => keyOf(s) === key);
-    const written = value === null ? null : joinPairs([[key, String(value)]]);
-    segs = segs.filter((s, i) => i === at || keyOf(s) !== key);
-    if (written === null) segs = segs.filter((s) => keyOf(s) !== key);
-    else if (at < 0) segs.push(written);
-    else segs[at] = written;
-  }
-  return segs.join('&');
-}
-
 /** Link `link` without the pairs whose key is in `keys`, the others as written. */
 export function withoutKeys(link, keys) {
   return segments(link).filter((s) => !keys.includes(keyOf(s))).join('&');

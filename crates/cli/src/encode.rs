@@ -16,6 +16,7 @@
 //! exit code 2. `--threads` splits rows and heads across threads; it never changes a bit
 //! (every output element is computed by one task in a fixed order).
 
+use crate::encode_head::layer_head;
 use attn_core::model::analysis::similarity;
 use attn_core::model::keys::{model_id, parse_versioned, tokenizer_note, valid_name, ModelLink};
 use attn_core::model::non_finite::{self, NonFinite};
@@ -241,22 +242,12 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), String> {
         None => ModelLink { model: id, ..link },
     };
     link.check_shape(c.layers, c.heads).map_err(|e| format!("invalid --config: {}", e))?;
-    let attention_flags: Vec<(usize, usize)> = args
-        .attention
-        .iter()
-        .map(|v| crate::encode_head::layer_head("attention", v, c.layers, c.heads))
-        .collect::<Result<_, _>>()?;
-    let similarity_flags: Vec<(usize, usize)> = args
-        .similarity
-        .iter()
-        .map(|v| crate::encode_head::layer_head("similarity", v, c.layers, c.heads))
-        .collect::<Result<_, _>>()?;
-    let spectrum_flags: Vec<(usize, usize)> = args
-        .trained
-        .spectrum
-        .iter()
-        .map(|v| crate::encode_head::layer_head("spectrum", v, c.layers, c.heads))
-        .collect::<Result<_, _>>()?;
+    let attention_flags: Vec<(usize, usize)> =
+        args.attention.iter().map(|v| layer_head("attention", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let similarity_flags: Vec<(usize, usize)> =
+        args.similarity.iter().map(|v| layer_head("similarity", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
+    let spectrum_flags: Vec<(usize, usize)> =
+        args.trained.spectrum.iter().map(|v| layer_head("spectrum", v, c.layers, c.heads)).collect::<Result<_, _>>()?;
     let repeat_request = crate::encode_trained::check(&args.trained, c.layers, &link)?;
     let head_request = crate::encode_head::check(&args.head, c.layers, c.heads, &link)?;
     let source = if args.text.is_some() { "--text" } else { "--config's text" };
