@@ -125,22 +125,6 @@ fn panel_run<T: Float, const P: usize>(queries: &[T], rows: usize, keys: &KeyPan
     }
 }
 
-/// One register tile: `acc[r][k] = sum_c a[c][r] b[c][k]` over `c = 0..d` in increasing order
-/// (`a`: `d` rows of `R` query coordinates; `b`: `d` rows of `K` key coordinates; `d >= 1`).
-#[inline(always)]
-pub(super) fn tile<T: Float, const R: usize, const K: usize>(a: &[[T; R]], b: &[[T; K]]) -> [[T; K]; R] {
-    let (a0, b0) = (&a[0], &b[0]);
-    let mut acc: [[T; K]; R] = std::array::from_fn(|r| std::array::from_fn(|k| a0[r] * b0[k]));
-    for (ac, bc) in a[1..].iter().zip(&b[1..]) {
-        for r in 0..R {
-            for k in 0..K {
-                acc[r][k] = acc[r][k] + ac[r] * bc[k];
-            }
-        }
-    }
-    acc
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@
 //! (with whole rows outermost, 16 rows x 4096 tokens left L2 once per pair of coordinates: up to
 //! 15 % of a step at n = 4096 in wasm).
 
-use super::shape::{G, TJ, WC, WR};
+use super::shape::{TJ, WC, WR};
 use super::{combine, Float, LANES};
 
 /// The lane sums of [`weighted_sums_block`]'s register tiles between token tiles: memory a caller
@@ -106,59 +106,6 @@ pub fn weighted_sums_block<T: Float>(
             break;
         }
         q0 = q1;
-    }
-}
-
-/// One register tile over the chunks `q0..q1` of [`LANES`] tokens: adds `e[r][j] * (w[c][j] -
-/// sh[r][c])` to lane `j mod LANES` of `acc[r][c]` (`sh` used only when `REL`), `G` lanes at a
-/// time in `LANES / G` passes, each lane in increasing `j`.
-// Index loops over the tile's fixed-size arrays, which LLVM unrolls fully, keeping each partial
-// sum in a register. Not inlined: inlined into the loops over tiles, LLVM kept the AVX-512
-// build's partial sums in memory (3x slower); a call per tile and token tile costs nothing.
-#[allow(clippy::needless_range_loop)]
-#[inline(never)]
-pub(super) fn tile<T: Float, const REL: bool>(
-    e: [&[T]; WR],
-    w: [&[T]; WC],
-    sh: [[T; WC]; WR],
-    q0: usize,
-    q1: usize,
-    acc: &mut [[[T; LANES]; WC]; WR],
-) {
-    let ec: [&[[T; LANES]]; WR] = e.map(|x| x[q0 * LANES..q1 * LANES].as_chunks::<LANES>().0);
-    let wc: [&[[T; LANES]]; WC] = w.map(|x| x[q0 * LANES..q1 * LANES].as_chunks::<LANES>().0);
-    let m = q1 - q0;
-    // Lets the compiler drop the bounds checks of the loop below (one basic block to vectorise).
-    assert!(ec.iter().all(|x| x.len() == m) && wc.iter().all(|x| x.len() == m));
-    for p in 0..LANES / G {
-        let mut a: [[[T; G]; WC]; WR] = [[[T::ZERO; G]; WC]; WR];
-        for r in 0..WR {
-            for c in 0..WC {
-                for g in 0..G {
-                    a[r][c][g] = acc[r][c][p * G + g];
-                }
-            }
-        }
-        for q in 0..m {
-            let ev: [&[T; LANES]; WR] = std::array::from_fn(|r| &ec[r][q]);
-            let wv: [&[T; LANES]; WC] = std::array::from_fn(|c| &wc[c][q]);
-            for r in 0..WR {
-                for c in 0..WC {
-                    for g in 0..G {
-                        let l = p * G + g;
-                        let x = if REL { wv[c][l] - sh[r][c] } else { wv[c][l] };
-                        a[r][c][g] = a[r][c][g] + ev[r][l] * x;
-                    }
-                }
-            }
-        }
-        for r in 0..WR {
-            for c in 0..WC {
-                for g in 0..G {
-                    acc[r][c][p * G + g] = a[r][c][g];
-                }
-            }
-        }
     }
 }
 

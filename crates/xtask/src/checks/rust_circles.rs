@@ -19,19 +19,13 @@ pub struct ToCut {
 
 /// The circles left to cut. A circle no entry covers, or one larger than its entry, fails the
 /// check; so does an entry whose circle shrank or went (lower or drop it): the list only shrinks.
-pub const TO_CUT: [ToCut; 3] = [
+pub const TO_CUT: [ToCut; 2] = [
     ToCut {
         within: &["core/src/depth/"],
         files: 11,
         why: "DepthConfig (config.rs) holds a DepthPreset (presets.rs) and Variants (variants.rs) and is parsed with the \
               key table (keys.rs) and text_layout (input.rs), which all name DepthConfig: the types want a leaf, the \
               parse a place beside the table",
-    },
-    ToCut {
-        within: &["core/src/kernels/"],
-        files: 5,
-        why: "the Float trait (mod.rs) dispatches each tile to scores.rs, sums.rs and the per-instruction-set files, \
-              which are generic over Float",
     },
     ToCut {
         within: &["core/src/lib.rs", "core/src/link/", "core/src/particles/", "core/src/view/"],
