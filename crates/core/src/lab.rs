@@ -174,7 +174,7 @@ pub fn parse_link(text: &str) -> Result<Link, ConfigError> {
         Some(Err(m)) => Err(ConfigError::new("lab", m)),
         Some(Ok(lab)) => match lab_named(&lab)? {
             "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
-            "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
+            "depth" => depth::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
             "model" => model_keys::parse_with_view(text).map(|(c, v)| link((LabConfig::Model(c), v))),
             _ => particles(text),
         },
@@ -204,7 +204,7 @@ pub fn parse_lab_link(lab: &str, text: &str) -> Result<Link, ConfigError> {
     let link = |(config, view)| Link { config, view };
     match lab_named(lab)? {
         "training" => training::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Training(c), v))),
-        "depth" => depth::config::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
+        "depth" => depth::parse_with_view(text).map(|(c, v)| link((LabConfig::Depth(c), v))),
         "model" => model_keys::parse_with_view(text).map(|(c, v)| link((LabConfig::Model(c), v))),
         _ => config::parse_with_view(text).map(|(c, v)| link((LabConfig::Particles(c), v))),
     }

@@ -261,7 +261,7 @@ fn text_input_layout_and_embedding() {
         }
     }
     assert_eq!(input::position_encoding(0, 4), vec![0.0, 1.0, 0.0, 1.0]);
-    assert_eq!(input::fnv1a64(""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(attn_core::depth::embeddings::fnv1a64(""), 0xcbf2_9ce4_8422_2325);
     // The word vector does not depend on the seed; the weights do.
     let c2 = config("lab=depth&preset=context-text&d_model=16&d_head=4&heads=2&text=the%20cat%20the%20dog&seed=9");
     assert_eq!(Input::from_config(&c2).tokens, inp.tokens);

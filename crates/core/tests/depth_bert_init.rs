@@ -4,7 +4,7 @@
 //! tolerances set before measuring, not tuned: every variant within 0.07 at layer 0; SAN and
 //! SAN+MLP within 0.03 from layer 1 on; SAN+skip and transformer within 0.08 at every layer.
 
-use attn_core::depth::variants::Variant;
+use attn_core::depth::Variant;
 use attn_core::depth::{parse, DepthRun};
 
 const PAPER: [(Variant, [f64; 13]); 4] = [

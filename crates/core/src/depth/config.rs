@@ -1,8 +1,11 @@
-//! The typed configuration of a depth-lab run (science.md §3-4) and its canonical text form
-//! `version=7&lab=depth&preset=NAME&key=value&...`.
+//! The typed configuration of a depth-lab run (science.md §3-4): [`DepthConfig`], the values of
+//! its keys, the architectures ([`Variant`], each a [`Block`] per layer), the presets' names and
+//! the limits. Its canonical text form is `version=7&lab=depth&preset=NAME&key=value&...`:
+//! [`super::parse`] reads and writes it.
 //!
 //! Every key (name, range, meaning, default) is defined once, in [`super::keys::DEPTH_TABLE`]; the
-//! table of docs/links.md is written from it (`cargo xtask docs`). Only the cross-key checks live here.
+//! table of docs/links.md is written from it (`cargo xtask docs`). The cross-key checks are
+//! [`DepthConfig::validate`]'s (`parse.rs`).
 //!
 //! Combined limits: `weights=particle` needs `heads = 1` and `d_head = d_model = d` of the
 //! particle configuration; `input=particle` needs `tokens = n` and `d_model = d` of it. A layer
@@ -17,14 +20,11 @@
 //! `preset` keeps `bert-init`, today's default being `collapse-small`); view keys follow the
 //! model keys.
 
-use super::input::{text_layout, MAX_TOKENS};
-use super::keys::DEPTH_TABLE;
-pub use super::presets::{DepthPreset, DEFAULT_TEXT, DEPTH_PRESETS};
-use super::variants::Variant;
-use crate::link::{keys, pick_preset, quote, ConfigError};
-use crate::text::MAX_TEXT_BYTES;
-use serde::Serialize;
+use crate::link::ConfigError;
+use serde::{Serialize, Serializer};
 
+/// Largest sequence length `n`.
+pub const MAX_TOKENS: usize = 512;
 /// Largest number of weights of one layer.
 pub const MAX_LAYER_WEIGHTS: usize = 1 << 24;
 /// Largest `layers * heads * n^2` (attention entries recorded per variant).
@@ -130,6 +130,23 @@ impl Precision {
     }
 }
 
+/// A named starting configuration of the depth lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DepthPreset {
+    /// BERT-base at initialisation: 12 layers, 12 heads of 64, d_model 768, MLP 3072 with GELU,
+    /// post-LN, weights N(0, 0.02^2), n = 128 Gaussian tokens (science.md §3).
+    BertInit,
+    /// A small stack (d_model 64, 4 heads, 32 tokens) in f64 that shows the doubly exponential
+    /// collapse of SAN down to round-off in a fraction of a second.
+    CollapseSmall,
+    /// A user's text through a mid-sized random stack: context similarity statistics (science.md §4).
+    ContextText,
+    /// The particle model's `Q, K, V` as one head, its tokens as input: SAN+skip without
+    /// LayerNorm is forward Euler of the particle ODE, one layer per step.
+    ParticleEuler,
+}
+
 /// One complete, validated depth-lab configuration. See the module documentation for every key.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DepthConfig {
@@ -195,90 +212,11 @@ pub struct DepthConfig {
     pub variants: Vec<Variant>,
 }
 
-impl Default for DepthConfig {
-    /// The default preset's configuration, `collapse-small` (what an empty string opens).
-    fn default() -> Self {
-        <DepthPreset as crate::link::LabPreset>::DEFAULT.config()
-    }
-}
-
-impl std::str::FromStr for DepthConfig {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        parse(s)
-    }
-}
-
-impl std::fmt::Display for DepthConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.to_canonical_string())
-    }
-}
-
-/// Parses `key=value&...` into a validated depth configuration (an optional leading `#` or `?` is
-/// ignored; values may be percent-encoded). `lab` must be absent or `depth`; `preset=` (default
-/// `bert-init`) fills every key first, whatever its position; the other keys override it.
-/// Refuses, never clamps; the error names the offending key and what is allowed. Never panics.
-///
-/// View keys ([`crate::view::DEPTH_VIEW`]) are validated and left out of the result; see
-/// [`parse_with_view`].
-pub fn parse(text: &str) -> Result<DepthConfig, ConfigError> {
-    parse_with_view(text).map(|(c, _)| c)
-}
-
-/// [`parse`], also returning the view keys as a [`crate::view::View`].
-pub fn parse_with_view(text: &str) -> Result<(DepthConfig, crate::view::View), ConfigError> {
-    let spec = &crate::view::DEPTH_VIEW;
-    let keys = crate::view::with_view_keys(&keys::key_names(DEPTH_TABLE), spec);
-    let (view_pairs, pairs) = crate::view::split_off_view(crate::link::split_pairs(text, &keys, "depth")?, spec);
-    let preset: DepthPreset = pick_preset(&pairs)?;
-    let base = preset.config();
-    let mut c = base.clone();
-    for (key, value) in &pairs {
-        if *key != "preset" {
-            super::keys::apply(&mut c, key, value)?;
-        }
-    }
-    c.validate()?;
-    if c.uses_text() {
-        // The text sets `n`: a `tokens` written in the link must say the same (version 4; an
-        // older link's was ignored and is dropped by `migrate`), and is then not part of the
-        // configuration (the canonical form leaves it out). A preset's `tokens` is not checked.
-        if let Some((_, written)) = pairs.iter().find(|(k, _)| *k == "tokens") {
-            let n = c.n();
-            if c.tokens != n {
-                return Err(ConfigError::new(
-                    "tokens",
-                    format!(
-                        "{} is not the text's token count; the text sets n = {} tokens (with its markers): leave tokens out, or write tokens={}",
-                        quote(written),
-                        n,
-                        n
-                    ),
-                ));
-            }
-        }
-        c.tokens = base.tokens;
-    }
-    let view = crate::view::parse_view(spec, &view_pairs, crate::view::ViewContext::default())?;
-    Ok((c, view))
-}
-
 impl DepthConfig {
     /// The particle-lab configuration of the `particle` key (validated by [`DepthConfig::validate`]).
     pub fn particle_config(&self) -> Result<crate::particles::config::Config, ConfigError> {
         crate::particles::config::parse(&self.particle)
             .map_err(|e| ConfigError::new("particle", format!("not a valid particle configuration: {}", e)))
-    }
-
-    /// The sequence length `n` of a run: the token count of the text (with markers) for
-    /// `input=text`, else `tokens`. Assumes a validated configuration (0 for a text without tokens).
-    pub fn n(&self) -> usize {
-        if self.uses_text() {
-            text_layout(&self.text, &self.sentences, self.separators).map(|l| l.labels.len()).unwrap_or(0)
-        } else {
-            self.tokens
-        }
     }
 
     /// Whether the input is laid out from `text`: `input=text`, or `input=bert-embeddings` with a
@@ -300,151 +238,87 @@ impl DepthConfig {
         let per_layer = 3 * n * d * hd + 2 * n * n * hd + n * hd * d + 2 * n * d * w;
         per_layer * self.layers as u64
     }
+}
 
-    /// Checks every range and combination (see the module documentation).
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let c = self;
-        keys::check_ranges(DEPTH_TABLE, c)?;
-        if c.text.len() > MAX_TEXT_BYTES {
-            return Err(ConfigError::new(
-                "text",
-                format!("{} bytes long; at most {} are allowed", c.text.len(), MAX_TEXT_BYTES),
-            ));
+/// The architecture of one variant: which parts each layer has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Attention skip connection `X + SA(X)`.
+    pub skip: bool,
+    /// MLP sublayer.
+    pub mlp: bool,
+    /// The MLP's own skip connection `Y + MLP(Y)`.
+    pub mlp_residual: bool,
+    /// LayerNorm placement.
+    pub layernorm: LayerNorm,
+    /// MLP activation.
+    pub activation: Activation,
+}
+
+/// An architecture of the stack (science.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Pure attention: no skip connections, no MLP.
+    San,
+    /// Attention and MLP, no skip connections at all.
+    SanMlp,
+    /// Attention with its skip connection, no MLP.
+    SanSkip,
+    /// The full transformer: attention and MLP, each with its skip connection.
+    Transformer,
+    /// As the keys `skip`, `mlp`, `mlp_residual` say.
+    Configured,
+}
+
+/// All variants, in the order of the paper's figure, then `configured`.
+pub const VARIANTS: [Variant; 5] =
+    [Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer, Variant::Configured];
+
+impl Variant {
+    /// The name in configuration strings: `san`, `san-mlp`, `san-skip`, `transformer`, `configured`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::San => "san",
+            Variant::SanMlp => "san-mlp",
+            Variant::SanSkip => "san-skip",
+            Variant::Transformer => "transformer",
+            Variant::Configured => "configured",
         }
-        if c.variants.is_empty() {
-            return Err(ConfigError::new("variants", "at least one variant is needed"));
+    }
+
+    /// The label in outputs and legends: `SAN`, `SAN+MLP`, `SAN+skip`, `transformer`, `configured`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Variant::San => "SAN",
+            Variant::SanMlp => "SAN+MLP",
+            Variant::SanSkip => "SAN+skip",
+            Variant::Transformer => "transformer",
+            Variant::Configured => "configured",
         }
-        for (i, v) in c.variants.iter().enumerate() {
-            if c.variants[..i].contains(v) {
-                return Err(ConfigError::new("variants", format!("{} appears more than once", v.name())));
-            }
-        }
-        if c.sentences.len() > MAX_TOKENS || c.sentences.iter().any(|&s| s == 0 || s > MAX_TOKENS) {
-            return Err(ConfigError::new(
-                "sentences",
-                format!("each sentence length must be in 1..={} (at most {} sentences)", MAX_TOKENS, MAX_TOKENS),
-            ));
-        }
-        super::keys::check_particle_len(&c.particle)?;
-        let particle = c.particle_config()?;
-        if c.weights == WeightsSource::Particle {
-            if c.heads != 1 {
-                return Err(ConfigError::new(
-                    "heads",
-                    format!("{} heads; weights=particle is one head: set heads=1", c.heads),
-                ));
-            }
-            if c.d_model != particle.d {
-                return Err(ConfigError::new(
-                    "d_model",
-                    format!(
-                        "{}; weights=particle needs d_model = d of the particle configuration = {}",
-                        c.d_model, particle.d
-                    ),
-                ));
-            }
-            if c.d_head != c.d_model {
-                return Err(ConfigError::new(
-                    "d_head",
-                    format!("{}; weights=particle needs d_head = d_model = {}", c.d_head, c.d_model),
-                ));
-            }
-        }
-        let n = match c.input {
-            InputSource::Particle => {
-                if c.tokens != particle.n {
-                    return Err(ConfigError::new(
-                        "tokens",
-                        format!(
-                            "{}; input=particle needs tokens = n of the particle configuration = {}",
-                            c.tokens, particle.n
-                        ),
-                    ));
-                }
-                if c.d_model != particle.d {
-                    return Err(ConfigError::new(
-                        "d_model",
-                        format!(
-                            "{}; input=particle needs d_model = d of the particle configuration = {}",
-                            c.d_model, particle.d
-                        ),
-                    ));
-                }
-                c.tokens
-            }
-            _ if c.uses_text() => text_layout(&c.text, &c.sentences, c.separators)?.labels.len(),
-            _ => c.tokens,
+    }
+
+    /// The variant named `name` (configuration name or label).
+    pub fn from_name(name: &str) -> Option<Variant> {
+        VARIANTS.iter().copied().find(|v| v.name() == name || v.label() == name)
+    }
+
+    /// The layer architecture: the paper's variants fix `skip`, `mlp` and `mlp_residual` (SAN+MLP
+    /// has no skip anywhere, the transformer both); `layernorm` and `activation` always come from
+    /// the configuration.
+    pub fn block(self, c: &DepthConfig) -> Block {
+        let (skip, mlp, mlp_residual) = match self {
+            Variant::San => (false, false, false),
+            Variant::SanMlp => (false, true, false),
+            Variant::SanSkip => (true, false, false),
+            Variant::Transformer => (true, true, true),
+            Variant::Configured => (c.skip, c.mlp, c.mlp_residual),
         };
-        if !c.uses_text() && !c.sentences.is_empty() {
-            let total: usize = c.sentences.iter().sum();
-            if total != n {
-                return Err(ConfigError::new(
-                    "sentences",
-                    format!("the lengths sum to {} but the sequence has {} tokens", total, n),
-                ));
-            }
-        }
-        if c.layer_weights() > MAX_LAYER_WEIGHTS {
-            return Err(ConfigError::new(
-                "d_model",
-                format!(
-                    "a layer would hold {} weights; at most {} are allowed: lower d_model, heads, d_head or mlp_width",
-                    c.layer_weights(),
-                    MAX_LAYER_WEIGHTS
-                ),
-            ));
-        }
-        let entries = c.layers * c.heads * n * n;
-        if entries > MAX_ATTENTION_ENTRIES {
-            return Err(ConfigError::new(
-                "tokens",
-                format!("layers x heads x n^2 = {} attention entries; at most {} are allowed: lower tokens (or the text), heads or layers", entries, MAX_ATTENTION_ENTRIES),
-            ));
-        }
-        if c.multiply_adds(n) > MAX_MULTIPLY_ADDS {
-            return Err(ConfigError::new(
-                "layers",
-                format!("a forward pass would take {:.3e} multiply-adds; at most {:.3e} are allowed: lower layers, d_model, mlp_width or tokens", c.multiply_adds(n) as f64, MAX_MULTIPLY_ADDS as f64),
-            ));
-        }
-        Ok(())
+        Block { skip, mlp, mlp_residual, layernorm: c.layernorm, activation: c.activation }
     }
+}
 
-    /// The `(key, value)` pairs of every key, in canonical order (`lab`, `preset` first); values
-    /// as written in the canonical string (text-like values percent-encoded).
-    pub fn pairs(&self) -> Vec<(&'static str, String)> {
-        keys::pairs(DEPTH_TABLE, self)
-    }
-
-    /// The canonical string: `version=7&lab=depth&preset=NAME` followed by the keys whose value differs
-    /// from that preset, in the order of [`DepthConfig::pairs`] (never `tokens` when a text sets
-    /// `n`). `parse(&c.to_canonical_string()) == Ok(c)` for a parsed configuration.
-    pub fn to_canonical_string(&self) -> String {
-        let prefix = format!("lab=depth&preset={}", self.preset.name());
-        crate::link::canonical_string(
-            crate::link::VERSION,
-            prefix,
-            &self.canonical_pairs(),
-            &self.preset.config().pairs(),
-            2,
-        )
-    }
-
-    /// The keys (other than `lab` and `preset`) whose value differs from the preset's:
-    /// `(key, preset value, this value)`.
-    pub fn differences_from_preset(&self) -> Vec<(&'static str, String, String)> {
-        crate::link::differences(self.canonical_pairs(), self.preset.config().pairs(), 2)
-    }
-
-    /// [`DepthConfig::pairs`] as the canonical form writes them: when a text sets `n`
-    /// ([`DepthConfig::uses_text`]), `tokens` is the preset's (so it is not written).
-    fn canonical_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = self.pairs();
-        if self.uses_text() {
-            if let Some(p) = pairs.iter_mut().find(|(k, _)| *k == "tokens") {
-                p.1 = self.preset.config().tokens.to_string();
-            }
-        }
-        pairs
+impl Serialize for Variant {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
     }
 }

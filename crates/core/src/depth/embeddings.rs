@@ -12,9 +12,12 @@
 //!   own; with `text`, those of the text's tokens ([`super::input::text_layout`]): `[CLS]` = 101,
 //!   `[SEP]` = 102, any other token FNV-1a-64 of its UTF-8 bytes modulo `VOCAB`.
 
-use super::input::{fnv1a64, CLS, SEP};
 use crate::rng::Rng;
 
+/// The marker before the first sentence.
+pub const CLS: &str = "[CLS]";
+/// The marker after each sentence.
+pub const SEP: &str = "[SEP]";
 /// BERT's vocabulary size (bert-base-uncased).
 pub const VOCAB: u64 = 30522;
 /// BERT's `initializer_range`: the standard deviation of the embedding tables' entries.
@@ -78,4 +81,14 @@ fn layer_norm(row: &mut [f64]) {
     let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / d;
     let inv = 1.0 / libm::sqrt(var + LN_EPS);
     row.iter_mut().for_each(|v| *v = (*v - mean) * inv);
+}
+
+/// FNV-1a, 64 bits, over the UTF-8 bytes of `word`.
+pub fn fnv1a64(word: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in word.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }

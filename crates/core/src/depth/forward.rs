@@ -16,7 +16,7 @@
 //! its `d_model` features, `(x - mean) / sqrt(var + 1e-12)` (BERT's epsilon, no gain or bias:
 //! their initial values 1 and 0). Pre-LN has no final LayerNorm after the last layer.
 
-use super::config::{Activation, DepthConfig, LayerNorm};
+use super::config::{Activation, Block, DepthConfig, LayerNorm};
 use super::weights::{LayerWeights, Mlp, WeightStore};
 use super::{products, Real};
 use crate::kernels::{self, KeyPanels, Shift};
@@ -24,21 +24,6 @@ use nalgebra::DMatrix;
 
 /// LayerNorm's epsilon (BERT's).
 pub const LN_EPS: f64 = 1e-12;
-
-/// The architecture of one variant: which parts each layer has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Block {
-    /// Attention skip connection `X + SA(X)`.
-    pub skip: bool,
-    /// MLP sublayer.
-    pub mlp: bool,
-    /// The MLP's own skip connection `Y + MLP(Y)`.
-    pub mlp_residual: bool,
-    /// LayerNorm placement.
-    pub layernorm: LayerNorm,
-    /// MLP activation.
-    pub activation: Activation,
-}
 
 /// What one layer leaves behind (layer `l`, mapping `X_{l-1}` to `X_l`).
 #[derive(Clone, Debug)]

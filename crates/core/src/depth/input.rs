@@ -26,20 +26,15 @@
 //! Without text, `sentences` splits the `n` tokens into consecutive sentences (default: one) and
 //! `separators=on` marks each sentence's last token as a separator (its vector is unchanged).
 
-use super::config::{DepthConfig, InputSource};
+use super::config::{DepthConfig, InputSource, MAX_TOKENS};
+use super::embeddings::{fnv1a64, CLS, SEP};
 pub use crate::collapse::similarity::chance_level;
 use crate::link::ConfigError;
 use crate::rng::Rng;
 use crate::text::tokenize;
 
-/// Largest sequence length `n`.
-pub const MAX_TOKENS: usize = 512;
 /// PRNG stream of the Gaussian input tokens.
 pub const STREAM_INPUT: u64 = 0x4445_5054_4800_0001;
-/// The marker before the first sentence.
-pub const CLS: &str = "[CLS]";
-/// The marker after each sentence.
-pub const SEP: &str = "[SEP]";
 
 /// The input of a run: tokens, labels, sentences and separators.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -138,16 +133,6 @@ pub fn text_layout(text: &str, sentences: &[usize], separators: bool) -> Result<
         }
     }
     Ok(layout)
-}
-
-/// FNV-1a, 64 bits, over the UTF-8 bytes of `word`.
-pub fn fnv1a64(word: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in word.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// The word vector `e(word)` (`d` entries N(0, 1)), independent of position, text and seed.
@@ -288,5 +273,17 @@ impl Input {
     /// Whether any token is a separator.
     pub fn has_separators(&self) -> bool {
         self.separator.iter().any(|&s| s)
+    }
+}
+
+impl DepthConfig {
+    /// The sequence length `n` of a run: the token count of the text (with markers) for
+    /// `input=text`, else `tokens`. Assumes a validated configuration (0 for a text without tokens).
+    pub fn n(&self) -> usize {
+        if self.uses_text() {
+            text_layout(&self.text, &self.sentences, self.separators).map(|l| l.labels.len()).unwrap_or(0)
+        } else {
+            self.tokens
+        }
     }
 }

@@ -4,11 +4,9 @@
 //! cross-key checks are [`DepthConfig::validate`]'s.
 
 use super::config::{
-    Activation, DepthConfig, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm, WeightsSource,
-    MAX_PARTICLE_BYTES,
+    Activation, DepthConfig, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm, Variant,
+    WeightsSource, MAX_PARTICLE_BYTES, MAX_TOKENS, VARIANTS,
 };
-use super::input::MAX_TOKENS;
-use super::variants::{Variant, VARIANTS};
 use crate::link::keys::write;
 use crate::link::{encode_value, keys, quote, values, ConfigError, Key, Kind, LabPreset};
 use crate::text::MAX_TEXT_BYTES;

@@ -2,7 +2,7 @@
 //! (science.md §3, Dong, Cordonnier, Loukas 2021; science.md §4, Halevi et al. 2025).
 //!
 //! The path of the data, as in the other labs: a configuration string
-//! (`lab=depth&preset=bert-init&...`, [`config`]) becomes a [`DepthConfig`]; [`DepthRun::new`]
+//! (`lab=depth&preset=bert-init&...`, [`parse`]) becomes a [`DepthConfig`] ([`config`]); [`DepthRun::new`]
 //! resolves the input tokens ([`input`]: seeded Gaussian, a user's text with a deterministic
 //! embedding, or the particle lab's tokens); [`DepthRun::run_variant`] builds the layer weights
 //! ([`weights`]), runs the stack ([`forward`]) for one architectural [`Variant`] (SAN, SAN+MLP,
@@ -18,16 +18,16 @@
 //! (internally the stack uses nalgebra's column-major matrices).
 //!
 //! Precision: the stack runs in `f32` or `f64` (key `precision`); analyzers accumulate in `f64`.
-//! The attention scores `Q K^T` and the heads' outputs `P V` use the core's shared kernels
-//! (`crate::kernels`, a fixed order of operations); the other products (`X W`) use nalgebra, whose
-//! kernels differ between machines, so native and wasm agree to rounding, not bit for bit: this lab
-//! is off the particle lab's bit-identical stepping path (toolchain.md).
+//! Every product (`X W`, the scores `Q K^T`, the heads' outputs `P V`, the Gram matrices) runs on
+//! the core's shared kernels ([`products`] over `crate::kernels`: a fixed order of operations,
+//! science.md "Matrix products"), so native and wasm give the same bits (toolchain.md).
 
 pub mod config;
 pub mod embeddings;
 pub mod forward;
 pub mod input;
 pub mod keys;
+pub mod parse;
 pub mod paths;
 pub mod presets;
 pub mod products;
@@ -39,12 +39,14 @@ pub mod variants;
 pub mod weights;
 
 pub use config::{
-    parse, Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select,
-    SimilarityNorm, WeightsSource, DEPTH_PRESETS,
+    Activation, Block, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select,
+    SimilarityNorm, Variant, WeightsSource, VARIANTS,
 };
-pub use forward::{Block, Forward, LayerRecord};
+pub use forward::{Forward, LayerRecord};
 pub use input::Input;
+pub use parse::{parse, parse_with_view};
 pub use paths::{path_shares, PathLengths};
+pub use presets::{DEFAULT_TEXT, DEPTH_PRESETS};
 pub use real::Real;
 pub use similarity::{HeadSimilarity, LayerSimilarity};
-pub use variants::{DepthRun, Variant, VariantResult, VARIANTS};
+pub use variants::{DepthRun, VariantResult};

@@ -17,8 +17,8 @@
 //! a test of both); either reproduces the forward output. Which lengths carry the output:
 //! [`path_lengths`].
 
-use super::config::{DepthConfig, LayerNorm};
-use super::forward::{rows_f64, Block, Forward};
+use super::config::{Block, DepthConfig, LayerNorm};
+use super::forward::{rows_f64, Forward};
 use super::rank::relative_residual;
 use super::weights::WeightStore;
 use super::{products, Real};

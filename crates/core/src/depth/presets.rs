@@ -1,27 +1,9 @@
 //! The depth lab's presets: a name, a one-sentence description and a full [`DepthConfig`] each.
 
 use super::config::{
-    Activation, DepthConfig, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm, WeightsSource,
+    Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm,
+    Variant, WeightsSource, VARIANTS,
 };
-use super::variants::{Variant, VARIANTS};
-use serde::Serialize;
-
-/// A named starting configuration of the depth lab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DepthPreset {
-    /// BERT-base at initialisation: 12 layers, 12 heads of 64, d_model 768, MLP 3072 with GELU,
-    /// post-LN, weights N(0, 0.02^2), n = 128 Gaussian tokens (science.md §3).
-    BertInit,
-    /// A small stack (d_model 64, 4 heads, 32 tokens) in f64 that shows the doubly exponential
-    /// collapse of SAN down to round-off in a fraction of a second.
-    CollapseSmall,
-    /// A user's text through a mid-sized random stack: context similarity statistics (science.md §4).
-    ContextText,
-    /// The particle model's `Q, K, V` as one head, its tokens as input: SAN+skip without
-    /// LayerNorm is forward Euler of the particle ODE, one layer per step.
-    ParticleEuler,
-}
 
 /// All depth presets, in the order the page lists them.
 pub const DEPTH_PRESETS: [DepthPreset; 4] =
@@ -154,5 +136,12 @@ impl DepthPreset {
                 ..base
             },
         }
+    }
+}
+
+impl Default for DepthConfig {
+    /// The default preset's configuration, `collapse-small` (what an empty string opens).
+    fn default() -> Self {
+        <DepthPreset as crate::link::LabPreset>::DEFAULT.config()
     }
 }

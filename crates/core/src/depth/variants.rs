@@ -13,77 +13,15 @@
 //! Every variant of a run uses the same seed, hence the same weights and input; only the
 //! architecture differs ([`Variant::block`]).
 
-use super::config::{DepthConfig, Precision};
-use super::forward::{self, rows_f64, Block, Forward};
+use super::config::{DepthConfig, Precision, Variant};
+use super::forward::{self, rows_f64, Forward};
 use super::input::Input;
 use super::paths::{self, PathLengths};
 use super::rank;
 use super::similarity::{self, LayerSimilarity};
 use super::{products, Real};
 use crate::link::ConfigError;
-use serde::{Serialize, Serializer};
-
-/// An architecture of the stack (science.md §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// Pure attention: no skip connections, no MLP.
-    San,
-    /// Attention and MLP, no skip connections at all.
-    SanMlp,
-    /// Attention with its skip connection, no MLP.
-    SanSkip,
-    /// The full transformer: attention and MLP, each with its skip connection.
-    Transformer,
-    /// As the keys `skip`, `mlp`, `mlp_residual` say.
-    Configured,
-}
-
-/// All variants, in the order of the paper's figure, then `configured`.
-pub const VARIANTS: [Variant; 5] =
-    [Variant::San, Variant::SanMlp, Variant::SanSkip, Variant::Transformer, Variant::Configured];
-
-impl Variant {
-    /// The name in configuration strings: `san`, `san-mlp`, `san-skip`, `transformer`, `configured`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::San => "san",
-            Variant::SanMlp => "san-mlp",
-            Variant::SanSkip => "san-skip",
-            Variant::Transformer => "transformer",
-            Variant::Configured => "configured",
-        }
-    }
-
-    /// The label in outputs and legends: `SAN`, `SAN+MLP`, `SAN+skip`, `transformer`, `configured`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Variant::San => "SAN",
-            Variant::SanMlp => "SAN+MLP",
-            Variant::SanSkip => "SAN+skip",
-            Variant::Transformer => "transformer",
-            Variant::Configured => "configured",
-        }
-    }
-
-    /// The variant named `name` (configuration name or label).
-    pub fn from_name(name: &str) -> Option<Variant> {
-        VARIANTS.iter().copied().find(|v| v.name() == name || v.label() == name)
-    }
-
-    /// The layer architecture: the paper's variants fix `skip`, `mlp` and `mlp_residual` (SAN+MLP
-    /// has no skip anywhere, the transformer both); `layernorm` and `activation` always come from
-    /// the configuration.
-    pub fn block(self, c: &DepthConfig) -> Block {
-        let (skip, mlp, mlp_residual) = match self {
-            Variant::San => (false, false, false),
-            Variant::SanMlp => (false, true, false),
-            Variant::SanSkip => (true, false, false),
-            Variant::Transformer => (true, true, true),
-            Variant::Configured => (c.skip, c.mlp, c.mlp_residual),
-        };
-        Block { skip, mlp, mlp_residual, layernorm: c.layernorm, activation: c.activation }
-    }
-}
+use serde::Serialize;
 
 /// Deviates cost about as much as this many multiply-adds (the ziggurat's table lookups and its
 /// PRNG draw, measured in wasm: 3.9 ns per deviate, 0.067 ns per multiply-add of the products).
@@ -110,12 +48,6 @@ pub fn schedule(c: &DepthConfig, n: usize) -> Vec<Variant> {
     let mut rest: Vec<Variant> = c.variants.iter().skip(1).copied().collect();
     rest.sort_by(|a, b| b.work(c, n).total_cmp(&a.work(c, n)));
     c.variants.first().copied().into_iter().chain(rest).collect()
-}
-
-impl Serialize for Variant {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.label())
-    }
 }
 
 /// What one variant's run reports (science.md §3-4); layer `l = 0` is the input.

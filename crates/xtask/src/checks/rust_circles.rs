@@ -19,21 +19,12 @@ pub struct ToCut {
 
 /// The circles left to cut. A circle no entry covers, or one larger than its entry, fails the
 /// check; so does an entry whose circle shrank or went (lower or drop it): the list only shrinks.
-pub const TO_CUT: [ToCut; 2] = [
-    ToCut {
-        within: &["core/src/depth/"],
-        files: 11,
-        why: "DepthConfig (config.rs) holds a DepthPreset (presets.rs) and Variants (variants.rs) and is parsed with the \
-              key table (keys.rs) and text_layout (input.rs), which all name DepthConfig: the types want a leaf, the \
-              parse a place beside the table",
-    },
-    ToCut {
-        within: &["core/src/lib.rs", "core/src/link/", "core/src/particles/", "core/src/view/"],
-        files: 22,
-        why: "link/ (key machinery, presets, versions) and the particle lab's configuration (particles/config/) name \
+pub const TO_CUT: [ToCut; 1] = [ToCut {
+    within: &["core/src/lib.rs", "core/src/link/", "core/src/particles/", "core/src/view/"],
+    files: 22,
+    why: "link/ (key machinery, presets, versions) and the particle lab's configuration (particles/config/) name \
               each other, and view/ and the particle stepper hang on both: link/ wants nothing of the particle lab",
-    },
-];
+}];
 
 /// Every circle among `crates/*/src`'s files that [`TO_CUT`] does not allow, and every entry of
 /// it that no longer matches a circle.
