@@ -8,6 +8,7 @@
 //! dispatches a string to the lab its `lab` key names.
 
 mod encoding;
+mod error;
 pub mod key_info;
 pub mod keys;
 mod pairs;
@@ -16,35 +17,10 @@ pub(crate) mod values;
 mod version;
 
 pub use encoding::{encode_value, escape, format_f64, percent_decode, quote};
+pub use error::ConfigError;
 pub use key_info::{key_infos, KeyInfo};
 pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
 pub use preset::{pick_preset, LabPreset};
 pub use values::{lab_named, parse_float, LAB_NAMES, MAX_CONFIG_LEN};
 pub use version::{migrate, migrate_for, read_version, CLUSTERS_AS_DRAWN, HEAT_SCALE_SUGGESTED, VERSION};
-
-use serde::Serialize;
-
-/// A configuration error: which key is wrong and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ConfigError {
-    /// The offending key (or the text of an unknown key).
-    pub key: String,
-    /// What is wrong and what is allowed.
-    pub message: String,
-}
-
-impl ConfigError {
-    /// An error on `key` with a message saying what is wrong and what is allowed.
-    pub fn new(key: &str, message: impl Into<String>) -> Self {
-        ConfigError { key: key.to_string(), message: message.into() }
-    }
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}`: {}", self.key, self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}

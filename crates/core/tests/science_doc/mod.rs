@@ -12,10 +12,10 @@
 //! - one segment `name`, declared at the top level of that module's file: `fn`, `struct`, `enum`,
 //!   `trait`, `const`, `static`, `type`, `union` or `mod name` (a re-export by `pub use` is not a
 //!   definition: the path has to name the module that defines the item);
-//! - or two segments `Type::member`, where `Type` is a `struct`, `enum`, `trait`, `type` or `union`
-//!   of that file and `member` is a `fn`, `const` or `type` inside an `impl` of `Type` in the same
-//!   file (inherent or trait impl), a `fn`, `const` or `type` of the trait `Type`, or a variant of
-//!   the enum `Type`.
+//! - or two segments `Type::member`, where `member` is a `fn`, `const` or `type` inside an `impl`
+//!   of `Type` in that file (inherent or trait impl; `Type` defined there or in another file of
+//!   the crate), or `Type` is defined in that file and `member` is a `fn`, `const` or `type` of the
+//!   trait `Type` or a variant of the enum `Type`.
 //!
 //! Comments, string literals and character literals are blanked before anything is looked up, so
 //! a name that occurs only in a doc comment is not found.

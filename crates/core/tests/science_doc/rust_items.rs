@@ -315,15 +315,18 @@ pub(crate) fn impl_self_type(header: &[String]) -> Option<String> {
     name
 }
 
-/// Members of `ty` in the file: `fn`/`const`/`type` of its impls (and of the trait itself when
-/// `ty` is a trait), and its variants when it is an enum. `None` when `ty` is not a type of the file.
+/// Members of `ty` in the file: `fn`/`const`/`type` of its impls in the file (and of the trait
+/// itself when `ty` is a trait), and its variants when it is an enum defined in the file. A type
+/// defined in another file counts through the file's `impl ty` blocks (a module that adds methods
+/// to a type of its crate names them). `None` when the file neither defines `ty` nor implements it.
 pub(crate) fn type_members(toks: &[String], ty: &str) -> Option<BTreeSet<String>> {
     let items = top_level_items(toks);
-    let (kind, _, at) = items
+    let defined = items
         .iter()
-        .find(|(kw, name, _)| name == ty && matches!(kw.as_str(), "struct" | "enum" | "trait" | "type" | "union"))?;
+        .find(|(kw, name, _)| name == ty && matches!(kw.as_str(), "struct" | "enum" | "trait" | "type" | "union"));
     let mut members = BTreeSet::new();
-    if kind == "enum" || kind == "trait" {
+    let mut implemented = false;
+    if let Some((kind, _, at)) = defined.filter(|(kind, _, _)| kind == "enum" || kind == "trait") {
         if let Some(open) = (at + 2..toks.len()).find(|&k| toks[k] == "{" || toks[k] == ";") {
             if toks[open] == "{" {
                 let names = if kind == "enum" { enum_variants(toks, open) } else { block_members(toks, open) };
@@ -339,10 +342,11 @@ pub(crate) fn type_members(toks: &[String], ty: &str) -> Option<BTreeSet<String>
         if let Some(open) = (k + 1..toks.len()).find(|&m| toks[m] == "{" || toks[m] == ";") {
             if toks[open] == "{" && impl_self_type(&toks[k + 1..open]).as_deref() == Some(ty) {
                 members.extend(block_members(toks, open));
+                implemented = true;
             }
         }
     }
-    Some(members)
+    (defined.is_some() || implemented).then_some(members)
 }
 
 /// Whether the file declares `mod name;` (a module in its own file) at the top level.
@@ -452,7 +456,7 @@ fn resolver_finds_each_kind_of_item() {
         ("crate::collapse::residual::residual", "collapse/residual.rs"), // fn
         ("crate::particles::field::Field::velocity_rows", "particles/field/mod.rs"), // method
         ("crate::particles::field::Field", "particles/field/mod.rs"),    // struct
-        ("crate::particles::config::Integrator::Retraction", "particles/config/mod.rs"), // variant
+        ("crate::particles::config::types::Integrator::Retraction", "particles/config/types.rs"), // variant
         ("crate::depth::real::Real::erf", "depth/real.rs"),              // trait method
         ("crate::run::Stepping::advance", "run.rs"),                     // provided trait method
         ("crate::exp::EXP_OVERFLOW", "exp.rs"),                          // const
@@ -460,7 +464,8 @@ fn resolver_finds_each_kind_of_item() {
         ("crate::particles::config::presets::Preset::config", "particles/config/presets.rs"), // private module
         ("crate::particles::field::rows::LANES", "particles/field/rows.rs"),
         ("crate::depth::paths", "depth/mod.rs"), // module
-        ("crate::link::ConfigError::new", "link/mod.rs"),
+        ("crate::link::error::ConfigError::new", "link/error.rs"),
+        ("crate::depth::variants::Variant::work", "depth/variants.rs"), // a method of a type of another file
     ] {
         match resolve(good) {
             Ok(path) => assert_eq!(path, core_src().join(file), "`{}`", good),

@@ -3,9 +3,9 @@
 //! integration-test file is a module of its crate's one test binary ([`test_files`]), and no
 //! tracked file names the work item that asked for something ("issue" and a number) instead of
 //! saying what it is ([`issue_refs`]); no module of `www/` builds or takes apart a link outside the
-//! page's one link grammar ([`link_text`]) and none imports another in a circle ([`circles`]), nor does any file of the crates beyond the
-//! circles left to cut ([`rust_circles::TO_CUT`]). Each check returns every violation it finds, so one run
-//! lists them all.
+//! page's one link grammar ([`link_text`]) and none imports another in a circle ([`circles`]), nor
+//! does any file of a crate's `src/` ([`rust_circles`]). Each check returns every violation it
+//! finds, so one run lists them all.
 
 use std::path::{Path, PathBuf};
 

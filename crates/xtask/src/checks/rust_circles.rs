@@ -9,60 +9,17 @@ use std::path::Path;
 
 use anyhow::Result;
 
-/// A circle the check still allows while it is being cut: the files it may span (path prefixes
-/// under `crates/`), its size today, and what ties it.
-pub struct ToCut {
-    pub within: &'static [&'static str],
-    pub files: usize,
-    pub why: &'static str,
-}
-
-/// The circles left to cut. A circle no entry covers, or one larger than its entry, fails the
-/// check; so does an entry whose circle shrank or went (lower or drop it): the list only shrinks.
-pub const TO_CUT: [ToCut; 1] = [ToCut {
-    within: &["core/src/lib.rs", "core/src/link/", "core/src/particles/", "core/src/view/"],
-    files: 22,
-    why: "link/ (key machinery, presets, versions) and the particle lab's configuration (particles/config/) name \
-              each other, and view/ and the particle stepper hang on both: link/ wants nothing of the particle lab",
-}];
-
-/// Every circle among `crates/*/src`'s files that [`TO_CUT`] does not allow, and every entry of
-/// it that no longer matches a circle.
+/// Every circle among `crates/*/src`'s files, each as a message naming its files.
 pub fn circle_problems(root: &Path) -> Result<Vec<String>> {
-    Ok(judge(&rust_circles(root)?, &TO_CUT))
-}
-
-fn judge(circles: &[Vec<String>], to_cut: &[ToCut]) -> Vec<String> {
-    let covers = |e: &ToCut, c: &Vec<String>| c.iter().all(|f| e.within.iter().any(|w| f.starts_with(w)));
-    let mut problems = Vec::new();
-    for c in circles {
-        match to_cut.iter().find(|e| covers(e, c)) {
-            Some(e) if c.len() <= e.files => {}
-            Some(e) => problems.push(format!(
-                "crates/: a circle of {} files where {} were left to cut ({}): {}",
-                c.len(),
-                e.files,
-                e.why,
-                c.join(" → ")
-            )),
-            None => problems.push(format!(
+    Ok(rust_circles(root)?
+        .into_iter()
+        .map(|c| {
+            format!(
                 "crates/: the files {} use each other (a circle); move what they share to a leaf file",
                 c.join(" → ")
-            )),
-        }
-    }
-    for e in to_cut {
-        let left = circles.iter().filter(|c| covers(e, c)).map(Vec::len).max().unwrap_or(0);
-        if left < e.files {
-            problems.push(format!(
-                "xtask checks/rust_circles.rs: the circle in {} is down to {} files from {}: lower its TO_CUT entry",
-                e.within.join(", "),
-                left,
-                e.files
-            ));
-        }
-    }
-    problems
+            )
+        })
+        .collect())
 }
 
 /// A module path inside a crate (`["depth", "forward"]`; `[]` the crate root).
@@ -108,6 +65,14 @@ fn crate_circles(files: &BTreeMap<ModPath, (String, String)>) -> Vec<Vec<String>
     // Each file's paths, absolute, with whether they are `pub use` re-exports.
     let mut paths: BTreeMap<&ModPath, Vec<(bool, ModPath)>> = BTreeMap::new();
     let mut reexports: BTreeMap<&ModPath, BTreeMap<String, ModPath>> = BTreeMap::new();
+    // `#[macro_export]` puts a macro at the crate root (`crate::name!`): the edge goes to the
+    // file that defines it.
+    let mut macros: BTreeMap<String, &ModPath> = BTreeMap::new();
+    for (module, (_, text)) in files {
+        for name in exported_macros(text) {
+            macros.insert(name, module);
+        }
+    }
     for (module, (_, text)) in files {
         // A file's unit tests (`#[cfg(test)] mod tests`, last by convention) are a module of
         // their own: their `super::` is the file, and they are no part of the crate's graph.
@@ -126,6 +91,11 @@ fn crate_circles(files: &BTreeMap<ModPath, (String, String)>) -> Vec<Vec<String>
         paths.insert(module, found);
     }
     let target = |path: &ModPath| -> Option<ModPath> {
+        if let [name] = path.as_slice() {
+            if let Some(module) = macros.get(name) {
+                return Some((*module).clone());
+            }
+        }
         let mut path = path.clone();
         for _ in 0..16 {
             let k = (0..=path.len()).rev().find(|k| mods.contains(&path[..*k].to_vec()))?;
@@ -147,6 +117,22 @@ fn crate_circles(files: &BTreeMap<ModPath, (String, String)>) -> Vec<Vec<String>
         graph.insert(from, to);
     }
     super::circles::cycles(&graph)
+}
+
+/// The names of the macros a file exports to the crate root (`#[macro_export]` then
+/// `macro_rules! name`).
+fn exported_macros(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("#[macro_export]") {
+        rest = &rest[i + "#[macro_export]".len()..];
+        let Some(after) = rest.trim_start().strip_prefix("macro_rules!") else { continue };
+        let name: String = after.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if !name.is_empty() {
+            out.push(name);
+        }
+    }
+    out
 }
 
 /// `path` as written in module `here` made absolute (`crate::`, `super::`, `self::`, or a child
@@ -340,25 +326,28 @@ mod tests {
     }
 
     #[test]
-    fn the_crates_have_no_circle_but_those_left_to_cut() {
+    fn the_crates_have_no_circle() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let problems = circle_problems(&root).unwrap();
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 
     #[test]
-    fn a_new_or_grown_circle_fails_and_a_cut_one_asks_to_shrink_the_list() {
-        let to_cut = [ToCut { within: &["core/src/depth/"], files: 3, why: "tied" }];
-        let c = |files: &[&str]| files.iter().map(|f| f.to_string()).collect::<Vec<_>>();
-        let three = c(&["core/src/depth/a.rs", "core/src/depth/b.rs", "core/src/depth/c.rs"]);
-        assert!(judge(std::slice::from_ref(&three), &to_cut).is_empty());
-        let four = c(&["core/src/depth/a.rs", "core/src/depth/b.rs", "core/src/depth/c.rs", "core/src/depth/d.rs"]);
-        let grown = judge(&[four], &to_cut);
-        assert!(grown.len() == 1 && grown[0].contains("a circle of 4 files where 3"), "{grown:?}");
-        let elsewhere = judge(&[three.clone(), c(&["web/src/a.rs", "web/src/b.rs"])], &to_cut);
-        assert!(elsewhere.len() == 1 && elsewhere[0].contains("web/src/a.rs → web/src/b.rs"), "{elsewhere:?}");
-        let cut = judge(&[], &to_cut);
-        assert!(cut.len() == 1 && cut[0].contains("down to 0 files from 3"), "{cut:?}");
+    fn an_exported_macro_is_named_at_the_root_and_leads_to_its_file() {
+        // keys.rs defines `key!` (exported to `crate::key!`) and uses a type of config.rs, which
+        // calls `crate::key!`: a circle between the two files, not through lib.rs.
+        let circles = crate_of(&[
+            ("lib.rs", "pub mod config;\npub mod keys;\npub use config::Config;\n"),
+            ("keys.rs", "use crate::Config;\n#[macro_export]\nmacro_rules! key {\n    () => {};\n}\n"),
+            ("config.rs", "pub struct Config;\ncrate::key!();\n"),
+        ]);
+        assert_eq!(circles, vec![vec!["config.rs".to_string(), "keys.rs".to_string()]]);
+        let none = crate_of(&[
+            ("lib.rs", "pub mod config;\npub mod keys;\npub use config::Config;\n"),
+            ("keys.rs", "#[macro_export]\nmacro_rules! key {\n    () => {};\n}\n"),
+            ("config.rs", "pub struct Config;\ncrate::key!();\n"),
+        ]);
+        assert!(none.is_empty(), "{none:?}");
     }
 
     #[test]

@@ -1,24 +1,6 @@
 //! The canonical text form of a configuration.
 
-use super::{Config, MatrixSpec};
-use crate::link::format_f64;
-
-/// Rows separated by `;`, entries by `,`.
-pub(crate) fn format_rows(data: &[f64], cols: usize) -> String {
-    data.chunks(cols.max(1))
-        .map(|row| row.iter().map(|&x| format_f64(x)).collect::<Vec<_>>().join(","))
-        .collect::<Vec<_>>()
-        .join(";")
-}
-
-pub(crate) fn matrix_text(m: &MatrixSpec) -> String {
-    match m {
-        MatrixSpec::Identity => "identity".into(),
-        MatrixSpec::NegIdentity => "-identity".into(),
-        MatrixSpec::Psd => "psd".into(),
-        MatrixSpec::Explicit { cols, data, .. } => format_rows(data, *cols),
-    }
-}
+use super::Config;
 
 impl Config {
     /// The `(key, value)` pairs of every key, in canonical order (`preset` first).

@@ -3,10 +3,8 @@
 //! canonical order and the table of docs/links.md derive from it ([`crate::link::keys`]); the cross-key
 //! checks (shapes, model family, `until / dt`) are [`super::validate()`]'s.
 
-use super::format::{format_rows, matrix_text};
-use super::parse::{parse_matrix, parse_rows};
-use super::validate::{MAX_D, MAX_N};
-use super::{Config, Init, Integrator, Model, Points, Space};
+use super::matrix::{format_rows, matrix_text, parse_matrix, parse_rows};
+use super::{Config, Init, Integrator, Model, Points, Space, MAX_D, MAX_N};
 use crate::link::{Key, Kind, LabPreset};
 use crate::{key_choice, key_count, key_float, key_seed};
 

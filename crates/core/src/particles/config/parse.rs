@@ -1,9 +1,8 @@
 //! Parsing a configuration string. Never panics; every error names a key.
 
-use super::presets::Preset;
 use super::validate::validate;
-use super::{Config, Integrator, MatrixSpec, Model};
-use crate::link::{format_f64, parse_float, pick_preset, quote, split_pairs_versioned, ConfigError};
+use super::{Config, Integrator, Model, Preset, MAX_STEPS};
+use crate::link::{format_f64, pick_preset, split_pairs_versioned, ConfigError};
 use crate::view::{parse_view, View, ViewContext, PARTICLES_VIEW};
 
 /// Parses `key=value&key=value...` (an optional leading `#` or `?` is ignored; values may be
@@ -41,7 +40,7 @@ pub fn parse_with_view(text: &str) -> Result<(Config, View), ConfigError> {
     }
     let written = |key: &str| pairs.iter().any(|(k, _)| *k == key);
     model_defaults(&mut c, preset, &written);
-    if c.until / c.dt > super::validate::MAX_STEPS && written("dt") && !written("until") {
+    if c.until / c.dt > MAX_STEPS && written("dt") && !written("until") {
         return Err(ConfigError::new(
             "dt",
             format!("until / dt must be at most 1e8 steps (until = {})", format_f64(c.until)),
@@ -94,50 +93,15 @@ pub fn family_keys(model: Model, integrator: Integrator) -> Vec<(&'static str, &
     keys
 }
 
-/// Rows separated by `;`, entries by `,`; returns `(rows, cols, data)`.
-pub(crate) fn parse_rows(key: &str, value: &str) -> Result<(usize, usize, Vec<f64>), ConfigError> {
-    let mut data = Vec::new();
-    let mut cols = None;
-    let mut rows = 0;
-    for (r, row) in value.split(';').enumerate() {
-        if row.trim().is_empty() {
-            return Err(ConfigError::new(
-                key,
-                format!("row {} is empty (rows are separated by ;, with no ; at the end)", r + 1),
-            ));
-        }
-        let mut count = 0;
-        for entry in row.split(',') {
-            let x = parse_float(key, entry.trim()).map_err(|_| {
-                ConfigError::new(key, format!("row {} has {}, which is not a finite number", r + 1, quote(entry)))
-            })?;
-            data.push(x);
-            count += 1;
-        }
-        match cols {
-            None => cols = Some(count),
-            Some(c) if c != count => {
-                return Err(ConfigError::new(
-                    key,
-                    format!("row {} has {} entries but row 1 has {}; every row needs the same number", r + 1, count, c),
-                ))
-            }
-            _ => {}
-        }
-        rows += 1;
+impl std::str::FromStr for Config {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        parse(s)
     }
-    Ok((rows, cols.unwrap_or(0), data))
 }
 
-pub(crate) fn parse_matrix(key: &str, value: &str) -> Result<MatrixSpec, ConfigError> {
-    match value {
-        "identity" | "I" => Ok(MatrixSpec::Identity),
-        "-identity" | "-I" => Ok(MatrixSpec::NegIdentity),
-        "psd" => Ok(MatrixSpec::Psd),
-        "" => Err(ConfigError::new(key, "empty; write identity, -identity, psd, or rows like 1,0;0,1")),
-        _ => {
-            let (rows, cols, data) = parse_rows(key, value)?;
-            Ok(MatrixSpec::Explicit { rows, cols, data })
-        }
+impl std::fmt::Display for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_canonical_string())
     }
 }

@@ -1,35 +1,6 @@
 //! The presets: each reproduces one experiment of science.md and names its source result.
 
-use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Space};
-use serde::Serialize;
-
-/// A named starting configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Preset {
-    /// V = I, n = 20, d = 2: clusters at the vertices of a polytope (science.md §1).
-    Polytope,
-    /// V = I, n = 40, d = 3 (science.md §1).
-    Polytope3d,
-    /// The paper's 2-D V with a simple top eigenvalue: tokens end on parallel lines (§1).
-    Hyperplanes,
-    /// V = diag(1, 1, -0.5): a polytope in the first two coordinates, a line in the third (§1).
-    PolytopeLine,
-    /// d = 1, integrated in x: every token follows one of at most two leaders (§1).
-    Leaders,
-    /// Q^T K = V = M M^T with M uniform in [-1, 1]^{d x d} from the seed (§1).
-    RandomPsd,
-    /// V = -I in x: all tokens collapse to 0, slowly (§1).
-    Collapse,
-    /// SA on the sphere, beta = 1: one cluster quickly (§2).
-    SphereSa,
-    /// SA on the sphere, beta = 4: several clusters that persist (§2).
-    SphereSaClusters,
-    /// USA on the sphere, beta = 1 (§2).
-    SphereUsa,
-    /// SA, beta = 4, the 5 points of science.md §2: two clusters that last for hundreds of time units.
-    Metastability,
-}
+use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Preset, Space};
 
 /// All presets, in the order the page lists them.
 pub const PRESETS: [Preset; 11] = [
@@ -300,5 +271,12 @@ impl Preset {
                 ..sphere(Model::SphereSa, 5, 4.0, 0.1, 400.0)
             },
         }
+    }
+}
+
+impl Default for Config {
+    /// The default preset, `polytope`.
+    fn default() -> Self {
+        Preset::Polytope.config()
     }
 }

@@ -1,16 +1,7 @@
 //! Ranges, shapes and combinations. Refuses, never clamps: a link must replay exactly.
 
-use super::{Config, Init, Integrator, MatrixSpec, Model, Space};
+use super::{Config, Init, Integrator, MatrixSpec, Model, Space, MAX_ENTRY, MAX_STEPS};
 use crate::link::ConfigError;
-
-/// Largest number of tokens.
-pub const MAX_N: usize = 16384;
-/// Largest token dimension.
-pub const MAX_D: usize = 256;
-/// Largest absolute matrix entry or point coordinate.
-pub const MAX_ENTRY: f64 = 1e6;
-/// Largest number of steps a run may ask for (`until / dt`).
-pub const MAX_STEPS: f64 = 1e8;
 
 fn check_matrix(key: &str, m: &MatrixSpec, d: usize) -> Result<(), ConfigError> {
     if let MatrixSpec::Explicit { rows, cols, data } = m {

@@ -9,9 +9,9 @@
 //! the lanes are combined as `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`. The result does
 //! not depend on the SIMD width the compiler picks (2 lanes in wasm, 4 or 8 natively).
 
-use super::Divergence;
 use crate::exp::rational::RationalExp;
 use crate::exp::ExpConstants;
+use crate::run::Divergence;
 
 /// Number of partial sums in a sum over tokens ([`crate::kernels::LANES`]).
 pub const LANES: usize = crate::kernels::LANES;
