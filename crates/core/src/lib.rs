@@ -30,6 +30,7 @@
 //!   (toolchain.md). nalgebra is used only off the stepping path (analyzers).
 //! - Formulas cite `docs/science.md` by section.
 
+pub mod architecture;
 pub mod collapse;
 pub mod depth;
 pub mod erff;

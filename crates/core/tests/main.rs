@@ -10,6 +10,7 @@ mod tiny_bert;
 static GLOBAL: common::alloc::Counting = common::alloc::Counting;
 
 mod analysis;
+mod architecture;
 mod captions;
 mod clusters;
 mod clusters_as_drawn;

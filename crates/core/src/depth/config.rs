@@ -20,6 +20,7 @@
 //! `preset` keeps `bert-init`, today's default being `collapse-small`); view keys follow the
 //! model keys.
 
+use crate::architecture::{self, Architecture};
 use crate::link::ConfigError;
 use serde::{Serialize, Serializer};
 
@@ -277,23 +278,22 @@ pub const VARIANTS: [Variant; 5] =
 impl Variant {
     /// The name in configuration strings: `san`, `san-mlp`, `san-skip`, `transformer`, `configured`.
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::San => "san",
-            Variant::SanMlp => "san-mlp",
-            Variant::SanSkip => "san-skip",
-            Variant::Transformer => "transformer",
-            Variant::Configured => "configured",
-        }
+        self.architecture().name
     }
 
     /// The label in outputs and legends: `SAN`, `SAN+MLP`, `SAN+skip`, `transformer`, `configured`.
     pub fn label(self) -> &'static str {
+        self.architecture().label
+    }
+
+    /// The shared names of the architecture ([`crate::architecture`]).
+    pub fn architecture(self) -> Architecture {
         match self {
-            Variant::San => "SAN",
-            Variant::SanMlp => "SAN+MLP",
-            Variant::SanSkip => "SAN+skip",
-            Variant::Transformer => "transformer",
-            Variant::Configured => "configured",
+            Variant::San => architecture::SAN,
+            Variant::SanMlp => architecture::SAN_MLP,
+            Variant::SanSkip => architecture::SAN_SKIP,
+            Variant::Transformer => architecture::TRANSFORMER,
+            Variant::Configured => architecture::CONFIGURED,
         }
     }
 

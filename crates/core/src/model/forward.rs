@@ -19,6 +19,7 @@
 use super::config::BertConfig;
 use super::ops::{add, gelu, layer_norm, linear, softmax_rows, Pool};
 use super::weights::{BertWeights, LayerWeights};
+use crate::architecture::{self, Architecture};
 use crate::kernels::{pack_keys, pack_queries, scores_block, weighted_sums_block, KeyPanels, Shift, SumsScratch};
 
 /// Dong et al.'s four architectures on the trained weights (module documentation), in the order
@@ -41,11 +42,16 @@ pub const VARIANTS: [Variant; 4] = [Variant::San, Variant::SanMlp, Variant::SanS
 impl Variant {
     /// The label: `SAN`, `SAN+MLP`, `SAN+skip`, `transformer`.
     pub fn label(self) -> &'static str {
+        self.architecture().label
+    }
+
+    /// The shared names of the architecture ([`crate::architecture`]).
+    pub fn architecture(self) -> Architecture {
         match self {
-            Variant::San => "SAN",
-            Variant::SanMlp => "SAN+MLP",
-            Variant::SanSkip => "SAN+skip",
-            Variant::Transformer => "transformer",
+            Variant::San => architecture::SAN,
+            Variant::SanMlp => architecture::SAN_MLP,
+            Variant::SanSkip => architecture::SAN_SKIP,
+            Variant::Transformer => architecture::TRANSFORMER,
         }
     }
 

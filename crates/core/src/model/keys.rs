@@ -19,6 +19,7 @@
 
 use super::forward::Variant;
 pub use super::tokenizer_note::{tokenizer_note, NOTE_CODE_POINTS, TOKENIZER_TABLES_SINCE};
+use crate::architecture::{SAN, SAN_MLP, SAN_SKIP, TRANSFORMER};
 use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
 pub use crate::particles::field::low_rank::Bilinear;
 use crate::text::MAX_TEXT_BYTES;
@@ -34,7 +35,7 @@ pub const DEFAULT_ITERATIONS: usize = 100;
 
 /// The names of key `variant`, §6.3's variants as `attn encode --variant` reads them, the
 /// unmodified layer (the default) first.
-pub const VARIANT_NAMES: [&str; 4] = ["transformer", "SAN+skip", "SAN+MLP", "SAN"];
+pub const VARIANT_NAMES: [&str; 4] = [TRANSFORMER.label, SAN_SKIP.label, SAN_MLP.label, SAN.label];
 const VARIANT_ORDER: [Variant; 4] = [Variant::Transformer, Variant::SanSkip, Variant::SanMlp, Variant::San];
 
 /// The variant named `name` ([`VARIANT_NAMES`]).

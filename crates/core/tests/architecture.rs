@@ -1,0 +1,58 @@
+//! The architectures' names are one table (core `architecture`) for the depth lab, the model lab
+//! and its repeated layer; what each variant's layer does stays each lab's own (science.md §3 and
+//! §6.3).
+
+use attn_core::architecture::{order_of, ARCHITECTURES};
+use attn_core::depth::{self, DepthConfig};
+use attn_core::model::forward::{self as model_forward};
+use attn_core::model::keys::{variant_named, VARIANT_NAMES};
+
+#[test]
+fn every_lab_names_an_architecture_from_the_one_table() {
+    // The depth lab's variants are the table, in its order: name and label.
+    let depth: Vec<(&str, &str)> = depth::VARIANTS.iter().map(|v| (v.name(), v.label())).collect();
+    let table: Vec<(&str, &str)> = ARCHITECTURES.iter().map(|a| (a.name, a.label)).collect();
+    assert_eq!(depth, table);
+    assert_eq!(
+        depth,
+        [
+            ("san", "SAN"),
+            ("san-mlp", "SAN+MLP"),
+            ("san-skip", "SAN+skip"),
+            ("transformer", "transformer"),
+            ("configured", "configured")
+        ]
+    );
+    // The model lab's four carry the same labels, and its `variant` key reads them.
+    for v in model_forward::VARIANTS {
+        let d = depth::VARIANTS.iter().find(|d| d.label() == v.label()).expect("a depth variant of the same label");
+        assert_eq!(v.architecture(), d.architecture());
+        assert_eq!(variant_named(v.label()), Some(v));
+    }
+    assert_eq!(VARIANT_NAMES, ["transformer", "SAN+skip", "SAN+MLP", "SAN"]);
+    // A chart's colour slot is the place in the figure.
+    assert_eq!(["SAN", "SAN+MLP", "SAN+skip", "transformer", "configured"].map(order_of), [0, 1, 2, 3, 4].map(Some));
+    assert_eq!(order_of("san"), None);
+}
+
+#[test]
+fn each_lab_keeps_its_own_layer_for_a_shared_name() {
+    use depth::Variant::*;
+    // The depth lab (§3): SAN+MLP has no skip anywhere, the transformer both.
+    let c = DepthConfig::default();
+    let flags = |v: depth::Variant| {
+        let b = v.block(&c);
+        (b.skip, b.mlp, b.mlp_residual)
+    };
+    assert_eq!(
+        [San, SanMlp, SanSkip, Transformer].map(flags),
+        [(false, false, false), (false, true, false), (true, false, false), (true, true, true)]
+    );
+    // The model lab (§6.3): SAN+MLP removes only the attention's skip; the feed-forward block
+    // keeps its own residual.
+    use model_forward::Variant as M;
+    assert_eq!(
+        [M::San, M::SanMlp, M::SanSkip, M::Transformer].map(|v| (v.skip(), v.ffn())),
+        [(false, false), (false, true), (true, false), (true, true)]
+    );
+}
