@@ -55,17 +55,20 @@ function linkChanged(lab, how, moment) {
   page.written(lab);
 }
 
-/** Shows the lab a link asks for, with that link. */
+/** Shows the lab a link asks for, with that link. The link crosses into the core once: its check
+ * names the lab (a refused link too) and goes to the page's view keys and to the lab. */
 async function route(text) {
   const mine = ++routing;
-  const id = labs.idOf(wasm.requested_lab(text));
+  let checked = wasm.check_link(text);
+  const id = labs.idOf(checked.lab);
   const lab = await labs.get(id);
   if (mine !== routing) return;
   labs.show(id);
   tabs.show(id);
   const link = lab.linkFor ? lab.linkFor(text) : text;
-  page.route(link, lab); // page-level view keys: theme, panels, embed mode
-  lab.show(link);
+  if (link !== text) checked = wasm.check_link(link);
+  page.route(link, lab, checked); // page-level view keys: theme, panels, embed mode
+  lab.show(link, checked);
   menu?.labShown();
   tour?.labShown(id);
 }

@@ -134,4 +134,44 @@ describe('stable cluster colours', () => {
       await page.close();
     }
   });
+  for (const theme of ['light', 'dark']) {
+    test(`the charts take their colours from the stylesheet (${theme})`, async () => {
+      // Custom properties set on the root element override style.css's: a chart drawn after
+      // them shows them (background --panel, grid --chart-grid, series --series-1 … 7).
+      const css = { '--panel': '#fdfcf0', '--chart-grid': '#00ff00' };
+      for (let k = 1; k <= 7; k++) css[`--series-${k}`] = '#ff00ff';
+      for (const [link, id] of [[`version=7&preset=polytope&theme=${theme}`, 'chart'],
+        [`version=7&lab=depth&preset=collapse-small&theme=${theme}`, 'dp-residual']]) {
+        const plain = await openPage(browser, link);
+        const page = await openPage(browser, link, { css });
+        try {
+          const count = (p) => p.evaluate((id) => {
+            const c = /** @type {HTMLCanvasElement} */ (document.getElementById(id));
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            const n = { magenta: 0, green: 0 };
+            for (let i = 0; i < d.length; i += 4) {
+              if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) n.magenta++;
+              if (d[i] === 0 && d[i + 1] === 255 && d[i + 2] === 0) n.green++;
+            }
+            return { ...n, corner: Array.from(d.slice(0, 3)) };
+          }, id);
+          await page.waitForFunction((id) => document.getElementById(id).width > 0, id);
+          await page.waitForTimeout(1500); // a few samples or the first variant drawn
+          const got = await count(page);
+          assert.deepEqual(got.corner, [0xfd, 0xfc, 0xf0], `${id}: the background is --panel`);
+          assert.ok(got.magenta > 40, `${id}: the series are --series-k (${got.magenta} px)`);
+          assert.ok(got.green > 50, `${id}: the grid is --chart-grid (${got.green} px)`);
+          await plain.waitForTimeout(1500);
+          const own = await count(plain);
+          const panel = await plain.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--panel').trim());
+          assert.deepEqual(own.corner, [1, 3, 5].map((i) => parseInt(panel.slice(i, i + 2), 16)), `${id}: style.css's --panel (${panel})`);
+          assert.equal(own.magenta + own.green, 0, `${id}: no override, no magenta or green`);
+          assertNoErrors(page);
+        } finally {
+          await page.close();
+          await plain.close();
+        }
+      }
+    });
+  }
 });

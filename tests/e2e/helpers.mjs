@@ -73,7 +73,8 @@ export async function launch(options = {}) {
  *
  * @param {import('playwright-core').Browser} browser
  * @param {string} [hash] fragment, with or without a leading '#'
- * @param {{ timeout?: number, viewport?: { width: number, height: number } }} [options]
+ * @param {{ timeout?: number, viewport?: { width: number, height: number }, css?: Record<string, string> }} [options]
+ *   `css`: CSS custom properties set on the root element before the page's modules run
  * @returns {Promise<import('playwright-core').Page & { errors: string[] }>}
  */
 export async function openPage(browser, hash = '', options = {}) {
@@ -99,6 +100,8 @@ export async function openPage(browser, hash = '', options = {}) {
 
   // Content-Security-Policy violations count as errors (the policy: crates/xtask/src/server.rs).
   await page.addInitScript(watchCsp);
+  // CSS custom properties set on the root element before the page's modules run (`css`).
+  if (options.css) await page.addInitScript(setRootProperties, options.css);
 
   const url = `${ATTN_URL}#${String(hash).replace(/^#/, '')}`;
   await page.goto(url);
@@ -111,6 +114,17 @@ export async function openPage(browser, hash = '', options = {}) {
     });
   }
   return page;
+}
+
+/**
+ * Init script: sets CSS custom properties `css` ({ name: value }) on the root element once the
+ * document is parsed, before the page's modules run (an inline style beats every stylesheet).
+ */
+function setRootProperties(css) {
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState !== 'interactive') return;
+    for (const [name, value] of Object.entries(css)) document.documentElement.style.setProperty(name, value);
+  });
 }
 
 /**

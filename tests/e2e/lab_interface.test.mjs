@@ -263,4 +263,38 @@ describe('one lab interface', () => {
       }
     }
   });
+  test('a link followed crosses into the core\'s check once: main.js hands its check to the page and the lab', async () => {
+    const page = await openPage(browser, '');
+    try {
+      // The page's wasm glue, with every check_link call recorded (its first argument).
+      await page.route('**/pkg/attn_web.js', async (route) => {
+        const res = await route.fetch();
+        const glue = await res.text();
+        const head = 'export function check_link(text, lab, from_api, edited) {';
+        assert.ok(glue.includes(head), 'the glue exports check_link(text, lab, from_api, edited)');
+        const body = glue.replace(head, `${head} (globalThis.__checked ??= []).push(text);`);
+        await route.fulfill({ response: res, body });
+      });
+      await page.reload();
+      await page.waitForFunction(() => window.__attnReady === true);
+      for (const link of [
+        'version=7&preset=leaders&theme=dark',
+        'version=7&lab=training&preset=scan-snap&theme=light',
+        'version=7&lab=depth&preset=collapse-small&theme=dark&residual_axis=linear',
+        'version=7&preset=sphere-sa&theme=light',
+      ]) {
+        const lab = new URLSearchParams(link).get('lab') ?? 'particles';
+        await page.evaluate((text) => { globalThis.__checked = []; location.hash = text; }, link);
+        await page.waitForFunction(({ lab, theme }) => document.querySelector(`[role="tab"][data-lab="${lab}"]`)?.getAttribute('aria-selected') === 'true'
+          && document.documentElement.dataset.theme === theme && (globalThis.__checked ?? []).length > 0,
+        { lab, theme: new URLSearchParams(link).get('theme') });
+        await page.waitForTimeout(300); // any later check of the same text would be done by now
+        const same = await page.evaluate((text) => globalThis.__checked.filter((t) => t === text).length, link);
+        assert.equal(same, 1, `${link}: checked ${same} times`);
+      }
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
 });

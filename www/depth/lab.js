@@ -209,11 +209,12 @@ class DepthLabPage {
 
   /**
    * Shows link `text`: its configuration (computed again when it differs from the one shown)
-   * and its view key `residual_axis` (absent: the default, log).
+   * and its view key `residual_axis` (absent: the default, log). `checked`: the core's check of
+   * `text` (check_link), when the caller has it.
    */
-  show(text) {
+  show(text, checked) {
     this.visible = true;
-    const link = this.wasm.check_link(text || this.ctx.defaultLink);
+    const link = text && checked ? checked : this.wasm.check_link(text || this.ctx.defaultLink);
     const ok = link.ok && link.lab === 'depth';
     if (ok) {
       this.setAxis(link.view.residual_axis);

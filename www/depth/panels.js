@@ -4,7 +4,7 @@
 // readouts. Methods of the lab's page (lab.js mixes them in).
 
 import { firstPicture, markOnce } from '../lab/marks.js';
-import { fitCanvas, isDark, setLabels } from '../render/palette.js';
+import { fitCanvas, chartColours, setLabels } from '../render/palette.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
 import { writeCaptions } from './captions.js';
@@ -45,12 +45,12 @@ export const panelMethods = {
     this.drawSpectrum();
   },
 
-  /** Draws chart `id` with `fn(canvas, dpr, dark)`; the rectangles of the texts it drew go to
+  /** Draws chart `id` with `fn(canvas, dpr, colours)`; the rectangles of the texts it drew go to
    * the canvas's `data-labels` attribute (JSON `[{ text, x, y, w, h }]`, CSS px). */
   chart(id, fn) {
     try {
       const { dpr } = fitCanvas($(id));
-      const drawn = fn($(id), dpr, isDark());
+      const drawn = fn($(id), dpr, chartColours());
       setLabels($(id), drawn);
       return drawn;
     } catch (e) {
@@ -60,8 +60,8 @@ export const panelMethods = {
   },
 
   drawResidual() {
-    this.resLayout = this.chart('dp-residual', (c, dpr, dark) =>
-      this.wasm.draw_depth_residual(c, this.results, this.info.layers, this.log, this.info.precision, dpr, dark));
+    this.resLayout = this.chart('dp-residual', (c, dpr, colours) =>
+      this.wasm.draw_depth_residual(c, this.results, this.info.layers, this.log, this.info.precision, dpr, colours));
     // The residual chart is the lab's main picture: its first curve, then every variant's (lab/marks.js).
     if (this.results.length > 0) firstPicture('depth');
     if (this.results.length > 0 && this.results.length === this.info.variants.length) markOnce('attn-depth-complete');
@@ -81,21 +81,21 @@ export const panelMethods = {
     this.grid.draw();
     $('dp-grid').dataset.variant = tiles ? tiles.variant : '';
     const r = this.results.find((x) => x.variant === v);
-    this.chart('dp-hist', (c, dpr, dark) => this.wasm.draw_depth_histograms(c, r ? [r] : [], dpr, dark));
+    this.chart('dp-hist', (c, dpr, colours) => this.wasm.draw_depth_histograms(c, r ? [r] : [], dpr, colours));
   },
 
   drawSame() {
-    this.chart('dp-same', (c, dpr, dark) =>
-      this.wasm.draw_depth_same_sentence(c, this.results, this.info.layers, this.info.chance_level, dpr, dark));
+    this.chart('dp-same', (c, dpr, colours) =>
+      this.wasm.draw_depth_same_sentence(c, this.results, this.info.layers, this.info.chance_level, dpr, colours));
   },
 
   drawPaths() {
-    this.chart('dp-paths', (c, dpr, dark) =>
-      this.wasm.draw_depth_paths(c, new Float64Array(this.info.path_shares), this.results, dpr, dark));
+    this.chart('dp-paths', (c, dpr, colours) =>
+      this.wasm.draw_depth_paths(c, new Float64Array(this.info.path_shares), this.results, dpr, colours));
   },
 
   drawSpectrum() {
-    this.chart('dp-spectrum', (c, dpr, dark) => this.wasm.draw_depth_spectrum(c, this.results, this.svLayer, dpr, dark));
+    this.chart('dp-spectrum', (c, dpr, colours) => this.wasm.draw_depth_spectrum(c, this.results, this.svLayer, dpr, colours));
   },
 
   refreshText() {

@@ -18,7 +18,9 @@
 //   subtitle(), citation()   its header line and footer citation (nodes, or null)
 //   linkFor(text)            (optional) the link shown for `text`, e.g. a bare link's default
 //                            with `text`'s page view keys (main.js routes that link)
-//   show(link)               shows a link of this lab (valid or refused: the lab says which)
+//   show(link, checked)      shows a link of this lab (valid or refused: the lab says which);
+//                            `checked`: the core's check of the link (check_link), when the
+//                            caller has it (main.js checks a link once per navigation)
 //   hide()                   another lab is shown: no frames, the run is kept
 //   canonical()              its configuration string ('' before the first)
 //   viewPairs()              its view keys that differ from their defaults, as [key, value]

@@ -1,7 +1,8 @@
 // The interface to the page (lab/labs.js says what each member does) of a lab whose page is one
-// object: the training and depth labs. Every member delegates to the page object, created when
-// the lab is mounted; a lab that steps has a run loop (`page.loop`, lab/run_loop.js) for play,
-// pause, step and seekTo; one that does not (depth) ignores them and seekTo resolves at once.
+// object: the training, depth and model labs. Every member delegates to the page object, created
+// when the lab is mounted; a lab that steps has a run loop (`page.loop`, lab/run_loop.js) for
+// play, pause, step and seekTo; one that does not (depth, model) ignores them and seekTo resolves
+// at once. A lab whose bare link means a default (the model lab) gives `linkFor`.
 
 import { presetOf } from './pairs.js';
 import { mountShareBar } from '../share/share_bar.js';
@@ -16,7 +17,13 @@ import { mountShareBar } from '../share/share_bar.js';
  * @param {() => Node} spec.citation
  * @param {(root: HTMLElement) => void} spec.buildMarkup
  * @param {{ prefix: string, what: string }} spec.share the share bar's ids' prefix and what it copies
- * @param {(ctx: object) => { show(text: string): void, hide(): void, canonical: string, viewPairs(): Array<[string, string]>, reset(): void, refuse(res: object, tail: string): void, loop?: object }} spec.createPage
+ * @param {(ctx: object) => { show(text: string, checked?: LinkCheck): void, hide(): void, canonical: string, viewPairs(): Array<[string, string]>, reset(): void, refuse(res: object, tail: string): void, loop?: object }} spec.createPage
+ * @param {(root: HTMLElement, page: object) => void} [spec.mounted] after the page and its share bar exist
+ * @param {(text: string) => string} [spec.linkFor] the link shown for `text` (lab/labs.js)
+ * @param {string} [spec.stem] the exported files' names' stem for a lab without presets (else
+ *   the lab's id and the preset)
+ * @param {(page: object, menu: object) => Array<object>} [spec.exportGroups] the Export menu's
+ *   groups beyond the configuration and PNGs (lab/labs.js `exports`)
  */
 export function pageLab(ctx, spec) {
   let page = null;
@@ -37,8 +44,10 @@ export function pageLab(ctx, spec) {
       spec.buildMarkup(root);
       page = spec.createPage(ctx);
       mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, spec.share.prefix, spec.share.what);
+      spec.mounted?.(root, page);
     },
-    show: (text) => page.show(text),
+    ...(spec.linkFor ? { linkFor: spec.linkFor } : {}),
+    show: (text, checked) => (spec.linkFor ? page.show(spec.linkFor(text)) : page.show(text, checked)),
     hide: () => page.hide(),
     canonical: () => page.canonical,
     viewPairs: () => page.viewPairs(),
@@ -51,9 +60,10 @@ export function pageLab(ctx, spec) {
     check: (text) => ctx.wasm.check_link(text, spec.lab),
     refuse: (res, tail) => page.refuse(res, tail),
     state: () => null,
-    exports: () => {
+    exports: (menu) => {
       const config = page.canonical || ctx.defaultLink;
-      return { config, step: null, stem: `${ctx.id}-${presetOf(config)}` };
+      const stem = spec.stem ?? `${ctx.id}-${presetOf(config)}`;
+      return spec.exportGroups ? { config, step: null, stem, groups: () => spec.exportGroups(page, menu) } : { config, step: null, stem };
     },
   };
   return lab;

@@ -15,7 +15,7 @@ import { HeadPanel } from './head_panel.js';
 import { HeadDynamics } from './head_dynamics.js';
 import { fmt } from '../ui/format.js';
 import { placeTip, tipLines } from '../ui/tip.js';
-import { fitCanvas, isDark, onThemeChange, setLabels } from '../render/palette.js';
+import { fitCanvas, chartColours, onThemeChange, setLabels } from '../render/palette.js';
 import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { mountFiles, servedMissing } from './files.js';
@@ -24,7 +24,7 @@ import { firstPicture, markOnce } from '../lab/marks.js';
 import { ScaleControl, scalePair } from './scale.js';
 import { matrixExports } from './exports.js';
 import { statisticsExports } from './stat_exports.js';
-import { mountShareBar } from '../share/share_bar.js';
+import { pageLab } from '../lab/page_lab.js';
 import { applyModelHints } from './hints.js';
 import { LayersPanel } from './layers.js';
 import { RepeatPanel } from './repeat.js';
@@ -57,12 +57,10 @@ function sentence(s) {
  * @param {import('../lab/labs.js').LabContext} ctx
  */
 export function createLab(ctx) {
-  let page = null;
-  const lab = {
-    id: ctx.id,
-    title: ctx.title,
-    defaultLink: ctx.defaultLink,
-    root: null,
+  const bare = (text) => linkFor(text, ctx.defaultLink, ctx.wasm.model_bare_view_keys());
+  return pageLab(ctx, {
+    lab: 'model',
+    share: { prefix: 'md-', what: 'analysis' },
     panels: {
       tokens: '#md-tokens-heading', grid: '#md-grid-heading', residual: '#md-res-heading',
       histogram: '#md-hist-heading', same_sentence: '#md-same-heading', spectrum: '#md-spec-heading', head_particles: '#md-dyn-heading',
@@ -70,35 +68,18 @@ export function createLab(ctx) {
       repeat: '#md-repeat-heading',
     },
     controls: { example: '#md-example', text: '#md-text', run: '#md-run', grid_scale: '#md-scale' },
-    pageViewInLink: false,
-    pausesOffscreen: false,
     subtitle,
     citation,
-    mount(root) {
-      lab.root = root;
+    buildMarkup: (root) => {
       buildMarkup(root);
       markOnce('attn-model-skeleton'); // the lede and the panels' skeleton, before the model loads
-      page = new ModelLabPage(ctx);
-      mountShareBar(ctx.page, lab, { linkChanged: ctx.linkChanged }, 'md-', 'analysis');
-      applyModelHints(ctx.wasm, root);
     },
-    linkFor: (text) => linkFor(text, ctx.defaultLink, ctx.wasm.model_bare_view_keys()),
-    show: (text) => page.show(linkFor(text, ctx.defaultLink, ctx.wasm.model_bare_view_keys())),
-    hide: () => page.hide(),
-    canonical: () => page.canonical,
-    viewPairs: () => [],
-    play() {},
-    pause() {},
-    togglePlay() {},
-    step() {},
-    reset: () => page.analyse(page.canonical || ctx.defaultLink, null),
-    seekTo: async () => 0,
-    check: (text) => ctx.wasm.check_link(text, 'model'),
-    refuse: (res, tail) => page.error(`${sentence(res.message ?? 'refused')} ${tail ?? ''}`),
-    state: () => null,
-    exports: (menu) => ({ config: page.canonical || ctx.defaultLink, step: null, stem: 'model', groups: () => [...matrixExports(page, menu), ...statisticsExports(page, menu)] }),
-  };
-  return lab;
+    createPage: (c) => new ModelLabPage(c),
+    mounted: (root) => applyModelHints(ctx.wasm, root),
+    linkFor: bare,
+    stem: 'model',
+    exportGroups: (page, menu) => [...matrixExports(page, menu), ...statisticsExports(page, menu)],
+  });
 }
 
 class ModelLabPage {
@@ -223,6 +204,21 @@ class ModelLabPage {
 
   hide() {
     this.visible = false;
+  }
+
+  /** The lab's view keys are part of its configuration (layer, head, scale): none apart. */
+  viewPairs() {
+    return [];
+  }
+
+  /** Analyses the shown link again (the first one before any). */
+  reset() {
+    this.analyse(this.canonical || this.ctx.defaultLink, null);
+  }
+
+  /** Shows a refused configuration's message (`tail`: what the page keeps meanwhile). */
+  refuse(res, tail) {
+    this.error(`${sentence(res.message ?? 'refused')} ${tail ?? ''}`);
   }
 
   /** Shows `message` in the lab's alert ('' clears it). */
@@ -417,12 +413,12 @@ class ModelLabPage {
     return checked;
   }
 
-  /** Draws chart `id` with `fn(canvas, dpr, dark)`; its texts go to `data-labels`. */
+  /** Draws chart `id` with `fn(canvas, dpr, colours)`; its texts go to `data-labels`. */
   chart(id, fn) {
     const c = $(id);
     try {
       const { dpr } = fitCanvas(c);
-      const drawn = fn(c, dpr, isDark());
+      const drawn = fn(c, dpr, chartColours());
       setLabels(c, drawn);
       return drawn;
     } catch (e) {
@@ -433,10 +429,10 @@ class ModelLabPage {
 
   drawResidual() {
     const r = this.result;
-    this.resLayout = this.chart('md-residual', (c, dpr, dark) => this.wasm.draw_model_residual(c, r.variants, r.layers, true, dpr, dark));
+    this.resLayout = this.chart('md-residual', (c, dpr, colours) => this.wasm.draw_model_residual(c, r.variants, r.layers, true, dpr, colours));
     // The statistics of the unmodified model (the depth lab's charts, one "transformer" result).
     const model = [{ variant: 'transformer', residual: r.variants[3].residual, similarity: r.statistics }];
-    this.chart('md-hist', (c, dpr, dark) => this.wasm.draw_depth_histograms(c, model, dpr, dark));
-    this.chart('md-same', (c, dpr, dark) => this.wasm.draw_depth_same_sentence(c, model, r.layers, r.chance, dpr, dark));
+    this.chart('md-hist', (c, dpr, colours) => this.wasm.draw_depth_histograms(c, model, dpr, colours));
+    this.chart('md-same', (c, dpr, colours) => this.wasm.draw_depth_same_sentence(c, model, r.layers, r.chance, dpr, colours));
   }
 }

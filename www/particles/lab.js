@@ -34,10 +34,11 @@ function seekTo(step) {
 /**
  * Shows link `text`: its configuration (a new run when it differs from the current one), its
  * view keys (view_keys.js), and, for `t=` / `step=`, the run computed to that step and paused.
+ * `checked`: the core's check of `text` (check_link), when the caller has it.
  */
-function show(text) {
+function show(text, checked = wasm.check_link(text)) {
   const fresh = !app.stepper;
-  const link = wasm.check_link(text);
+  const link = checked;
   const ok = link.ok && link.lab === 'particles';
   const config = ok ? link.canonical : text;
   if (fresh || config !== app.canonical) ui.config.load(config);
@@ -91,10 +92,10 @@ export function createLab(ctx) {
       setupTimeline(lab);
       installHooks();
     },
-    show(text) {
+    show(text, checked) {
       ui.loop.show();
       redraw();
-      show(text);
+      show(text, checked);
     },
     hide: () => ui.loop.hide(),
     canonical: () => app.canonical,

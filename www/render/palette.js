@@ -58,12 +58,27 @@ export function setTheme(name) {
   for (const fn of listeners) fn();
 }
 
-/** The theme colours: { bg, panel, fg, muted, border, accent, neutral }. */
+/** The CSS custom properties of the charts' theme, in the order web charts::plot::theme reads. */
+const CHART_PROPERTIES = ['--panel', '--fg', '--muted', '--chart-grid',
+  '--series-1', '--series-2', '--series-3', '--series-4', '--series-5', '--series-6', '--series-7'];
+
+/** `0xRRGGBB` of a CSS colour written `#rrggbb` or `#rgb` (custom property `name`). */
+function rgbOf(name, value) {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value)?.[1];
+  if (!hex) throw new Error(`style.css: ${name} is ${JSON.stringify(value)}, not a #rrggbb colour`);
+  return parseInt(hex.length === 3 ? hex.replace(/./g, '$&$&') : hex, 16);
+}
+
+/**
+ * The theme colours: { bg, panel, fg, muted, border, accent, neutral, outline, chart }; `chart`
+ * is the charts' theme for the wasm chart functions (chartColours).
+ */
 export function theme() {
   if (cached) return cached;
   const css = getComputedStyle(document.documentElement);
   const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
   cached = {
+    chart: Uint32Array.from(CHART_PROPERTIES, (name) => rgbOf(name, v(name, ''))),
     bg: v('--bg', '#f4f5f7'),
     panel: v('--panel', '#ffffff'),
     fg: v('--fg', '#1f2328'),
@@ -74,6 +89,12 @@ export function theme() {
     outline: isDark() ? 'rgba(0,0,0,0.55)' : 'rgba(0,0,0,0.45)',
   };
   return cached;
+}
+
+/** The charts' colours in the theme shown (`0xRRGGBB`: --panel, --fg, --muted, --chart-grid,
+ * --series-1 … --series-7), as the wasm chart functions take them (web charts::plot::theme). */
+export function chartColours() {
+  return theme().chart;
 }
 
 /**

@@ -1,4 +1,4 @@
-// A chart drawn by the web crate with plotters (`source.draw_chart(canvas, dpr, dark)`, which
+// A chart drawn by the web crate with plotters (`source.draw_chart(canvas, dpr, colours)`, which
 // returns the one chart layout of the web crate's charts/layout.rs: `{ x0, x1, start, end,
 // panels, plot, legend, labels }`, CSS px): sizes the canvas for the screen's pixel ratio and
 // maps the pointer along the x axis (value `start` at `x0`, `end` at `x1`) for hover readouts and
@@ -6,7 +6,7 @@
 // The particle and training charts extend it.
 
 import { probe } from '../ui/probe.js';
-import { fitCanvas, isDark, setLabels } from './palette.js';
+import { fitCanvas, chartColours, setLabels } from './palette.js';
 
 export class PlotChart {
   /**
@@ -61,7 +61,7 @@ export class PlotChart {
    * canvas's `data-labels` attribute. */
   draw(source) {
     const { dpr } = fitCanvas(this.canvas);
-    this.layout = source.draw_chart(this.canvas, dpr, isDark());
+    this.layout = source.draw_chart(this.canvas, dpr, chartColours());
     setLabels(this.canvas, this.layout);
     return this.layout;
   }

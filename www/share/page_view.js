@@ -92,9 +92,9 @@ export class PageView {
     showPanels(lab, names);
   }
 
-  /** Applies the page-level view keys of link `text` to the page (before `lab` shows it). */
-  route(text, lab) {
-    const res = this.wasm.check_link(text);
+  /** Applies the page-level view keys of link `text` to the page (before `lab` shows it);
+   * `res`: the core's check of `text` (check_link). */
+  route(text, lab, res = this.wasm.check_link(text)) {
     if (!res.ok) return;
     const v = res.view;
     const has = (key) => res.view_pairs.some(([k]) => k === key);

@@ -165,11 +165,12 @@ class TrainingLabPage {
   /**
    * Shows the lab with link `text` (a training configuration string, with view keys or not):
    * `speed=` sets the iterations per frame, `step=` trains to that iteration on load, in short
-   * slices, and shows the run paused there.
+   * slices, and shows the run paused there. `checked`: the core's check of `text`
+   * (check_link), when the caller has it.
    */
-  show(text) {
+  show(text, checked) {
     this.loop.show();
-    const link = this.wasm.check_link(text || this.ctx.defaultLink);
+    const link = text && checked ? checked : this.wasm.check_link(text || this.ctx.defaultLink);
     const config = link.ok && link.lab === 'training' ? link.canonical : text;
     if (!this.lab || config !== this.canonical) {
       if (this.config.load(config || this.ctx.defaultLink)) this.suggestSpeed();

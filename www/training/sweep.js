@@ -5,7 +5,7 @@
 // (400 cells, 40 000 runs: sweep_plan) is refused naming the list that is too long.
 
 import { Draft } from '../lab/draft.js';
-import { fitCanvas, isDark, setLabels } from '../render/palette.js';
+import { fitCanvas, chartColours, setLabels } from '../render/palette.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -258,7 +258,7 @@ export class SweepPanel {
     const col = (k) => Float64Array.from(res, (c) => c[k]);
     try {
       const layout = this.wasm.draw_sweep_chart(this.canvas, col('eta_z'), col('ratio'), col('mean'), col('std'),
-        this.run ? this.run.reference : this.baseReference ?? NaN, dpr, isDark());
+        this.run ? this.run.reference : this.baseReference ?? NaN, dpr, chartColours());
       setLabels(this.canvas, layout);
     } catch (e) {
       console.warn(e);

@@ -46,7 +46,8 @@ pub struct VariantData {
 /// The finished variants, in arrival order.
 pub type Results = Vec<VariantData>;
 
-/// The variants in the paper's order: their colour slot and the legend's explanation.
+/// The depth lab's legend explanation of each variant label (what its layer does here; the
+/// model lab's SAN+MLP differs: depth_residual.rs). The colours: core `architecture`.
 const LEGEND: [(&str, &str); 5] = [
     ("SAN", "SAN: attention only"),
     ("SAN+MLP", "SAN+MLP: attention and MLP, no skips"),
@@ -55,10 +56,10 @@ const LEGEND: [(&str, &str); 5] = [
     ("configured", "configured: as the switches say"),
 ];
 
-/// The colour of a variant: fixed per variant, whatever order the results arrive in.
+/// The colour of a variant: its architecture's series colour (core `architecture::order_of`),
+/// whatever order the results arrive in; an unknown label takes `configured`'s.
 pub fn colour(th: &Theme, label: &str) -> RGBColor {
-    let i = LEGEND.iter().position(|(l, _)| *l == label).unwrap_or(4);
-    th.series[i]
+    th.series[attn_core::architecture::order_of(label).unwrap_or(4)]
 }
 
 /// The legend's explanation of variant `label` (empty for an unknown label).
@@ -81,10 +82,10 @@ pub fn title(area: &Area, g: &Geometry, th: &Theme, text: &str, x: i32) -> Resul
 pub fn start(
     canvas: HtmlCanvasElement,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<Option<(Area, Texts, Geometry, Theme)>, String> {
     let (area, texts) = root(canvas)?;
-    let th = theme(dark);
+    let th = theme(colours)?;
     area.fill(&th.bg).map_err(err)?;
     let (w, h) = area.dim_in_pixel();
     if w < 60 || h < 60 {
@@ -94,8 +95,13 @@ pub fn start(
 }
 
 /// The |i - j| histograms of one variant, one ridge per layer (each scaled to its own peak).
-pub fn histograms(canvas: HtmlCanvasElement, r: Option<&VariantData>, dpr: f64, dark: bool) -> Result<Layout, String> {
-    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+pub fn histograms(
+    canvas: HtmlCanvasElement,
+    r: Option<&VariantData>,
+    dpr: f64,
+    colours: &[u32],
+) -> Result<Layout, String> {
+    let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(Layout::default());
     };
     let layers = r.map_or(0, |r| r.similarity.len());
@@ -175,9 +181,9 @@ pub fn same_sentence(
     layers: usize,
     chance: f64,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<Layout, String> {
-    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+    let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(Layout::default());
     };
     if chance >= 1.0 {
@@ -252,9 +258,9 @@ pub fn paths(
     shares: &[f64],
     results: &Results,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<Layout, String> {
-    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+    let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(Layout::default());
     };
     let k_max = shares.len().saturating_sub(1).max(1) as f64;
@@ -328,9 +334,9 @@ pub fn spectrum(
     results: &Results,
     layer: usize,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<Layout, String> {
-    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+    let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(Layout::default());
     };
     let curves: Vec<(&VariantData, Vec<(f64, f64)>)> = results

@@ -126,12 +126,12 @@ pub fn residual(
     layers: usize,
     scale: Scale,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
     words: &Texts,
 ) -> Result<Layout, String> {
     let Scale { log, precision } = scale;
     let empty = Layout::default;
-    let Some((area, texts, g, th)) = start(canvas, dpr, dark)? else {
+    let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(empty());
     };
     let values = || results.iter().flat_map(|r| r.residual.iter().flatten().copied()).filter(|v| v.is_finite());

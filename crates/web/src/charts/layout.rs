@@ -2,7 +2,7 @@
 //! corner, so the page can map the pointer to a value, place a cursor, and test what it sees
 //! (the texts' boxes become the canvas's `data-labels`).
 //!
-//! The chart protocol: a chart is a function `(canvas, data, dpr, dark) -> Result<Layout,
+//! The chart protocol: a chart is a function `(canvas, data, dpr, colours) -> Result<Layout,
 //! String>` that draws on the whole canvas (`width`/`height` in device pixels, `dpr` of them per
 //! CSS pixel) and returns this layout; an error is a drawing failure, never bad input.
 

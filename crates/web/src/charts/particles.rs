@@ -32,13 +32,13 @@ pub fn draw(
     h: &History,
     t_max: f64,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
     energy_defined: bool,
     marks: Marks,
 ) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
     let (root, texts) = root(canvas)?;
-    let th = theme(dark);
+    let th = theme(colours)?;
     root.fill(&th.bg).map_err(err)?;
     let (w, hgt) = root.dim_in_pixel();
     if w < 40 || hgt < 40 {

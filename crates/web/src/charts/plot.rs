@@ -1,4 +1,4 @@
-//! What the charts drawn with plotters share: the light and dark themes, tick and readout
+//! What the charts drawn with plotters share: the theme (the page's CSS colours), tick and readout
 //! labels, sizes scaled by the device pixel ratio, and one stacked panel (a series over a linear
 //! x axis, its title, dashed reference lines). Drawing only, no science.
 
@@ -16,46 +16,33 @@ pub struct Theme {
     pub fg: RGBColor,
     pub muted: RGBColor,
     pub grid: RGBColor,
-    /// Okabe-Ito (colour-blind safe): series colours, used in order.
+    /// Series colours, used in order (Okabe-Ito in the page's stylesheet: colour-blind safe).
     pub series: [RGBColor; 7],
 }
 
-/// The light or dark theme (the page's `--panel`, `--fg`, `--muted` colours).
-pub fn theme(dark: bool) -> Theme {
-    if dark {
-        Theme {
-            bg: RGBColor(0x1b, 0x1f, 0x24),
-            fg: RGBColor(0xe6, 0xe6, 0xe6),
-            muted: RGBColor(0xa0, 0xa6, 0xad),
-            grid: RGBColor(0x33, 0x39, 0x40),
-            // Okabe-Ito, light variants for a dark background.
-            series: [
-                RGBColor(0x56, 0xb4, 0xe9),
-                RGBColor(0xe6, 0x9f, 0x00),
-                RGBColor(0x00, 0xc0, 0x8b),
-                RGBColor(0xcc, 0x79, 0xa7),
-                RGBColor(0xf0, 0xe4, 0x42),
-                RGBColor(0xff, 0x7f, 0x3a),
-                RGBColor(0x8f, 0xc9, 0xf0),
-            ],
-        }
-    } else {
-        Theme {
-            bg: RGBColor(0xff, 0xff, 0xff),
-            fg: RGBColor(0x1f, 0x23, 0x28),
-            muted: RGBColor(0x5c, 0x63, 0x6a),
-            grid: RGBColor(0xe4, 0xe6, 0xe9),
-            // Okabe-Ito.
-            series: [
-                RGBColor(0x00, 0x72, 0xb2),
-                RGBColor(0xd5, 0x5e, 0x00),
-                RGBColor(0x00, 0x9e, 0x73),
-                RGBColor(0xcc, 0x79, 0xa7),
-                RGBColor(0xb8, 0x8a, 0x00),
-                RGBColor(0x56, 0xb4, 0xe9),
-                RGBColor(0x4d, 0x4d, 0x4d),
-            ],
-        }
+/// How many colours a chart's theme takes: background, text, muted text, grid lines, then the
+/// series colours ([`theme`]).
+pub const THEME_COLOURS: usize = 4 + 7;
+
+/// The chart theme of the page's stylesheet: `colours` are `0xRRGGBB` values of its CSS custom
+/// properties `--panel`, `--fg`, `--muted`, `--chart-grid`, `--series-1` … `--series-7`
+/// (render/palette.js `chartColours`, which reads them for the theme shown). An error names what
+/// is missing when there are not [`THEME_COLOURS`] of them.
+pub fn theme(colours: &[u32]) -> Result<Theme, String> {
+    let rgb = |c: u32| RGBColor((c >> 16) as u8, (c >> 8) as u8, c as u8);
+    match colours {
+        [bg, fg, muted, grid, series @ ..] if series.len() == 7 => Ok(Theme {
+            bg: rgb(*bg),
+            fg: rgb(*fg),
+            muted: rgb(*muted),
+            grid: rgb(*grid),
+            series: std::array::from_fn(|k| rgb(series[k])),
+        }),
+        _ => Err(format!(
+            "chart colours: {} given; {} are needed (--panel, --fg, --muted, --chart-grid, --series-1 … --series-7)",
+            colours.len(),
+            THEME_COLOURS
+        )),
     }
 }
 

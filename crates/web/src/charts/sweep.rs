@@ -20,11 +20,11 @@ pub fn draw(
     std: &[f64],
     reference: f64,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
     let (root, texts) = root(canvas)?;
-    let th = theme(dark);
+    let th = theme(colours)?;
     root.fill(&th.bg).map_err(err)?;
     let (w, h) = root.dim_in_pixel();
     if w < 60 || h < 60 {

@@ -31,10 +31,10 @@ pub struct Data<'a> {
 }
 
 /// Draws `d` on `canvas` (`width`/`height` in device pixels, `dpr` per CSS px).
-pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, dark: bool) -> Result<Layout, String> {
+pub fn draw(canvas: HtmlCanvasElement, d: &Data, dpr: f64, colours: &[u32]) -> Result<Layout, String> {
     let dpr = clamp_dpr(dpr);
     let (root, texts) = root(canvas)?;
-    let th = theme(dark);
+    let th = theme(colours)?;
     root.fill(&th.bg).map_err(crate::charts::plot::err)?;
     let (w, h) = root.dim_in_pixel();
     let empty = Layout::default();

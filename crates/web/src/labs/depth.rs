@@ -229,14 +229,15 @@ pub fn draw_depth_residual(
     log: bool,
     precision: &str,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
     let precision = attn_core::depth::Precision::from_name(precision)
         .ok_or_else(|| JsError::new(&format!("draw_depth_residual: precision {:?} is not f32 or f64", precision)))?;
     let scale = depth_residual::Scale { log, precision };
-    let layout = depth_residual::residual(canvas, &r, layers as usize, scale, dpr, dark, &depth_residual::DEPTH_TEXTS)
-        .map_err(|e| JsError::new(&e))?;
+    let layout =
+        depth_residual::residual(canvas, &r, layers as usize, scale, dpr, colours, &depth_residual::DEPTH_TEXTS)
+            .map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 
@@ -248,10 +249,10 @@ pub fn draw_depth_histograms(
     canvas: HtmlCanvasElement,
     result_value: JsValue,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let r = results(result_value)?;
-    to_js(&depth_chart::histograms(canvas, r.first(), dpr, dark).map_err(|e| JsError::new(&e))?)
+    to_js(&depth_chart::histograms(canvas, r.first(), dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the same-sentence share of high-similarity pairs against layer, one curve per
@@ -264,10 +265,10 @@ pub fn draw_depth_same_sentence(
     layers: u32,
     chance: f64,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    to_js(&depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, dark).map_err(|e| JsError::new(&e))?)
+    to_js(&depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the share of paths of each length (`shares`, `k = 0..=L`) as bars, and for variants
@@ -279,10 +280,10 @@ pub fn draw_depth_paths(
     shares: &[f64],
     results_value: JsValue,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    to_js(&depth_chart::paths(canvas, shares, &r, dpr, dark).map_err(|e| JsError::new(&e))?)
+    to_js(&depth_chart::paths(canvas, shares, &r, dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the singular values `σ_k(X_l) / σ_1(X_l)` of layer `layer` (log axis), one curve per
@@ -293,10 +294,10 @@ pub fn draw_depth_spectrum(
     results_value: JsValue,
     layer: u32,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let r = results(results_value)?;
-    to_js(&depth_chart::spectrum(canvas, &r, layer as usize, dpr, dark).map_err(|e| JsError::new(&e))?)
+    to_js(&depth_chart::spectrum(canvas, &r, layer as usize, dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
 #[cfg(test)]

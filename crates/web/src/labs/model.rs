@@ -431,12 +431,12 @@ pub fn draw_model_residual(
     layers: u32,
     log: bool,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let r = serde_wasm_bindgen::from_value(variants).map_err(|e| JsError::new(&format!("model results: {}", e)))?;
     // The encoder runs in f32: its log axis marks f32's round-off floor.
     let scale = depth_residual::Scale { log, precision: attn_core::depth::Precision::F32 };
-    let layout = depth_residual::residual(canvas, &r, layers as usize, scale, dpr, dark, &MODEL_TEXTS)
+    let layout = depth_residual::residual(canvas, &r, layers as usize, scale, dpr, colours, &MODEL_TEXTS)
         .map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }

@@ -68,9 +68,9 @@ impl ParticleLab {
     /// read the sample of the step shown.
     ///
     /// `canvas.width/height` must be in device pixels (CSS size times `dpr`); fonts and lines are
-    /// scaled by `dpr`. `dark` picks the dark palette. Returns the layout in CSS pixels for
+    /// scaled by `dpr`. `colours`: the page's chart theme (charts::plot::theme). Returns the layout in CSS pixels for
     /// mapping the mouse to a time: `{ x0, x1, t0, t1, panels: [{ name, y0, y1, v0, v1 }] }`.
-    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<JsValue, JsError> {
+    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, colours: &[u32]) -> Result<JsValue, JsError> {
         let c = self.sim.config();
         let t_last = self.history.t.last().copied().unwrap_or(0.0);
         let t_max = if c.until > 0.0 { c.until.max(t_last) } else { t_last.max(10.0 * c.dt) };
@@ -79,7 +79,7 @@ impl ParticleLab {
             boolean_limit: self.overlays.contains(&"leaders"),
             shown: self.sim.step_count(),
         };
-        let layout = chart::draw(canvas, &self.history, t_max, dpr, dark, self.energy_defined(), marks)
+        let layout = chart::draw(canvas, &self.history, t_max, dpr, colours, self.energy_defined(), marks)
             .map_err(|e| JsError::new(&e))?;
         to_js(&layout)
     }

@@ -99,8 +99,8 @@ pub fn uniform_entropy_of(config: &str) -> Result<f64, JsError> {
 /// Draws the sweep: final distinct-token entropy (mean, error bar ± std over seeds) against
 /// `r = eta_Y / eta_Z` (log axis), one curve per `eta_Z`, and the uniform-attention entropy
 /// `reference` as a dashed line. `eta_z`, `ratio`, `mean`, `std` are aligned, one entry per
-/// finished cell. `canvas.width/height` in device pixels (`dpr` per CSS px); `dark` picks the
-/// dark palette. Returns the chart's layout (`{ x0, x1, plot, labels, ... }`, CSS px).
+/// finished cell. `canvas.width/height` in device pixels (`dpr` per CSS px); `colours`: the
+/// page's chart theme (charts::plot::theme). Returns the chart's layout (`{ x0, x1, plot, labels, ... }`, CSS px).
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
 pub fn draw_sweep_chart(
@@ -111,10 +111,10 @@ pub fn draw_sweep_chart(
     std: &[f64],
     reference: f64,
     dpr: f64,
-    dark: bool,
+    colours: &[u32],
 ) -> Result<JsValue, JsError> {
     let layout =
-        sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, dark).map_err(|e| JsError::new(&e))?;
+        sweep_chart::draw(canvas, eta_z, ratio, mean, std, reference, dpr, colours).map_err(|e| JsError::new(&e))?;
     to_js(&layout)
 }
 
@@ -384,7 +384,7 @@ impl TrainingLab {
     /// (references: `ln M`, the uniform-attention entropy, `snap_tol`; the snap iteration as a
     /// vertical line). `canvas.width/height` in device pixels, `dpr` per CSS px. Returns the
     /// layout in CSS px for hover: `{ x0, x1, i0, i1, panels: [{ name, y0, y1 }] }`.
-    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, dark: bool) -> Result<JsValue, JsError> {
+    pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, colours: &[u32]) -> Result<JsValue, JsError> {
         let r = self.trainer.record();
         let snap = self.snap();
         let data = training_chart::Data {
@@ -398,7 +398,7 @@ impl TrainingLab {
             snap: (snap >= 0.0).then_some(snap as usize),
             snap_final: self.snap_is_final(),
         };
-        let layout = training_chart::draw(canvas, &data, dpr, dark).map_err(|e| JsError::new(&e))?;
+        let layout = training_chart::draw(canvas, &data, dpr, colours).map_err(|e| JsError::new(&e))?;
         to_js(&layout)
     }
 }
