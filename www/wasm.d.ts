@@ -208,6 +208,12 @@ interface DepthVariantResult {
   overflow: string | null;
 }
 
+/** A variant's result as the page keeps it: the worker's DepthVariantResult, and its path
+ * decomposition once that message arrived (web charts::depth `VariantData.paths`; null: none). */
+interface DepthVariantShown extends DepthVariantResult {
+  paths?: object | null;
+}
+
 /** DepthLab.similarity_tiles's answer (crates/web labs/depth.rs, a js_sys::Object). */
 interface DepthTiles {
   side: number;

@@ -16,8 +16,8 @@ import { onThemeChange } from '../render/palette.js';
 import { DepthControls } from './controls.js';
 import { SimilarityGrid } from '../render/tile_grid.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
-import { panelMethods } from './panels.js';
-import { variantMethods } from './variants.js';
+import { DepthPanels } from './panels.js';
+import { DepthVariants } from './variants.js';
 
 const KEPT = 'The last valid result is kept.';
 const $ = (id) => document.getElementById(id);
@@ -48,7 +48,7 @@ export function createLab(ctx) {
   });
 }
 
-class DepthLabPage {
+export class DepthLabPage {
   /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void,
    *   canonicalOf: (lab: string) => string }} ctx */
   constructor(ctx) {
@@ -58,7 +58,7 @@ class DepthLabPage {
     this.canonical = '';
     /** @type {DepthInfo|null} */
     this.info = null;
-    /** @type {DepthVariantResult[]} */
+    /** @type {DepthVariantShown[]} */
     this.results = []; // run_variant objects, in the configured variants' order
     this.lastDone = ''; // the label of the variant that finished last
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
@@ -76,19 +76,9 @@ class DepthLabPage {
     this.svLayer = 1;
     this.resLayout = null;
     this.resHover = null;
-    // The methods mixed in from variants.js and panels.js (Object.assign below), declared for
-    // the type checker (the statements only read them).
-    /** @type {typeof variantMethods.compute} */ this.compute;
-    /** @type {typeof variantMethods.cancel} */ this.cancel;
-    /** @type {typeof variantMethods.jobs} */ this.jobs;
-    /** @type {typeof variantMethods.variantChosen} */ this.variantChosen;
-    /** @type {typeof panelMethods.drawAll} */ this.drawAll;
-    /** @type {typeof panelMethods.drawResidual} */ this.drawResidual;
-    /** @type {typeof panelMethods.drawSpectrum} */ this.drawSpectrum;
-    /** @type {typeof panelMethods.refreshText} */ this.refreshText;
-    /** @type {typeof panelMethods.resTip} */ this.resTip;
-    /** @type {typeof panelMethods.gridTip} */ this.gridTip;
-    /** @type {typeof panelMethods.zoomTip} */ this.zoomTip;
+    this.startedAt = 0; // performance.now() when the computation started (variants.js)
+    this.variants = new DepthVariants(this); // the workers and the results (variants.js)
+    this.panels = new DepthPanels(this); // the charts, grid, texts and tips (panels.js)
 
     this.controls = new DepthControls({
       presets: wasm.presets('depth'),
@@ -97,8 +87,8 @@ class DepthLabPage {
         if (res.ok) this.apply(res);
       },
       onEdit: (key, value, commit) => this.config.edit(key, value, commit),
-      onRun: () => this.compute(),
-      onCancel: () => this.cancel(),
+      onRun: () => this.variants.compute(),
+      onCancel: () => this.variants.cancel(),
       onNewSeed: () => this.newSeed(),
       onUseParticle: () => this.useParticle(),
     });
@@ -127,45 +117,45 @@ class DepthLabPage {
         this.grid.choose(layer, head);
         this.grid.draw();
       },
-      onGridHover: (t) => this.gridTip(t),
-      onZoomHover: (c) => this.zoomTip(c),
+      onGridHover: (t) => this.panels.gridTip(t),
+      onZoomHover: (c) => this.panels.zoomTip(c),
     });
     this.summary = new Summary($('dp-summary'));
     for (const r of document.querySelectorAll('input[name="dp-scale"]')) {
       r.addEventListener('change', () => {
         this.log = /** @type {HTMLInputElement} */ (document.querySelector('input[name="dp-scale"]:checked')).value === 'log';
-        this.drawResidual();
+        this.panels.drawResidual();
         this.linkChanged('push'); // the view key residual_axis
       });
     }
     for (const r of document.querySelectorAll('input[name="dp-grid-scale"]')) {
       r.addEventListener('change', () => {
         this.setGridScale(/** @type {HTMLInputElement} */ (document.querySelector('input[name="dp-grid-scale"]:checked')).value);
-        this.variantChosen(); // the tiles of the new scale are asked for
-        if (this.info) this.refreshText();
+        this.variants.variantChosen(); // the tiles of the new scale are asked for
+        if (this.info) this.panels.refreshText();
         this.linkChanged('push'); // the view key grid_scale
       });
     }
-    $('dp-grid-variant').addEventListener('change', () => this.variantChosen());
+    $('dp-grid-variant').addEventListener('change', () => this.variants.variantChosen());
     $('dp-sv-layer').addEventListener('input', () => {
       this.svLayer = Number(/** @type {HTMLInputElement} */ ($('dp-sv-layer')).value);
       $('dp-sv-layer-out').textContent = String(this.svLayer);
-      this.drawSpectrum();
+      this.panels.drawSpectrum();
     });
     const canvas = $('dp-residual');
     const hover = (e) => {
       const r = canvas.getBoundingClientRect();
       const L = this.resLayout;
       const x = e.clientX - r.left;
-      if (!L || !(L.x1 > L.x0)) return this.resTip(null);
+      if (!L || !(L.x1 > L.x0)) return this.panels.resTip(null);
       const u = (x - L.x0) / (L.x1 - L.x0);
       const layer = Math.round(L.start + u * (L.end - L.start));
-      if (layer < L.start || layer > L.end) return this.resTip(null);
-      this.resTip({ layer, x, y: e.clientY - r.top, w: r.width });
+      if (layer < L.start || layer > L.end) return this.panels.resTip(null);
+      this.panels.resTip({ layer, x, y: e.clientY - r.top, w: r.width });
     };
     probe(canvas, {
       report: hover,
-      hide: () => this.resTip(null),
+      hide: () => this.panels.resTip(null),
       step: () => {
         const L = this.resLayout;
         return L && L.end > L.start ? { dx: (L.x1 - L.x0) / (L.end - L.start), dy: 0 } : null;
@@ -178,7 +168,7 @@ class DepthLabPage {
     });
 
     const redraw = () => {
-      if (this.visible) this.drawAll();
+      if (this.visible) this.panels.drawAll();
     };
     onThemeChange(redraw);
     const ro = new ResizeObserver(redraw);
@@ -197,7 +187,7 @@ class DepthLabPage {
       gridScale: () => (this.tiles ? (this.tiles.shared ? 'shared' : 'head') : null),
       gridGeometry: () => this.grid.geom, // { x0, y0, cell, layers, heads } (CSS px) of the grid drawn
       zoomGeometry: () => this.grid.zgeom, // { x0, y0, cell, n } (CSS px) of the chosen head drawn
-      pending: () => this.jobs().length > 0 || this.queue.length > 0,
+      pending: () => this.variants.jobs().length > 0 || this.queue.length > 0,
       residualLayout: () => this.resLayout,
       workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory
       times: () => Object.fromEntries(this.times),
@@ -219,14 +209,14 @@ class DepthLabPage {
     if (ok) {
       this.setAxis(link.view.residual_axis);
       if (this.setGridScale(link.view.grid_scale) && this.info) {
-        this.variantChosen();
-        this.refreshText();
+        this.variants.variantChosen();
+        this.panels.refreshText();
       }
     }
     const config = ok ? link.canonical : text;
     if (!this.info || config !== this.canonical) this.config.load(config || this.ctx.defaultLink);
     else this.linkChanged('replace');
-    this.drawAll();
+    this.panels.drawAll();
   }
 
   /** The rank-collapse chart's y axis: 'log' or 'linear' (the radio buttons follow). */
@@ -262,7 +252,7 @@ class DepthLabPage {
 
   /** Reset (R): every variant computed again. */
   reset() {
-    this.compute();
+    this.variants.compute();
   }
 
   /** A refused link: the configuration page says why (the last result is kept). */
@@ -290,8 +280,8 @@ class DepthLabPage {
     if (how) this.linkChanged(how);
     this.config.show(res);
     $('dp-description').textContent = this.info.description;
-    this.refreshText();
-    this.compute();
+    this.panels.refreshText();
+    this.variants.compute();
   }
 
   newSeed() {
@@ -324,4 +314,3 @@ class DepthLabPage {
   }
 }
 
-Object.assign(DepthLabPage.prototype, variantMethods, panelMethods);

@@ -18,7 +18,7 @@ import { SPEEDS, TrainingControls } from './controls.js';
 import { CnHeatmap } from './heatmap.js';
 import { buildMarkup, citation, subtitle } from './markup.js';
 import { writeSweepCaption } from './captions.js';
-import { panelMethods } from './panels.js';
+import { TrainingPanels } from './panels.js';
 import { TrainingChart } from './chart.js';
 import { SweepPanel } from './sweep.js';
 import { setupTimeline } from './timeline.js';
@@ -47,7 +47,7 @@ export function createLab(ctx) {
   });
 }
 
-class TrainingLabPage {
+export class TrainingLabPage {
   /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;
@@ -56,19 +56,11 @@ class TrainingLabPage {
     this.lab = null;
     this.canonical = '';
     this.needs = { heat: true, chart: true };
-    this.lastChartAt = -Infinity;
-    this.heatHover = null;
-    this.chartHover = null;
     /** @type {[string, string]|null} */
     this.moment = null; // ['step', k]: the timeline's committed position (or the link's step=)
-    // The methods mixed in from panels.js (Object.assign below), declared for the type checker
-    // (the statements only read them).
-    /** @type {typeof panelMethods.render} */ this.render;
-    /** @type {typeof panelMethods.showDivergence} */ this.showDivergence;
-    /** @type {typeof panelMethods.hideDivergence} */ this.hideDivergence;
-    /** @type {typeof panelMethods.refreshText} */ this.refreshText;
-    /** @type {typeof panelMethods.onHeatHover} */ this.onHeatHover;
-    /** @type {typeof panelMethods.onChartHover} */ this.onChartHover;
+    /** @type {import('../lab/timeline.js').Timeline|null} */
+    this.timeline = null; // the scrubber (timeline.js sets it up)
+    this.panels = new TrainingPanels(this); // the heatmap, chart, texts and tips (panels.js)
     writeSweepCaption();
 
     this.controls = new TrainingControls({
@@ -88,8 +80,8 @@ class TrainingLabPage {
       advance: (lab, k, pastEnd) => (pastEnd ? lab.advance_past_end(k) : lab.advance(k)),
       restart: () => this.startRun(this.canonical),
       changed: () => this.markAll(),
-      render: (now, force) => this.render(now, force),
-      diverged: (message) => this.showDivergence(message),
+      render: (now, force) => this.panels.render(now, force),
+      diverged: (message) => this.panels.showDivergence(message),
       playing: (on) => this.controls.setPlaying(on),
       showSpeed: (k) => this.controls.showSpeed(k),
       speeds: SPEEDS,
@@ -122,8 +114,8 @@ class TrainingLabPage {
       },
     });
     this.controls.showSpeed(this.loop.perFrame);
-    this.heatmap = new CnHeatmap(/** @type {HTMLCanvasElement} */ ($('tr-heatmap')), (cell) => this.onHeatHover(cell));
-    this.chart = new TrainingChart(/** @type {HTMLCanvasElement} */ ($('tr-chart')), (h) => this.onChartHover(h));
+    this.heatmap = new CnHeatmap(/** @type {HTMLCanvasElement} */ ($('tr-heatmap')), (cell) => this.panels.onHeatHover(cell));
+    this.chart = new TrainingChart(/** @type {HTMLCanvasElement} */ ($('tr-chart')), (h) => this.panels.onChartHover(h));
     this.sweep = new SweepPanel(wasm);
     this.summary = new Summary($('tr-summary'));
 
@@ -215,12 +207,12 @@ class TrainingLabPage {
     this.canonical = lab.config_string();
     this.labels = lab.labels();
     this.heatmap.configure(lab.heatmap_layout(), this.labels);
-    this.hideDivergence();
+    this.panels.hideDivergence();
     this.loop.started();
-    this.refreshText();
+    this.panels.refreshText();
     this.sweep.setBase(this.canonical);
     this.markAll();
-    this.render(performance.now(), true);
+    this.panels.render(performance.now(), true);
   }
 
   markAll() {
@@ -282,4 +274,3 @@ class TrainingLabPage {
   }
 }
 
-Object.assign(TrainingLabPage.prototype, panelMethods);

@@ -64,27 +64,7 @@ impl DepthLab {
     /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
     /// separator, chance_level, path_shares, variants, variant_labels, schedule, precision }`.
     pub fn info(&self) -> Result<JsValue, JsError> {
-        let c = self.run.config();
-        let input = self.run.input();
-        to_js(&Info {
-            canonical: c.to_canonical_string(),
-            preset: c.preset.name(),
-            description: c.preset.description(),
-            n: input.n,
-            d_model: c.d_model,
-            d_head: c.d_head,
-            layers: c.layers,
-            heads: c.heads,
-            labels: &input.labels,
-            sentence: &input.sentence,
-            separator: &input.separator,
-            chance_level: self.run.chance_level(),
-            path_shares: self.run.path_shares(),
-            variants: c.variants.iter().map(|v| v.name()).collect(),
-            variant_labels: c.variants.iter().map(|v| v.label()).collect(),
-            schedule: self.run.schedule().iter().map(|v| v.name()).collect(),
-            precision: c.precision.name(),
-        })
+        to_js(&self.info_of())
     }
 
     /// Runs variant `name` (`san`, `san-mlp`, `san-skip`, `transformer`, `configured`): the
@@ -300,6 +280,33 @@ pub fn draw_depth_spectrum(
     to_js(&depth_chart::spectrum(canvas, &r, layer as usize, dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
+impl DepthLab {
+    /// [`DepthLab::info`]'s answer.
+    fn info_of(&self) -> Info<'_> {
+        let c = self.run.config();
+        let input = self.run.input();
+        Info {
+            canonical: c.to_canonical_string(),
+            preset: c.preset.name(),
+            description: c.preset.description(),
+            n: input.n,
+            d_model: c.d_model,
+            d_head: c.d_head,
+            layers: c.layers,
+            heads: c.heads,
+            labels: &input.labels,
+            sentence: &input.sentence,
+            separator: &input.separator,
+            chance_level: self.run.chance_level(),
+            path_shares: self.run.path_shares(),
+            variants: c.variants.iter().map(|v| v.name()).collect(),
+            variant_labels: c.variants.iter().map(|v| v.label()).collect(),
+            schedule: self.run.schedule().iter().map(|v| v.name()).collect(),
+            precision: c.precision.name(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,5 +356,19 @@ mod tests {
         assert_eq!(count, 2 * 4);
         lab.run = DepthRun::new(lab.run.config());
         assert!(lab.run.similarity_matrix(1, 0).is_none());
+    }
+
+    /// info's and run_variant's JSON have exactly the fields `www/wasm.d.ts` declares for them
+    /// (DepthInfo; DepthVariantResult with LayerSimilarity and HeadSimilarity): a field renamed
+    /// on one side only fails here.
+    #[test]
+    fn the_answers_are_what_wasm_d_ts_declares() {
+        use crate::dts::{fields_of, json_keys};
+        let mut lab = DepthLab { run: DepthRun::new(&parse("lab=depth&preset=context-text&layers=2").unwrap()) };
+        let r = serde_json::to_value(lab.run.run_variant(Variant::SanSkip)).unwrap();
+        assert_eq!(json_keys(&r), fields_of("DepthVariantResult"));
+        assert_eq!(json_keys(&r["similarity"][0]), fields_of("LayerSimilarity"));
+        assert_eq!(json_keys(&r["similarity"][0]["heads"][0]), fields_of("HeadSimilarity"));
+        assert_eq!(json_keys(&serde_json::to_value(lab.info_of()).unwrap()), fields_of("DepthInfo"));
     }
 }
