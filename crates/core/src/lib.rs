@@ -37,6 +37,7 @@ pub mod erff;
 pub mod exp;
 pub mod kernels;
 pub mod lab;
+pub mod labs;
 pub mod linalg;
 pub mod link;
 pub mod model;

@@ -29,6 +29,7 @@ mod hyperplanes;
 mod identity;
 mod integrate;
 mod kernel_bits;
+mod labs;
 mod layers_view;
 mod linalg;
 mod link;

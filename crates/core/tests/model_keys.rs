@@ -1,7 +1,8 @@
 //! The model lab's link (crates/core/src/model/keys.rs): parsing, the canonical form, the `model`
 //! key's weights check, and hostile values refused naming the key.
 
-use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig, LABS};
+use attn_core::lab::{key_infos, parse_lab_link, parse_link, LabConfig};
+use attn_core::link::LAB_NAMES as LABS;
 use attn_core::model::keys::{model_id, parse, parse_with_view, Bilinear, HeadSpace, ModelLink, TileScale};
 use attn_core::model::Variant;
 

@@ -116,25 +116,6 @@ pub fn requested_lab(text: &str) -> String {
     lab::requested_lab(text).into()
 }
 
-/// The canonical link of preset `name` of lab `lab` (`particles`, `training`, `depth`) at
-/// today's version: `version=V&lab=...&preset=NAME`. The one place the page builds a preset's
-/// link (a string without `version` would be read as an old link and migrated). Errors name
-/// `preset` for an unknown name.
-#[wasm_bindgen]
-pub fn preset_link(lab: &str, name: &str) -> Result<String, JsError> {
-    use attn_core::link::LabPreset;
-    fn of<P: LabPreset>(name: &str, canonical: impl Fn(P) -> String) -> Result<String, JsError> {
-        P::from_name(name)
-            .map(canonical)
-            .ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {:?}", P::NOUN, name)))
-    }
-    match lab {
-        "training" => of(name, |p: attn_core::training::TrainingPreset| p.config().to_canonical_string()),
-        "depth" => of(name, |p: attn_core::depth::DepthPreset| p.config().to_canonical_string()),
-        _ => of(name, |p: attn_core::particles::Preset| p.config().to_canonical_string()),
-    }
-}
-
 /// The key table of lab `lab` (`particles`, `training`, `depth`; core `lab::key_infos`) for the
 /// page's configuration fields: `[{ name, kind, lo, hi, lo_open, hi_open, choices, max_bytes,
 /// meaning, effect, allowed, default }]` in canonical order (`kind`: `count`, `float`, `seed`,

@@ -3,7 +3,8 @@
 //! none).
 
 use crate::to_js;
-use attn_core::link::{quote, LabPreset};
+use attn_core::labs::{lab_entry, LabEntry, NAMES};
+use attn_core::link::{quote, ConfigError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -13,16 +14,28 @@ struct PresetInfo {
     description: &'static str,
 }
 
+/// The row of lab `lab` in the core's table of labs; an error naming `lab` for another name.
+fn entry(lab: &str) -> Result<&'static LabEntry, JsError> {
+    lab_entry(lab)
+        .ok_or_else(|| JsError::new(&format!("`lab`: {} is not a lab; labs: {}", quote(lab), NAMES.join(", "))))
+}
+
+fn error(e: ConfigError) -> JsError {
+    JsError::new(&format!("`{}`: {}", e.key, e.message))
+}
+
 /// The presets of lab `lab` (`particles`, `training`, `depth`), in the page's order: an array of
 /// `{ name, description }`. Errors name `lab` for a lab without presets.
 #[wasm_bindgen]
 pub fn presets(lab: &str) -> Result<JsValue, JsError> {
-    match lab {
-        "particles" => list::<attn_core::particles::Preset>(),
-        "training" => list::<attn_core::training::TrainingPreset>(),
-        "depth" => list::<attn_core::depth::DepthPreset>(),
-        _ => Err(no_presets(lab)),
+    let e = entry(lab)?;
+    let rows = (e.presets)();
+    if rows.is_empty() {
+        // The lab's own refusal of a preset names `lab` and the labs with presets.
+        return Err(error((e.preset)("").err().unwrap_or_else(|| ConfigError::new("lab", "no presets"))));
     }
+    let list: Vec<PresetInfo> = rows.into_iter().map(|(name, description)| PresetInfo { name, description }).collect();
+    to_js(&list)
 }
 
 /// Every key of preset `name` of lab `lab` with its value: `[[key, value], ...]` in canonical
@@ -30,29 +43,14 @@ pub fn presets(lab: &str) -> Result<JsValue, JsError> {
 /// without presets.
 #[wasm_bindgen]
 pub fn preset_pairs(lab: &str, name: &str) -> Result<JsValue, JsError> {
-    match lab {
-        "particles" => pairs::<attn_core::particles::Preset>(name),
-        "training" => pairs::<attn_core::training::TrainingPreset>(name),
-        "depth" => pairs::<attn_core::depth::DepthPreset>(name),
-        _ => Err(no_presets(lab)),
-    }
+    to_js(&(entry(lab)?.preset)(name).map_err(error)?.pairs())
 }
 
-fn no_presets(lab: &str) -> JsError {
-    JsError::new(&format!("`lab`: {} has no presets; labs with presets: particles, training, depth", quote(lab)))
-}
-
-/// Every preset of lab `P`, in the page's order: an array of `{ name, description }`.
-fn list<P: LabPreset>() -> Result<JsValue, JsError> {
-    let list: Vec<PresetInfo> =
-        P::all().iter().map(|p| PresetInfo { name: p.name(), description: p.description() }).collect();
-    to_js(&list)
-}
-
-/// Every key of preset `name` of lab `P` with its value, `[[key, value], ...]` in canonical
-/// order; "`preset`: unknown ... preset" for an unknown name.
-fn pairs<P: LabPreset>(name: &str) -> Result<JsValue, JsError> {
-    let p =
-        P::from_name(name).ok_or_else(|| JsError::new(&format!("`preset`: unknown {} {}", P::NOUN, quote(name))))?;
-    to_js(&p.pairs())
+/// The canonical link of preset `name` of lab `lab` (`particles`, `training`, `depth`) at
+/// today's version: `version=V&lab=...&preset=NAME`. The one place the page builds a preset's
+/// link (a string without `version` would be read as an old link and migrated). Errors name
+/// `preset` for an unknown name, `lab` for a lab without presets.
+#[wasm_bindgen]
+pub fn preset_link(lab: &str, name: &str) -> Result<String, JsError> {
+    Ok((entry(lab)?.preset)(name).map_err(error)?.to_canonical_string())
 }

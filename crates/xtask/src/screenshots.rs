@@ -18,7 +18,7 @@ use crate::wasm;
 pub const IMG_DIR: &str = "docs/img";
 
 /// The labs pictured, in the README's order (`docs/img/<lab>.png`).
-pub const LABS: [&str; 4] = ["particles", "training", "depth", "model"];
+pub const LABS: [&str; 4] = attn_core::labs::NAMES;
 
 /// The largest picture allowed, in bytes.
 pub const MAX_BYTES: u64 = 200_000;

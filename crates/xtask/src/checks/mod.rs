@@ -18,7 +18,7 @@ mod rust_circles;
 mod test_files;
 
 /// The labs of `crates/core/src`, one folder each.
-pub const LABS: [&str; 4] = ["particles", "training", "depth", "model"];
+pub const LABS: [&str; 4] = attn_core::labs::NAMES;
 
 /// Lab-to-lab imports allowed by design, with the reason (shown by `cargo xtask test`).
 pub const ALLOWED_LAB_EDGES: [(&str, &str, &str); 2] = [
