@@ -8,30 +8,14 @@ use super::config::{
     WeightsSource, MAX_PARTICLE_BYTES, MAX_TOKENS, VARIANTS,
 };
 use crate::link::keys::write;
-use crate::link::{encode_value, keys, quote, values, ConfigError, Key, Kind, LabPreset};
+use crate::link::{encode_value, keys, quote, values, ConfigError, Key, Kind};
 use crate::text::MAX_TEXT_BYTES;
-use crate::{key_choice, key_count, key_float, key_seed, key_switch, key_text};
+use crate::{key_choice, key_count, key_float, key_lab, key_preset, key_seed, key_switch, key_text};
 
 /// Every key of the depth lab after `version`, in canonical order.
 pub const DEPTH_TABLE: &[Key<DepthConfig>] = &[
-    Key {
-        name: "lab",
-        kind: Kind::Custom,
-        meaning: "which lab",
-        effect: "",
-        allowed: "`depth`",
-        get: |_| "depth".to_string(),
-        set: |_, v| values::lab("lab", v.str(), "depth"),
-    },
-    Key {
-        name: "preset",
-        kind: Kind::Custom,
-        meaning: "starting configuration",
-        effect: "",
-        allowed: "`bert-init`, `collapse-small`, `context-text`, `particle-euler`",
-        get: |c| LabPreset::name(c.preset).to_string(),
-        set: |_, _| Ok(()),
-    },
+    key_lab!("depth", "`depth`"),
+    key_preset!("`bert-init`, `collapse-small`, `context-text`, `particle-euler`"),
     Key { effect: "deeper: pure attention's residual falls doubly exponentially with depth", ..key_count!(layers, 1, 48, "depth `L`") },
     Key { effect: "more heads: the collapse bound's constant grows with H", ..key_count!(heads, 1, 16, "heads per layer `H`") },
     key_count!(d_model, 1, 1024, "token width"),

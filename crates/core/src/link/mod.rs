@@ -10,6 +10,7 @@
 mod encoding;
 mod error;
 pub mod key_info;
+mod key_macros;
 pub mod keys;
 mod pairs;
 mod preset;

@@ -13,9 +13,9 @@
 //! (query, next) pairs; error on `text`). The canonical string starts with `version=7` (a string without `version` is
 //! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
-use crate::link::{keys, pick_preset, ConfigError, Key, Kind, LabPreset};
+use crate::link::{keys, pick_preset, ConfigError, Key};
 use crate::text::{Corpus, MAX_TEXT_BYTES};
-use crate::{key_choice, key_count, key_float, key_seed, key_text};
+use crate::{key_choice, key_count, key_float, key_lab, key_preset, key_seed, key_text};
 use serde::Serialize;
 
 /// Largest vocabulary size `M`.
@@ -348,24 +348,8 @@ impl TrainingConfig {
 
 /// Every key of the training lab after `version`, in canonical order.
 pub const TRAINING_TABLE: &[Key<TrainingConfig>] = &[
-    Key {
-        name: "lab",
-        kind: Kind::Custom,
-        meaning: "which lab",
-        effect: "",
-        allowed: "`training`",
-        get: |_| "training".to_string(),
-        set: |_, v| crate::link::values::lab("lab", v.str(), "training"),
-    },
-    Key {
-        name: "preset",
-        kind: Kind::Custom,
-        meaning: "starting configuration",
-        effect: "",
-        allowed: "`scan-snap`, `scan-snap-sweep`",
-        get: |c| LabPreset::name(c.preset).to_string(),
-        set: |_, _| Ok(()),
-    },
+    key_lab!("training", "`training`"),
+    key_preset!("`scan-snap`, `scan-snap-sweep`"),
     key_count!(queries, 1, 32, "number of query tokens"),
     key_count!(next_per_query, 1, 32, "classes (next tokens) per query token"),
     key_count!(commons, 0, 256, "common tokens (weight 1, shared by all classes)"),

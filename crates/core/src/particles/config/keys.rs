@@ -5,8 +5,8 @@
 
 use super::matrix::{format_rows, matrix_text, parse_matrix, parse_rows};
 use super::{Config, Init, Integrator, Model, Points, Space, MAX_D, MAX_N};
-use crate::link::{Key, Kind, LabPreset};
-use crate::{key_choice, key_count, key_float, key_seed};
+use crate::link::{Key, Kind};
+use crate::{key_choice, key_count, key_float, key_lab, key_preset, key_seed};
 
 /// A matrix key (`q`, `k`, `v`): rows by `;`, entries by `,`, or a named matrix.
 macro_rules! matrix_key {
@@ -29,24 +29,11 @@ macro_rules! matrix_key {
 /// Every key of the particle lab after `version`, in canonical order (`coords`, a view key
 /// kept in [`Config`], last).
 pub const PARTICLES_TABLE: &[Key<Config>] = &[
-    Key {
-        name: "preset",
-        kind: Kind::Custom,
-        meaning: "starting configuration",
-        effect: "",
-        allowed: "see the table below",
-        get: |c| LabPreset::name(c.preset).to_string(),
-        set: |_, _| Ok(()),
-    },
-    Key {
-        name: "lab",
-        kind: Kind::Custom,
-        meaning: "which lab",
-        effect: "",
-        allowed: "`particles` (default); `lab=training` is the training lab, whose keys are [below](#training-lab); `lab=depth` the [depth lab](#depth-lab); `lab=model` the [model lab](#model-lab)",
-        get: |_| "particles".to_string(),
-        set: |_, v| crate::link::values::lab("lab", v.str(), "particles"),
-    },
+    key_preset!("see the table below"),
+    key_lab!(
+        "particles",
+        "`particles` (default); `lab=training` is the training lab, whose keys are [below](#training-lab); `lab=depth` the [depth lab](#depth-lab); `lab=model` the [model lab](#model-lab)"
+    ),
     Key { effect: "the sphere models keep every token on the unit sphere (`sphere-usa`: attention weights not normalised by the row sum)", ..key_choice!(model, Model, "velocity field") },
     Key { effect: "more tokens: a denser initial cloud; the work per step grows as n²", allowed: "1..=16384 (the page runs up to 4096)", ..key_count!(n, 1, MAX_N, "number of tokens") },
     Key { effect: "d > 3 is shown projected (PCA or two chosen coordinates)", ..key_count!(d, 1, MAX_D, "token dimension") },
