@@ -48,6 +48,17 @@ fn each_row_parses_its_lab_and_gives_its_keys_and_presets() {
             assert!(presets.len() >= 2, "{}: {} presets", e.name, presets.len());
             assert!(presets.iter().all(|(_, d)| d.len() > 20));
             assert_eq!((e.preset)("no-such-preset").unwrap_err().key, "preset");
+            // Every row: a unique name whose link reads back as that preset, with its caption.
+            let mut names: Vec<&str> = presets.iter().map(|(n, _)| *n).collect();
+            names.dedup();
+            assert_eq!(names.len(), presets.len(), "{}: preset names are unique", e.name);
+            for (name, _) in &presets {
+                let link = (e.preset)(name).unwrap().to_canonical_string();
+                assert!(link.contains(&format!("preset={name}")), "{link}");
+                let back = (e.parse_link)(&link).unwrap().config;
+                assert_eq!(back.to_canonical_string(), link);
+                assert!(back.caption().len() > 20, "{}: {name} has a caption", e.name);
+            }
         }
     }
     let tables: Vec<&str> = readme_key_tables().into_iter().map(|(m, _)| m).collect();

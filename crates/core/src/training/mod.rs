@@ -18,12 +18,14 @@ pub mod config;
 pub mod data;
 pub mod heatmap;
 pub mod model;
+pub mod presets;
 pub mod sgd;
 pub mod sweep;
 pub mod trainer;
 
-pub use config::{parse, TrainingConfig, TrainingPreset, WeightsInit, TRAINING_PRESETS};
+pub use config::{parse, TrainingConfig, TrainingPreset, WeightsInit};
 pub use data::{Class, Dataset};
+pub use presets::TRAINING_PRESETS;
 pub use sweep::{
     check_sweep_size, estimated_run_seconds, grid, run_cell, sweep, CellResult, SweepCell, SweepSize, PAPER_ETA_Z,
     PAPER_RATIO,
