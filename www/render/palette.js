@@ -71,14 +71,15 @@ function rgbOf(name, value) {
 
 /**
  * The theme colours: { bg, panel, fg, muted, border, accent, neutral, outline, chart }; `chart`
- * is the charts' theme for the wasm chart functions (chartColours).
+ * is the charts' theme, read when a chart first asks for it (chartColours).
  */
 export function theme() {
   if (cached) return cached;
   const css = getComputedStyle(document.documentElement);
   const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
   cached = {
-    chart: Uint32Array.from(CHART_PROPERTIES, (name) => rgbOf(name, v(name, ''))),
+    /** @type {Uint32Array|null} */
+    chart: null,
     bg: v('--bg', '#f4f5f7'),
     panel: v('--panel', '#ffffff'),
     fg: v('--fg', '#1f2328'),
@@ -94,7 +95,12 @@ export function theme() {
 /** The charts' colours in the theme shown (`0xRRGGBB`: --panel, --fg, --muted, --chart-grid,
  * --series-1 … --series-7), as the wasm chart functions take them (web charts::plot::theme). */
 export function chartColours() {
-  return theme().chart;
+  const th = theme();
+  if (!th.chart) {
+    const css = getComputedStyle(document.documentElement);
+    th.chart = Uint32Array.from(CHART_PROPERTIES, (name) => rgbOf(name, css.getPropertyValue(name).trim()));
+  }
+  return th.chart;
 }
 
 /**

@@ -156,10 +156,7 @@ pub trait Lab {
     /// `lab` for a lab without presets.
     fn preset(name: &str) -> Result<Self::Config, ConfigError> {
         let _ = name;
-        Err(ConfigError::new(
-            "lab",
-            format!("{} has no presets; labs with presets: {}", quote(Self::NAME), with_presets().join(", ")),
-        ))
+        Err(no_presets(Self::NAME))
     }
 }
 
@@ -173,9 +170,10 @@ fn preset_named<P: LabPreset>(name: &str) -> Result<P, ConfigError> {
     P::from_name(name).ok_or_else(|| ConfigError::new("preset", format!("unknown {} {}", P::NOUN, quote(name))))
 }
 
-/// The labs that have presets.
-fn with_presets() -> Vec<&'static str> {
-    LABS.iter().filter(|e| !(e.presets)().is_empty()).map(|e| e.name).collect()
+/// The error on `lab` for lab `lab`, which has no presets (it names the labs that have some).
+pub fn no_presets(lab: &str) -> ConfigError {
+    let with: Vec<&str> = LABS.iter().filter(|e| !(e.presets)().is_empty()).map(|e| e.name).collect();
+    ConfigError::new("lab", format!("{} has no presets; labs with presets: {}", quote(lab), with.join(", ")))
 }
 
 /// The particle lab (science.md §1-2).

@@ -3,7 +3,7 @@
 //! none).
 
 use crate::to_js;
-use attn_core::labs::{lab_entry, LabEntry, NAMES};
+use attn_core::labs::{lab_entry, no_presets, LabEntry, NAMES};
 use attn_core::link::{quote, ConfigError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -31,8 +31,7 @@ pub fn presets(lab: &str) -> Result<JsValue, JsError> {
     let e = entry(lab)?;
     let rows = (e.presets)();
     if rows.is_empty() {
-        // The lab's own refusal of a preset names `lab` and the labs with presets.
-        return Err(error((e.preset)("").err().unwrap_or_else(|| ConfigError::new("lab", "no presets"))));
+        return Err(error(no_presets(lab)));
     }
     let list: Vec<PresetInfo> = rows.into_iter().map(|(name, description)| PresetInfo { name, description }).collect();
     to_js(&list)

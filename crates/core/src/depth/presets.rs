@@ -5,28 +5,18 @@ use super::config::{
     Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm,
     Variant, WeightsSource, VARIANTS,
 };
+use crate::link::{row_of, PresetRow};
 
-/// One preset: its name in links, its one-line caption (what an embedded view shows), its
-/// one-sentence description and its configuration, made from [`base`] (every preset's values
-/// but its own).
-struct Row {
-    preset: DepthPreset,
-    name: &'static str,
-    caption: &'static str,
-    description: &'static str,
-    config: fn(DepthConfig) -> DepthConfig,
-}
-
-/// The depth presets, one row each, in the order the page lists them.
-const ROWS: [Row; 4] = [
-    Row {
+/// The depth presets (each made from [`base`]), one row each, in the order the page lists them.
+const ROWS: [PresetRow<DepthPreset, DepthConfig>; 4] = [
+    PresetRow {
         preset: DepthPreset::BertInit,
         name: "bert-init",
         caption: "Rank collapse in BERT at initialisation: skip connections keep tokens apart.",
         description: "BERT-base at initialisation (12 x 12 heads, d_model 768, post-LN, N(0, 0.02²)) on BERT's input embeddings: pure attention collapses to rank 1 within two layers, skip connections keep the tokens apart; the curves follow Dong et al. 2021's figure.",
         config: |base| DepthConfig { input: InputSource::BertEmbeddings, ..base },
     },
-    Row {
+    PresetRow {
         preset: DepthPreset::CollapseSmall,
         name: "collapse-small",
         caption: "Without skip connections attention collapses the tokens to rank 1.",
@@ -43,7 +33,7 @@ const ROWS: [Row; 4] = [
             ..base
         },
     },
-    Row {
+    PresetRow {
         preset: DepthPreset::ContextText,
         name: "context-text",
         caption: "Which tokens of a text each attention head finds alike.",
@@ -61,7 +51,7 @@ const ROWS: [Row; 4] = [
             ..base
         },
     },
-    Row {
+    PresetRow {
         preset: DepthPreset::ParticleEuler,
         name: "particle-euler",
         caption: "A particle run as a stack of attention layers, one per time step.",
@@ -158,8 +148,8 @@ impl crate::link::LabPreset for DepthPreset {
 }
 
 impl DepthPreset {
-    fn row(self) -> &'static Row {
-        ROWS.iter().find(|r| r.preset == self).expect("every depth preset has a row")
+    fn row(self) -> &'static PresetRow<DepthPreset, DepthConfig> {
+        row_of(&ROWS, self)
     }
 
     /// The preset's name in configuration strings.

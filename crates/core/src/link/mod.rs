@@ -22,6 +22,6 @@ pub use error::ConfigError;
 pub use key_info::{key_infos, KeyInfo};
 pub use keys::{Key, Kind, Named, Value};
 pub use pairs::{canonical_string, differences, split_pairs, split_pairs_versioned, Pairs};
-pub use preset::{pick_preset, LabPreset};
+pub use preset::{pick_preset, row_of, LabPreset, PresetRow};
 pub use values::{lab_named, parse_float, LAB_NAMES, MAX_CONFIG_LEN};
 pub use version::{migrate, migrate_for, read_version, CLUSTERS_AS_DRAWN, HEAT_SCALE_SUGGESTED, VERSION};

@@ -43,3 +43,24 @@ pub fn pick_preset<P: LabPreset>(pairs: &[(&'static str, String)]) -> Result<P, 
         }),
     }
 }
+
+/// One preset of a lab as a row of its table: its name in links, its one-line caption (what an
+/// embedded view shows), its one-sentence description and its configuration, made from the
+/// lab's base configuration (every preset's values but its own).
+pub struct PresetRow<P, C> {
+    /// The preset.
+    pub preset: P,
+    /// Its name in links ([`LabPreset::name`]).
+    pub name: &'static str,
+    /// [`LabPreset::caption`].
+    pub caption: &'static str,
+    /// [`LabPreset::description`].
+    pub description: &'static str,
+    /// Its configuration from the lab's base one.
+    pub config: fn(C) -> C,
+}
+
+/// The row of preset `preset` in `rows` (a lab's table has a row for each of its presets).
+pub fn row_of<P: PartialEq, C>(rows: &'static [PresetRow<P, C>], preset: P) -> &'static PresetRow<P, C> {
+    rows.iter().find(|r| r.preset == preset).expect("a lab's preset table has a row for each of its presets")
+}

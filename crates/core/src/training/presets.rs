@@ -2,21 +2,11 @@
 //! full [`TrainingConfig`].
 
 use super::config::{TrainingConfig, TrainingPreset, WeightsInit};
+use crate::link::{row_of, PresetRow};
 
-/// One preset: its name in links, its one-line caption (what an embedded view shows), its
-/// one-sentence description and its configuration, made from [`base`] (every preset's values
-/// but its own).
-struct Row {
-    preset: TrainingPreset,
-    name: &'static str,
-    caption: &'static str,
-    description: &'static str,
-    config: fn(TrainingConfig) -> TrainingConfig,
-}
-
-/// The training presets, one row each, in the order the page lists them.
-const ROWS: [Row; 2] = [
-    Row {
+/// The training presets (each made from [`base`]), one row each, in the order the page lists them.
+const ROWS: [PresetRow<TrainingPreset, TrainingConfig>; 2] = [
+    PresetRow {
         preset: TrainingPreset::ScanSnap,
         name: "scan-snap",
         caption: "Training one attention layer: it scans to the telling tokens, then snaps.",
@@ -25,7 +15,7 @@ const ROWS: [Row; 2] = [
         // opening (link version 6; version 5 and older links keep 100, `crate::link::migrate`).
         config: |base| TrainingConfig { iterations: 1000, ..base },
     },
-    Row {
+    PresetRow {
         preset: TrainingPreset::ScanSnapSweep,
         name: "scan-snap-sweep",
         caption: "How the learning rates decide how sparse the learnt attention ends.",
@@ -84,8 +74,8 @@ impl crate::link::LabPreset for TrainingPreset {
 }
 
 impl TrainingPreset {
-    fn row(self) -> &'static Row {
-        ROWS.iter().find(|r| r.preset == self).expect("every training preset has a row")
+    fn row(self) -> &'static PresetRow<TrainingPreset, TrainingConfig> {
+        row_of(&ROWS, self)
     }
 
     /// The preset's name in configuration strings.
