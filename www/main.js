@@ -16,8 +16,8 @@ import { Tour } from './ui/tour.js';
 import { setupExport } from './export/menu.js';
 import { setupApi } from './embed/api.js';
 
-/** The wasm module with its JSON results typed (wasm.d.ts; the same object). */
-const wasm = /** @type {AttnWasm} */ (wasmModule);
+/** The page's module (pkg/attn_web.js) with its JSON results typed (wasm.d.ts; the same object). */
+const wasm = /** @type {AttnPageWasm} */ (/** @type {unknown} */ (wasmModule));
 
 /** The labs, in the tabs' order; the first is the default (a link naming no lab opens it). The
  * default links name today's version: a link without `version` is an old link and keeps the
@@ -26,8 +26,21 @@ const LABS = {
   particles: { title: 'Particles', load: () => import('./particles/lab.js'), defaultLink: '' },
   training: { title: 'Training', load: () => import('./training/lab.js'), defaultLink: 'version=7&lab=training&preset=scan-snap' },
   depth: { title: 'Depth', load: () => import('./depth/lab.js'), defaultLink: 'version=7&lab=depth&preset=collapse-small' },
-  model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink() },
+  model: { title: 'Model', load: () => import('./model/lab.js'), defaultLink: modelLink(), full: true },
 };
+
+/** The module with every lab (pkg/attn_web_full.js: the page's module and the model lab, its
+ * encoder, tokenizer, Unicode tables and weight files), fetched and started when a lab marked
+ * `full` is first shown: the other labs wait for the smaller pkg/attn_web.js alone. Both modules
+ * read links with the same core, so a link means the same in either. */
+let fullModule = null;
+function full() {
+  fullModule ??= import('./pkg/attn_web_full.js').then(async (m) => {
+    await m.default();
+    return /** @type {AttnWasm} */ (/** @type {unknown} */ (m));
+  });
+  return fullModule;
+}
 
 /** Each lab's guided tour (ui/tour.js), loaded when first opened. */
 const TOURS = {
@@ -57,9 +70,8 @@ function linkChanged(lab, how, moment) {
 
 /** Shows the lab a link asks for, with that link. The link crosses into the core once: its check
  * names the lab (a refused link too) and goes to the page's view keys and to the lab. */
-async function route(text) {
+async function route(text, checked = wasm.check_link(text)) {
   const mine = ++routing;
-  let checked = wasm.check_link(text);
   const id = labs.idOf(checked.lab);
   const lab = await labs.get(id);
   if (mine !== routing) return;
@@ -105,16 +117,20 @@ async function main() {
   await init();
   setViridisGradient();
   $('version').textContent = `attn-web ${wasm.version()}`;
-  labs = new Labs(LABS, (id) => ({
-    wasm,
+  labs = new Labs(LABS, async (id) => ({
+    wasm: LABS[id].full ? await full() : wasm,
     page,
     linkChanged: (how, moment) => linkChanged(labs.loaded(id), how, moment),
     canonicalOf: (other) => labs.loaded(other)?.canonical() ?? '',
   }));
   tabs = new LabTabs(LABS, selectLab);
   // The default lab is always there (the postMessage API drives it).
+  const text = readHash();
+  const checked = wasm.check_link(text);
+  // The link's lab needs the full module: its download starts now, beside the default lab's.
+  if (LABS[labs.idOf(checked.lab)].full) full();
   await labs.get(labs.ids[0]);
-  await route(readHash());
+  await route(text, checked);
   bindKeys({
     togglePlay: () => labs.active?.togglePlay(),
     step: () => labs.active?.step(),

@@ -223,7 +223,12 @@ interface DepthTiles {
 
 // ---- the module, with these results in place of `any` ------------------------------------------
 
-type AttnWasmModule = typeof import('./pkg/attn_web.js');
+/** The module with every lab (the model lab loads it; main.js `full`). */
+type AttnWasmModule = typeof import('./pkg/attn_web_full.js');
+
+/** The page's first module: the link grammar, the page's checks, the particle, training and depth
+ * labs. */
+type AttnPageModule = typeof import('./pkg/attn_web.js');
 
 /** A DepthLab whose results are typed. */
 interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles'> {
@@ -241,7 +246,13 @@ interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, '
   surgery(text: string): ModelCurve[];
 }
 
-/** The attn_web module as the labs use it (main.js hands it to each lab). */
+/** The page's module as the page and the particle, training and depth labs use it. */
+type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab'> & {
+  check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
+  DepthLab: new (config: string) => TypedDepthLab;
+};
+
+/** The module with every lab as the model lab uses it (main.js hands it to the model lab). */
 type AttnWasm = Omit<AttnWasmModule, 'check_link' | 'check_model_link' | 'DepthLab'> & {
   check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
   check_model_link(text: string): ModelLinkCheck;

@@ -226,7 +226,7 @@ describe('model lab page', { skip: (!ATTN_BIN && 'ATTN_BIN is not set') || (!exi
     assert.match(page.url(), /0123456789abcdef/, 'the address bar keeps the refused link');
     // The link check without a model, and the memory check before the weights download.
     const checks = await page.evaluate(async () => {
-      const m = await import(new URL('pkg/attn_web.js', location.href).href);
+      const m = await import(new URL('pkg/attn_web_full.js', location.href).href);
       await m.default();
       const config = JSON.parse(await (await fetch('models/all-MiniLM-L6-v2/config.json')).text());
       const big = JSON.stringify({ ...config, hidden_size: 4096, num_attention_heads: 32, intermediate_size: 16384, num_hidden_layers: 48 });

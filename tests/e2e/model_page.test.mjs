@@ -103,7 +103,7 @@ describe('model lab page: registry, scale, exports, embed', { skip }, () => {
       const config = await page.evaluate(() => window.__attnModel.configString());
       assert.match(config, /^version=7&lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=.*&layer=2&head=3$/);
       const checks = await page.evaluate(async (c) => {
-        const m = await import(new URL('pkg/attn_web.js', location.href).href);
+        const m = await import(new URL('pkg/attn_web_full.js', location.href).href);
         await m.default();
         return {
           link: m.check_link(`${c}&embed=1&panels=grid&theme=dark`),

@@ -40,7 +40,7 @@ function compareInPage({ vocab, config, ranges, cases }) {
       if (c < 0xd800 || c > 0xdfff) all.push([`x${String.fromCodePoint(c)}y`, want]);
     }
   }
-  return import(new URL('pkg/attn_web.js', location.href).href).then(async (glue) => {
+  return import(new URL('pkg/attn_web_full.js', location.href).href).then(async (glue) => {
     await glue.default();
     const tokenizer = new glue.BertTokenizer(vocab, config);
     const wrong = [];

@@ -6,7 +6,10 @@
 //   variant drawn within a generous 15 s (bert-init, the old default, took 10 to 34 s);
 // - the model lab shows its lede and a skeleton of its panels before its model has loaded, then
 //   opens on the tour's head (layer 2, head 3);
-// - on a phone (390 x 844) each lab's main picture starts at most 844 - 240 px down the page.
+// - on a phone (390 x 844) each lab's main picture starts at most 844 - 240 px down the page;
+// - the particle, training and depth labs download the page's module (pkg/attn_web_bg.wasm)
+//   alone; the module with the model lab (pkg/attn_web_full_bg.wasm: its encoder, tokenizer and
+//   Unicode tables) is asked for when that lab is first shown.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,6 +65,38 @@ describe('still moving ten seconds later', () => {
       assertNoErrors(page);
     } finally {
       await page.close();
+    }
+  });
+});
+
+describe('each lab downloads the wasm it needs', () => {
+  test('/ and the Training and Depth tabs without the model lab\'s module; the Model tab with it', { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const asked = [];
+    page.on('request', (req) => {
+      const m = /\/pkg\/([^/?#]+)$/.exec(new URL(req.url()).pathname);
+      if (m) asked.push(m[1]);
+    });
+    const wasmAsked = () => asked.filter((f) => f.endsWith('.wasm'));
+    try {
+      await page.goto(`${process.env.ATTN_URL}`);
+      await page.waitForFunction(() => window.__attnReady === true && window.__attn.step() > 0, null, { timeout: 30_000 });
+      assert.deepEqual(wasmAsked(), ['attn_web_bg.wasm'], `/ asked for ${asked.join(', ')}`);
+      await page.click('#tab-training');
+      await page.waitForFunction(() => window.__attnTraining?.iteration() > 0, null, { timeout: 30_000 });
+      assert.deepEqual(wasmAsked(), ['attn_web_bg.wasm'], `the training lab asked for ${asked.join(', ')}`);
+      await page.click('#tab-depth');
+      await page.waitForFunction(() => performance.getEntriesByName('attn-first-picture:depth', 'mark').length === 1, null, { timeout: 30_000 });
+      // The depth lab's workers instantiate the page's module too.
+      assert.deepEqual([...new Set(wasmAsked())], ['attn_web_bg.wasm'], `the depth lab asked for ${asked.join(', ')}`);
+      assert.ok(!asked.some((f) => f.startsWith('attn_web_full')), `no part of the full module: ${asked.join(', ')}`);
+      await page.click('#tab-model');
+      await page.waitForFunction(() => performance.getEntriesByName('attn-model-skeleton', 'mark').length === 1, null, { timeout: 30_000 });
+      assert.deepEqual([...new Set(wasmAsked())], ['attn_web_bg.wasm', 'attn_web_full_bg.wasm'], `the model lab asked for ${asked.join(', ')}`);
+      assert.ok(asked.includes('attn_web_full.js'), `the full module's glue: ${asked.join(', ')}`);
+    } finally {
+      await context.close();
     }
   });
 });

@@ -28,6 +28,7 @@ const valuesOf = (pairs) => decodedValues(pairs, ['text', 'particle']);
 /**
  * The depth lab (lab/labs.js says what each member does). It does not step: play, pause and step
  * do nothing, reset (R) computes every variant again, seekTo resolves at once.
+ * @param {import('../lab/labs.js').LabContext} ctx
  */
 export function createLab(ctx) {
   return pageLab(ctx, {
@@ -49,7 +50,7 @@ export function createLab(ctx) {
 }
 
 export class DepthLabPage {
-  /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void,
+  /** @param {{ wasm: AttnPageWasm, defaultLink: string, linkChanged: (how: string|null) => void,
    *   canonicalOf: (lab: string) => string }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;

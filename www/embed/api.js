@@ -20,7 +20,7 @@ const LAB = 'particles';
 
 /**
  * Starts listening for commands.
- * @param {{ wasm: AttnWasm, labs: import('../lab/labs.js').Labs,
+ * @param {{ wasm: AttnPageWasm, labs: import('../lab/labs.js').Labs,
  *   openLink: (text: string, how: string) => Promise<void>, embedded: () => boolean }} h
  */
 export function setupApi(h) {

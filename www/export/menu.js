@@ -77,7 +77,7 @@ function group(title, ...children) {
 
 /**
  * Builds the Export menu in `#export-menu` and the PNG drop target.
- * @param {{ wasm: AttnWasm, labs: import('../lab/labs.js').Labs,
+ * @param {{ wasm: AttnPageWasm, labs: import('../lab/labs.js').Labs,
  *   openLink: (text: string, how: string) => Promise<void> }} h `openLink(text)`: shows a valid
  *   configuration as a link would (a history entry, its lab).
  * @returns {{ labShown: () => void }} call when another lab is shown (the items follow)

@@ -40,15 +40,22 @@
 /**
  * What a lab is created with (`createLab(ctx)`): main.js's ctxOf plus the table's id, title and
  * default link.
- * @typedef {{ wasm: AttnWasm, page: object, id: string, title: string, defaultLink: string,
+ * @typedef {{ wasm: AttnPageWasm, page: object, id: string, title: string, defaultLink: string,
  *   linkChanged: (how: string|null, moment?: unknown) => void, canonicalOf: (id: string) => string }} LabContext
+ */
+
+/**
+ * What a lab main.js marks `full` is created with: its wasm is the module with every lab
+ * (pkg/attn_web_full.js).
+ * @typedef {LabContext & { wasm: AttnWasm }} FullLabContext
  */
 
 export class Labs {
   /**
    * @param {Record<string, { title: string, load: () => Promise<object>, defaultLink: string }>} table
    *   the first entry is the default lab (links naming no known lab, the page's first lab)
-   * @param {(id: string) => object} ctxOf what lab `id` is created with
+   * @param {(id: string) => object | Promise<object>} ctxOf what lab `id` is created with (a
+   *   promise when its wasm module is still loading)
    */
   constructor(table, ctxOf) {
     this.table = table;
@@ -83,8 +90,8 @@ export class Labs {
   get(id) {
     if (!this.loading.has(id)) {
       const entry = this.table[id];
-      this.loading.set(id, entry.load().then((m) => {
-        const lab = m.createLab({ ...this.ctxOf(id), id, title: entry.title, defaultLink: entry.defaultLink });
+      this.loading.set(id, Promise.all([entry.load(), this.ctxOf(id)]).then(([m, ctx]) => {
+        const lab = m.createLab({ ...ctx, id, title: entry.title, defaultLink: entry.defaultLink });
         lab.mount(this.root(id));
         this.texts(id, lab);
         this.mounted.set(id, lab);

@@ -8,7 +8,7 @@ import { presetOf } from './pairs.js';
 import { mountShareBar } from '../share/share_bar.js';
 
 /**
- * @param {{ id: string, title: string, defaultLink: string, wasm: AttnWasm, page?: object, linkChanged?: Function }} ctx the lab's context
+ * @param {{ id: string, title: string, defaultLink: string, wasm: AttnPageWasm, page?: object, linkChanged?: Function }} ctx the lab's context
  * @param {object} spec
  * @param {string} spec.lab the lab's name for check_link
  * @param {Record<string, string>} spec.panels the panels' selectors (lab/labs.js)

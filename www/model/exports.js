@@ -5,7 +5,7 @@
 // writes them (the shortest decimal that reads back to the same f32). The PNGs of the canvases,
 // with the link inside, and the configuration JSON are the menu's own (export/menu.js).
 
-import * as wasm from '../pkg/attn_web.js';
+import * as wasm from '../pkg/attn_web_full.js';
 import { download } from '../export/download.js';
 
 /**

@@ -54,7 +54,7 @@ function sentence(s) {
 
 /**
  * The model lab (lab/labs.js says what each member does). It does not step.
- * @param {import('../lab/labs.js').LabContext} ctx
+ * @param {import('../lab/labs.js').FullLabContext} ctx
  */
 export function createLab(ctx) {
   const bare = (text) => linkFor(text, ctx.defaultLink, ctx.wasm.model_bare_view_keys());
@@ -83,7 +83,7 @@ export function createLab(ctx) {
 }
 
 class ModelLabPage {
-  /** @param {import('../lab/labs.js').LabContext} ctx */
+  /** @param {import('../lab/labs.js').FullLabContext} ctx */
   constructor(ctx) {
     this.ctx = ctx;
     this.wasm = ctx.wasm;

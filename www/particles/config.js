@@ -10,7 +10,7 @@ import { startRun } from './run.js';
 import { $, app, ui } from './state.js';
 
 /** The wasm module with its JSON results typed (wasm.d.ts; the same object). */
-const wasm = /** @type {AttnWasm} */ (wasmModule);
+const wasm = /** @type {AttnPageWasm} */ (wasmModule);
 
 const KEPT = 'The last valid run keeps going.';
 

@@ -24,7 +24,7 @@ import { applyView, viewPairs } from './view_keys.js';
 import { wire } from './wiring.js';
 
 /** The wasm module with its JSON results typed (wasm.d.ts; the same object). */
-const wasm = /** @type {AttnWasm} */ (wasmModule);
+const wasm = /** @type {AttnPageWasm} */ (wasmModule);
 
 /** The run computed to `step` and shown paused there (the link's moment, a PNG's step). */
 function seekTo(step) {

@@ -15,7 +15,7 @@ import { enterEmbed, pauseWhenHidden, showPanels } from './embed.js';
 export const EMBED_KEYS = ['embed', 'controls'];
 
 export class PageView {
-  /** @param {AttnWasm} wasm the attn_web module, initialised */
+  /** @param {AttnPageWasm} wasm the attn_web module, initialised */
   constructor(wasm) {
     this.wasm = wasm;
     this.theme = 'auto';

@@ -29,7 +29,10 @@ const $ = (id) => document.getElementById(id);
 /** The core's [key, value] pairs as a Map for the controls (its `text` value is percent-encoded). */
 const valuesOf = (pairs) => decodedValues(pairs, ['text']);
 
-/** The training lab (lab/labs.js says what each member does). */
+/**
+ * The training lab (lab/labs.js says what each member does).
+ * @param {import('../lab/labs.js').LabContext} ctx
+ */
 export function createLab(ctx) {
   return pageLab(ctx, {
     lab: 'training',
@@ -48,7 +51,7 @@ export function createLab(ctx) {
 }
 
 export class TrainingLabPage {
-  /** @param {{ wasm: AttnWasm, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
+  /** @param {{ wasm: AttnPageWasm, defaultLink: string, linkChanged: (how: string|null) => void }} ctx */
   constructor(ctx) {
     const { wasm } = ctx;
     this.ctx = ctx;

@@ -28,7 +28,7 @@ function fmt(v, digits = 4) {
 }
 
 export class SweepPanel {
-  /** @param {AttnWasm} wasm the attn_web module (main thread) */
+  /** @param {AttnPageWasm} wasm the attn_web module (main thread) */
   constructor(wasm) {
     this.wasm = wasm;
     this.base = '';

@@ -32,7 +32,7 @@
 // A result's `workers` says how many workers computed it: 2 when the pool's helper
 // (workers/model_pool.js) computed the surgery variants, which it does when the model fits twice.
 
-import init, { model_memory, model_text } from '../pkg/attn_web.js';
+import init, { model_memory, model_text } from '../pkg/attn_web_full.js';
 import { loadFiles, streamInto } from './model_files.js';
 import { HelperPool, withSurgery } from './model_pool.js';
 

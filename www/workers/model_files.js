@@ -18,7 +18,7 @@
 // Out: { lab, sha256, memory, name } (lab: a ModelLab; the caller swaps it in), or throws an
 //      Error naming the missing or faulty file.
 
-import { ModelUpload, model_header, model_memory, model_text } from '../pkg/attn_web.js';
+import { ModelUpload, model_header, model_memory, model_text } from '../pkg/attn_web_full.js';
 
 export const REQUIRED = ['model.safetensors', 'config.json', 'vocab.txt'];
 const OPTIONAL = 'tokenizer_config.json';

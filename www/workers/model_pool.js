@@ -10,7 +10,7 @@
 //             { kind: 'surgery', id, link }
 // Helper out: { kind: 'loaded', sha256, ... }, { kind: 'surgery', id, variants }, { kind: 'error', id, stage, error }
 
-import { model_fits_twice } from '../pkg/attn_web.js';
+import { model_fits_twice } from '../pkg/attn_web_full.js';
 import { rawPair } from '../lab/pairs.js';
 
 /** The `text=` pair of a link as written: the key of the helper's last curves. */

@@ -24,6 +24,7 @@ mod export;
 mod js;
 mod labs;
 mod link;
+#[cfg(feature = "model")]
 mod model_export;
 mod page_limits;
 mod peak;

@@ -188,8 +188,10 @@ pub fn check_page(c: &LabConfig, edited: Option<&str>) -> Result<(), ConfigError
 
 /// Most bytes of tensor data in a `model.safetensors` the page reads: 1.75 GiB (the module's
 /// documentation says why).
+#[cfg(feature = "model")]
 pub const MAX_MODEL_BYTES: u64 = 7 << 28;
 
+#[cfg(feature = "model")]
 const GIB: f64 = (1u64 << 30) as f64;
 
 /// Checks the header of a `model.safetensors` of `size` bytes from the file's first bytes
@@ -199,6 +201,7 @@ const GIB: f64 = (1u64 << 30) as f64;
 /// naming the file and the tensor at fault: a header that does not parse, names a tensor twice or
 /// under two names read as one, whose sizes do not add up, that describes more than
 /// [`MAX_MODEL_BYTES`] (naming the largest tensor and its size), or another length than `size`.
+#[cfg(feature = "model")]
 pub fn check_model_header(prefix: &[u8], size: u64) -> Result<u64, String> {
     use attn_core::model::tensor_file::{header_bytes, Header};
     let need = header_bytes(prefix).map_err(|e| e.to_string())?;
@@ -244,6 +247,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "model")]
     fn a_header_over_the_model_limit_is_refused_naming_its_largest_tensor() {
         // 2^27 F32 elements (512 MiB): the size the wasm32 page once refused as an overflow.
         let word = r#""bert.embeddings.word_embeddings.weight":{"dtype":"F32","shape":[4194304,32],"data_offsets":[0,536870912]}"#;

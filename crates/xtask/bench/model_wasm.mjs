@@ -25,8 +25,8 @@ const stats = (ms) => {
 };
 
 async function bench({ pkg, dir, name, textFile, rounds }) {
-  const glue = await import(pathToFileURL(join(pkg, 'attn_web.js')).href);
-  const wasm = glue.initSync({ module: readFileSync(join(pkg, 'attn_web_bg.wasm')) });
+  const glue = await import(pathToFileURL(join(pkg, 'attn_web_full.js')).href);
+  const wasm = glue.initSync({ module: readFileSync(join(pkg, 'attn_web_full_bg.wasm')) });
   const weights = readFileSync(join(dir, 'model.safetensors'));
   const sha = createHash('sha256').update(weights).digest('hex');
   const tokPath = join(dir, 'tokenizer_config.json');

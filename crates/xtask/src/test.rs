@@ -114,7 +114,7 @@ pub fn run(options: Options) -> Result<()> {
     }
 }
 
-/// `cargo fmt --check`, then clippy natively and for the web crate on wasm32.
+/// `cargo fmt --check`, then clippy natively and for the web crate on wasm32 (both its builds).
 fn lint(root: &std::path::Path) -> Result<()> {
     phase("format (cargo fmt --all --check)");
     util::run(cargo().args(["fmt", "--all", "--check"]).current_dir(root), "cargo fmt --check (run `cargo fmt`)")?;
@@ -123,12 +123,18 @@ fn lint(root: &std::path::Path) -> Result<()> {
         cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).current_dir(root),
         "cargo clippy",
     )?;
-    util::run(
-        cargo()
-            .args(["clippy", "-p", "attn-web", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"])
-            .current_dir(root),
-        "cargo clippy (wasm32)",
-    )
+    // Both builds of the page's wasm (crate::wasm::MODULES): with and without the model lab.
+    for features in [&[][..], &["--no-default-features"][..]] {
+        util::run(
+            cargo()
+                .args(["clippy", "-p", "attn-web", "--target", "wasm32-unknown-unknown"])
+                .args(features)
+                .args(["--", "-D", "warnings"])
+                .current_dir(root),
+            "cargo clippy (wasm32)",
+        )?;
+    }
+    Ok(())
 }
 
 /// `tsc -p www/jsconfig.json`: the page's modules under `checkJs` against the wasm module's

@@ -100,6 +100,7 @@ pub const DEPTH_TEXTS: Texts = Texts { legend: legend_text, x_desc: "layer l (0 
 
 /// The model lab's legend: Dong et al.'s BERT surgery on trained weights, where SAN+MLP removes
 /// only the attention's skip.
+#[cfg(feature = "model")]
 fn model_legend(label: &str) -> &'static str {
     match label {
         "SAN+MLP" => "SAN+MLP: no attention skip, MLP with its skip",
@@ -108,6 +109,7 @@ fn model_legend(label: &str) -> &'static str {
 }
 
 /// The model lab's texts.
+#[cfg(feature = "model")]
 pub const MODEL_TEXTS: Texts = Texts { legend: model_legend, x_desc: "layer l (0 = the embeddings)" };
 
 /// The y axis: log or linear, and the precision whose round-off floor the log axis marks.

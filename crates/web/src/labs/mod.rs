@@ -10,13 +10,21 @@
 //! in [`model_tokenizer`]).
 
 pub mod depth;
+#[cfg(feature = "model")]
 pub mod model;
+#[cfg(feature = "model")]
 pub mod model_head;
+#[cfg(feature = "model")]
 pub mod model_head_dynamics;
+#[cfg(feature = "model")]
 pub mod model_layers;
+#[cfg(feature = "model")]
 pub mod model_repeat;
+#[cfg(feature = "model")]
 pub mod model_tiles;
+#[cfg(feature = "model")]
 pub mod model_tokenizer;
+#[cfg(feature = "model")]
 pub mod model_upload;
 pub mod particles;
 pub mod particles_analyses;
