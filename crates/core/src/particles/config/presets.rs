@@ -1,21 +1,193 @@
-//! The presets: each reproduces one experiment of science.md and names its source result.
+//! The presets, one row each: each reproduces one experiment of science.md and names its source
+//! result; its row says its name, caption, description, configuration and the view it suggests.
 
 use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Preset, Space};
+use crate::link::PresetRow;
+
+/// One particle preset: its row of the labs' shared shape (name, caption, description,
+/// configuration from [`base`]) and the view it suggests where a link does not say.
+struct ParticleRow {
+    /// The preset's name, caption, description and configuration.
+    row: PresetRow<Preset, Config>,
+    /// [`Preset::suggested_axes`].
+    axes: &'static str,
+    /// [`Preset::suggested_overlays`].
+    overlays: &'static [&'static str],
+    /// Whether its attention `P` turns Boolean (each row a 1 on a leader): the Euclidean presets
+    /// but `collapse`; the others end with rows spread over a cluster or all tokens. The
+    /// heatmap's suggested order and colour scale follow it.
+    boolean_attention: bool,
+}
+
+/// The presets, one row each, in the order the page lists them.
+const ROWS: [ParticleRow; 11] = [
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::Polytope,
+            name: "polytope",
+            caption: "Tokens as particles: with V = I they gather at the corners of a polygon.",
+            description: "With V = I the rescaled tokens z cluster at the vertices of a convex polytope inside their initial hull (Geshkovski et al. 2023).",
+            config: |base| base,
+        },
+        axes: "equal",
+        overlays: &["hull", "plateaus"],
+        boolean_attention: true,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::Polytope3d,
+            name: "polytope-3d",
+            caption: "In 3-D with V = I the tokens gather at the corners of a polytope.",
+            description: "In 3-D with V = I the rescaled tokens gather at the vertices of a polytope (Geshkovski et al. 2023).",
+            config: |base| Config { n: 40, d: 3, ..base },
+        },
+        axes: "equal",
+        overlays: &["hull", "plateaus", "depth"],
+        boolean_attention: true,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::Hyperplanes,
+            name: "hyperplanes",
+            caption: "With one dominant direction of V the tokens end on parallel lines.",
+            description: "When V's top eigenvalue is real, positive and simple, the rescaled tokens end on at most three parallel lines with normal ψ₁ (Geshkovski et al. 2023).",
+            config: |base| Config {
+                n: 40,
+                until: 15.0,
+                v: MatrixSpec::Explicit { rows: 2, cols: 2, data: PAPER_V_2D.to_vec() },
+                ..base
+            },
+        },
+        axes: "equal",
+        overlays: &["psi", "plateaus"],
+        boolean_attention: true,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::PolytopeLine,
+            name: "polytope-line",
+            caption: "A polygon in two coordinates while the third one diverges.",
+            description: "V = diag(1, 1, -0.5): the first two coordinates of z form a polytope while the third diverges in z and stays bounded in x (Geshkovski et al. 2023).",
+            config: |base| Config {
+                n: 30,
+                d: 3,
+                until: 15.0,
+                v: MatrixSpec::Explicit { rows: 3, cols: 3, data: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.5] },
+                ..base
+            },
+        },
+        axes: "per-axis",
+        overlays: &["plateaus", "depth"],
+        boolean_attention: true,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::Leaders,
+            name: "leaders",
+            caption: "In 1-D every token follows a leader and attention turns 0/1.",
+            description: "In 1-D every token ends up attending to a leader, the initial maximum or minimum, and P becomes Boolean (Geshkovski et al. 2023).",
+            config: |base| Config { n: 40, d: 1, until: 10.0, integrate_in: Space::X, scale: 1.0, coords: Space::X, ..base },
+        },
+        axes: "equal",
+        overlays: &["leaders", "plateaus"],
+        boolean_attention: true,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::RandomPsd,
+            name: "random-psd",
+            caption: "With a random positive semi-definite V the tokens end on parallel lines.",
+            description: "A random positive semi-definite Qᵀ K = V = M Mᵀ drawn from the seed has (generically) a simple top eigenvalue: the rescaled tokens end on parallel lines normal to ψ₁, as in hyperplanes (Geshkovski et al. 2023).",
+            config: |base| Config { q: MatrixSpec::Psd, k: MatrixSpec::Psd, v: MatrixSpec::Psd, ..base },
+        },
+        axes: "equal",
+        overlays: &["psi", "plateaus"],
+        boolean_attention: true,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::Collapse,
+            name: "collapse",
+            caption: "With V = −I every token shrinks to the origin.",
+            description: "With V = -I all tokens shrink to the origin, slowly, about like t⁻¹ᐟ² (Geshkovski et al. 2023).",
+            config: |base| Config {
+                integrate_in: Space::X,
+                integrator: Integrator::Rk4,
+                v: MatrixSpec::NegIdentity,
+                coords: Space::X,
+                ..base
+            },
+        },
+        axes: "equal",
+        overlays: &["plateaus"],
+        boolean_attention: false,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::SphereSa,
+            name: "sphere-sa",
+            caption: "On the sphere, attention gathers all tokens into one cluster.",
+            description: "Self-attention on the sphere at small beta gathers all tokens into one cluster quickly (Geshkovski et al. 2023, arXiv 2312.10794).",
+            config: |base| sphere(base, Model::SphereSa, 64, 1.0, 0.1, 15.0),
+        },
+        axes: "equal",
+        overlays: &["plateaus", "depth"],
+        boolean_attention: false,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::SphereSaClusters,
+            name: "sphere-sa-clusters",
+            caption: "At larger β the tokens on the sphere form several clusters that last.",
+            description: "At larger beta the tokens on the sphere form several clusters that last: three here, none merging by t = 30 (arXiv 2312.10794).",
+            config: |base| sphere(base, Model::SphereSa, 64, 4.0, 0.1, 30.0),
+        },
+        axes: "equal",
+        overlays: &["plateaus", "depth"],
+        boolean_attention: false,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::SphereUsa,
+            name: "sphere-usa",
+            caption: "Unnormalised attention on the sphere clusters the tokens too.",
+            description: "Unnormalised self-attention (USA) on the sphere also increases the interaction energy and clusters the tokens (arXiv 2312.10794).",
+            config: |base| sphere(base, Model::SphereUsa, 32, 1.0, 0.01, 10.0),
+        },
+        axes: "equal",
+        overlays: &["plateaus", "depth"],
+        boolean_attention: false,
+    },
+    ParticleRow {
+        row: PresetRow {
+            preset: Preset::Metastability,
+            name: "metastability",
+            caption: "Two clusters that last for hundreds of time units: metastability.",
+            description: "Five tokens form two clusters within a few time units that persist for hundreds: dynamic metastability (arXiv 2410.06833).",
+            config: |base| Config {
+                n: 5,
+                d: 2,
+                init: Init::Points,
+                points: Some(Points { rows: 5, cols: 2, data: METASTABILITY_POINTS.to_vec() }),
+                ..sphere(base, Model::SphereSa, 5, 4.0, 0.1, 400.0)
+            },
+        },
+        axes: "equal",
+        overlays: &["plateaus"],
+        boolean_attention: false,
+    },
+];
 
 /// All presets, in the order the page lists them.
-pub const PRESETS: [Preset; 11] = [
-    Preset::Polytope,
-    Preset::Polytope3d,
-    Preset::Hyperplanes,
-    Preset::PolytopeLine,
-    Preset::Leaders,
-    Preset::RandomPsd,
-    Preset::Collapse,
-    Preset::SphereSa,
-    Preset::SphereSaClusters,
-    Preset::SphereUsa,
-    Preset::Metastability,
-];
+pub const PRESETS: [Preset; ROWS.len()] = {
+    let mut out = [Preset::Polytope; ROWS.len()];
+    let mut i = 0;
+    while i < ROWS.len() {
+        out[i] = ROWS[i].row.preset;
+        i += 1;
+    }
+    out
+};
 
 /// The hyperplanes experiment's V (science.md §1; eigenvalues 1.348 and -0.068).
 pub const PAPER_V_2D: [f64; 4] = [0.64709742, 0.81911926, 0.61210449, 0.63263484];
@@ -34,6 +206,51 @@ pub const METASTABILITY_POINTS: [f64; 10] = [
     -0.04632772,
 ];
 
+/// The values every preset starts from: `polytope`, V = I on 20 tokens in a cube of the plane,
+/// integrated in `z`.
+fn base() -> Config {
+    Config {
+        version: super::VERSION,
+        preset: Preset::Polytope, // set to the row's own by Preset::config
+        model: Model::Euclidean,
+        n: 20,
+        d: 2,
+        seed: 1,
+        beta: 1.0,
+        dt: 0.1,
+        until: 20.0,
+        integrate_in: Space::Z,
+        integrator: Integrator::Euler,
+        q: MatrixSpec::Identity,
+        k: MatrixSpec::Identity,
+        v: MatrixSpec::Identity,
+        init: Init::Cube,
+        scale: 5.0,
+        points: None,
+        cluster_tol: 0.016,
+        coords: Space::Z,
+    }
+}
+
+/// The sphere presets' values over `base`: `model` on the unit sphere in 3-D, `n` tokens drawn
+/// uniformly on it, integrated in `x` with the retraction scheme.
+fn sphere(base: Config, model: Model, n: usize, beta: f64, dt: f64, until: f64) -> Config {
+    Config {
+        model,
+        n,
+        d: 3,
+        beta,
+        dt,
+        until,
+        integrate_in: Space::X,
+        integrator: Integrator::Retraction,
+        init: Init::Sphere,
+        scale: 1.0,
+        coords: Space::X,
+        ..base
+    }
+}
+
 impl crate::link::LabPreset for Preset {
     const NOUN: &'static str = "preset";
     const DEFAULT: Self = Preset::Polytope;
@@ -47,19 +264,7 @@ impl crate::link::LabPreset for Preset {
         Preset::description(self)
     }
     fn caption(self) -> &'static str {
-        match self {
-            Preset::Polytope => "Tokens as particles: with V = I they gather at the corners of a polygon.",
-            Preset::Polytope3d => "In 3-D with V = I the tokens gather at the corners of a polytope.",
-            Preset::Hyperplanes => "With one dominant direction of V the tokens end on parallel lines.",
-            Preset::PolytopeLine => "A polygon in two coordinates while the third one diverges.",
-            Preset::Leaders => "In 1-D every token follows a leader and attention turns 0/1.",
-            Preset::RandomPsd => "With a random positive semi-definite V the tokens end on parallel lines.",
-            Preset::Collapse => "With V = −I every token shrinks to the origin.",
-            Preset::SphereSa => "On the sphere, attention gathers all tokens into one cluster.",
-            Preset::SphereSaClusters => "At larger β the tokens on the sphere form several clusters that last.",
-            Preset::SphereUsa => "Unnormalised attention on the sphere clusters the tokens too.",
-            Preset::Metastability => "Two clusters that last for hundreds of time units: metastability.",
-        }
+        self.row().row.caption
     }
     fn pairs(self) -> Vec<(&'static str, String)> {
         self.config().pairs()
@@ -67,65 +272,33 @@ impl crate::link::LabPreset for Preset {
 }
 
 impl Preset {
+    fn row(self) -> &'static ParticleRow {
+        ROWS.iter().find(|r| r.row.preset == self).expect("the preset table has a row for each preset")
+    }
+
     /// The token view's axis scales the preset suggests (the view key `axes` when a link does
     /// not write it): `per-axis` for `polytope-line`, whose third coordinate diverges in `z`
     /// and would flatten the polytope of the first two into a line on one scale; else `equal`.
     pub fn suggested_axes(self) -> &'static str {
-        match self {
-            Preset::PolytopeLine => "per-axis",
-            _ => "equal",
-        }
+        self.row().axes
     }
 
     /// The overlays the preset suggests (the view key `overlays` when a link does not write it),
     /// in the order of [`crate::view::OVERLAYS`]: the theorem each preset shows drawn over it
     /// (science.md §1.3, §2.4).
     pub fn suggested_overlays(self) -> &'static [&'static str] {
-        match self {
-            Preset::Polytope => &["hull", "plateaus"],
-            Preset::Polytope3d => &["hull", "plateaus", "depth"],
-            Preset::Hyperplanes | Preset::RandomPsd => &["psi", "plateaus"],
-            Preset::PolytopeLine => &["plateaus", "depth"],
-            Preset::Leaders => &["leaders", "plateaus"],
-            Preset::Collapse | Preset::Metastability => &["plateaus"],
-            Preset::SphereSa | Preset::SphereSaClusters | Preset::SphereUsa => &["plateaus", "depth"],
-        }
+        self.row().overlays
     }
 
     /// The preset's name in configuration strings.
     pub fn name(self) -> &'static str {
-        match self {
-            Preset::Polytope => "polytope",
-            Preset::Polytope3d => "polytope-3d",
-            Preset::Hyperplanes => "hyperplanes",
-            Preset::PolytopeLine => "polytope-line",
-            Preset::Leaders => "leaders",
-            Preset::RandomPsd => "random-psd",
-            Preset::Collapse => "collapse",
-            Preset::SphereSa => "sphere-sa",
-            Preset::SphereSaClusters => "sphere-sa-clusters",
-            Preset::SphereUsa => "sphere-usa",
-            Preset::Metastability => "metastability",
-        }
+        self.row().row.name
     }
 
     /// What the preset demonstrates, in one sentence (shown in the page's status line).
     pub fn description(self) -> &'static str {
-        match self {
-            Preset::Polytope => "With V = I the rescaled tokens z cluster at the vertices of a convex polytope inside their initial hull (Geshkovski et al. 2023).",
-            Preset::Polytope3d => "In 3-D with V = I the rescaled tokens gather at the vertices of a polytope (Geshkovski et al. 2023).",
-            Preset::Hyperplanes => "When V's top eigenvalue is real, positive and simple, the rescaled tokens end on at most three parallel lines with normal ψ₁ (Geshkovski et al. 2023).",
-            Preset::PolytopeLine => "V = diag(1, 1, -0.5): the first two coordinates of z form a polytope while the third diverges in z and stays bounded in x (Geshkovski et al. 2023).",
-            Preset::Leaders => "In 1-D every token ends up attending to a leader, the initial maximum or minimum, and P becomes Boolean (Geshkovski et al. 2023).",
-            Preset::RandomPsd => "A random positive semi-definite Qᵀ K = V = M Mᵀ drawn from the seed has (generically) a simple top eigenvalue: the rescaled tokens end on parallel lines normal to ψ₁, as in hyperplanes (Geshkovski et al. 2023).",
-            Preset::Collapse => "With V = -I all tokens shrink to the origin, slowly, about like t⁻¹ᐟ² (Geshkovski et al. 2023).",
-            Preset::SphereSa => "Self-attention on the sphere at small beta gathers all tokens into one cluster quickly (Geshkovski et al. 2023, arXiv 2312.10794).",
-            Preset::SphereSaClusters => "At larger beta the tokens on the sphere form several clusters that last: three here, none merging by t = 30 (arXiv 2312.10794).",
-            Preset::SphereUsa => "Unnormalised self-attention (USA) on the sphere also increases the interaction energy and clusters the tokens (arXiv 2312.10794).",
-            Preset::Metastability => "Five tokens form two clusters within a few time units that persist for hundreds: dynamic metastability (arXiv 2410.06833).",
-        }
+        self.row().row.description
     }
-
     /// The preset's configuration as a link of version `version` reads it: [`Preset::config`]
     /// with that version, and before [`super::CLUSTERS_AS_DRAWN`] the `cluster_tol` default of
     /// then, 1e-3 (so an older link keeps its clusters, and its canonical form its keys).
@@ -175,102 +348,14 @@ impl Preset {
         }
     }
 
-    /// Whether the preset is one of the Euclidean presets whose attention `P` turns Boolean
-    /// (each row a 1 on a leader): `polytope`, `polytope-3d`, `hyperplanes`, `polytope-line`,
-    /// `leaders`, `random-psd`. The others (`collapse`, the sphere presets, `metastability`) end
-    /// with rows spread over a cluster or all tokens. The heatmap's suggested order and colour
-    /// scale follow it.
+    /// Whether the preset's attention `P` turns Boolean ([`ParticleRow::boolean_attention`]).
     fn attention_turns_boolean(self) -> bool {
-        match self {
-            Preset::Polytope
-            | Preset::Polytope3d
-            | Preset::Hyperplanes
-            | Preset::PolytopeLine
-            | Preset::Leaders
-            | Preset::RandomPsd => true,
-            Preset::Collapse
-            | Preset::SphereSa
-            | Preset::SphereSaClusters
-            | Preset::SphereUsa
-            | Preset::Metastability => false,
-        }
+        self.row().boolean_attention
     }
 
     /// The preset's full configuration.
     pub fn config(self) -> Config {
-        let base = Config {
-            version: super::VERSION,
-            preset: self,
-            model: Model::Euclidean,
-            n: 20,
-            d: 2,
-            seed: 1,
-            beta: 1.0,
-            dt: 0.1,
-            until: 20.0,
-            integrate_in: Space::Z,
-            integrator: Integrator::Euler,
-            q: MatrixSpec::Identity,
-            k: MatrixSpec::Identity,
-            v: MatrixSpec::Identity,
-            init: Init::Cube,
-            scale: 5.0,
-            points: None,
-            cluster_tol: 0.016,
-            coords: Space::Z,
-        };
-        let sphere = |model, n, beta, dt, until| Config {
-            model,
-            n,
-            d: 3,
-            beta,
-            dt,
-            until,
-            integrate_in: Space::X,
-            integrator: Integrator::Retraction,
-            init: Init::Sphere,
-            scale: 1.0,
-            coords: Space::X,
-            ..base.clone()
-        };
-        match self {
-            Preset::Polytope => base,
-            Preset::Polytope3d => Config { n: 40, d: 3, ..base },
-            Preset::Hyperplanes => Config {
-                n: 40,
-                until: 15.0,
-                v: MatrixSpec::Explicit { rows: 2, cols: 2, data: PAPER_V_2D.to_vec() },
-                ..base
-            },
-            Preset::PolytopeLine => Config {
-                n: 30,
-                d: 3,
-                until: 15.0,
-                v: MatrixSpec::Explicit { rows: 3, cols: 3, data: vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.5] },
-                ..base
-            },
-            Preset::Leaders => {
-                Config { n: 40, d: 1, until: 10.0, integrate_in: Space::X, scale: 1.0, coords: Space::X, ..base }
-            }
-            Preset::RandomPsd => Config { q: MatrixSpec::Psd, k: MatrixSpec::Psd, v: MatrixSpec::Psd, ..base },
-            Preset::Collapse => Config {
-                integrate_in: Space::X,
-                integrator: Integrator::Rk4,
-                v: MatrixSpec::NegIdentity,
-                coords: Space::X,
-                ..base
-            },
-            Preset::SphereSa => sphere(Model::SphereSa, 64, 1.0, 0.1, 15.0),
-            Preset::SphereSaClusters => sphere(Model::SphereSa, 64, 4.0, 0.1, 30.0),
-            Preset::SphereUsa => sphere(Model::SphereUsa, 32, 1.0, 0.01, 10.0),
-            Preset::Metastability => Config {
-                n: 5,
-                d: 2,
-                init: Init::Points,
-                points: Some(Points { rows: 5, cols: 2, data: METASTABILITY_POINTS.to_vec() }),
-                ..sphere(Model::SphereSa, 5, 4.0, 0.1, 400.0)
-            },
-        }
+        Config { preset: self, ..(self.row().row.config)(base()) }
     }
 }
 
