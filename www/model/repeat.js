@@ -9,6 +9,7 @@
 // A non-finite state stops the run: the core's message, naming the repetition and what
 // overflowed, is shown in the panel (the numbers before it are kept).
 
+import { model_variant_choices } from '../pkg/attn_web_full.js';
 import { h } from '../ui/dom.js';
 import { joinPairs, valueOf } from '../lab/pairs.js';
 import { LayersPanel, layersPanel } from './layers.js';
@@ -16,14 +17,6 @@ import { RepeatHeads, repeatHeadsMarkup } from './repeat_heads.js';
 import { Timeline } from '../lab/timeline.js';
 
 const $ = (id) => document.getElementById(id);
-
-/** §6.3's variants under the names the link and `attn encode --variant` read. */
-const VARIANTS = [
-  ['transformer', 'unmodified layer'],
-  ['SAN+skip', 'SAN+skip (no MLP)'],
-  ['SAN+MLP', 'SAN+MLP (no attention skip)'],
-  ['SAN', 'SAN (attention alone)'],
-];
 
 /** The layer the panel offers first: on the default text, [CLS] parts from the rest there. */
 const FIRST_LAYER = 3;
@@ -44,6 +37,9 @@ export const REPEAT = {
     '(grey: a token alone); colour by cluster to watch [CLS] part from the rest. The same numbers as attn encode --repeat.'],
 };
 
+/** Key `variant`'s [name, text] pairs, the unmodified layer first. */
+const variantChoices = () => /** @type {[string, string][]} */ (model_variant_choices());
+
 /** The panel's markup (markup.js places it). */
 export function repeatPanel() {
   const controls = h('div.md-repeat-controls', {},
@@ -52,7 +48,9 @@ export function repeatPanel() {
     h('label', { for: 'md-repeat-iterations' }, 'repetitions '),
     h('input#md-repeat-iterations', { type: 'number', min: '1', max: '1000', step: '1', value: '100', inputmode: 'numeric' }),
     h('label', { for: 'md-repeat-variant' }, 'variant '),
-    h('select#md-repeat-variant', {}, ...VARIANTS.map(([v, label]) => h('option', { value: v }, label))),
+    // §6.3's variants under the names the link and `attn encode --variant` read (the core's
+    // table; the model lab's module is running before its markup is built).
+    h('select#md-repeat-variant', {}, ...variantChoices().map(([v, label]) => h('option', { value: v }, label))),
     h('button#md-repeat-run', { type: 'button' }, 'Run'),
     h('button#md-repeat-play', { type: 'button', 'aria-pressed': 'false', disabled: true }, 'Play'),
     h('button#md-repeat-step', { type: 'button', disabled: true, title: 'Show the next repetition' }, 'Step'),

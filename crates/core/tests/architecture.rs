@@ -56,3 +56,25 @@ fn each_lab_keeps_its_own_layer_for_a_shared_name() {
         [(false, false), (false, true), (true, false), (true, true)]
     );
 }
+
+#[test]
+fn each_legend_starts_with_the_label_and_says_what_its_own_layer_keeps() {
+    for v in depth::VARIANTS {
+        assert!(v.legend().starts_with(&format!("{}: ", v.label())), "{:?}", v.legend());
+    }
+    for v in model_forward::VARIANTS {
+        assert!(v.legend().starts_with(&format!("{}: ", v.label())), "{:?}", v.legend());
+    }
+    // The shared name, each lab's own layer: the depth lab's SAN+MLP has no skip anywhere, the
+    // model lab's keeps the MLP's.
+    assert_eq!(depth::Variant::SanMlp.legend(), "SAN+MLP: attention and MLP, no skips");
+    assert_eq!(model_forward::Variant::SanMlp.legend(), "SAN+MLP: no attention skip, MLP with its skip");
+    // The repeated layer's control: key `variant`'s names, the unmodified layer first.
+    let choices = attn_core::model::keys::variant_choices();
+    assert_eq!(choices.map(|(name, _)| name), VARIANT_NAMES);
+    assert_eq!(choices[0], ("transformer", "unmodified layer"));
+    for (name, text) in choices {
+        let v = variant_named(name).expect("a variant of the key's names");
+        assert_eq!(text, v.choice());
+    }
+}

@@ -297,6 +297,18 @@ impl Variant {
         }
     }
 
+    /// The label and what the variant's layer does in this lab, as legends say it (the model
+    /// lab's SAN+MLP keeps the MLP's skip: `model::forward::Variant::legend`).
+    pub fn legend(self) -> &'static str {
+        match self {
+            Variant::San => "SAN: attention only",
+            Variant::SanMlp => "SAN+MLP: attention and MLP, no skips",
+            Variant::SanSkip => "SAN+skip: attention with skip",
+            Variant::Transformer => "transformer: skips and MLP",
+            Variant::Configured => "configured: as the switches say",
+        }
+    }
+
     /// The variant named `name` (configuration name or label).
     pub fn from_name(name: &str) -> Option<Variant> {
         VARIANTS.iter().copied().find(|v| v.name() == name || v.label() == name)

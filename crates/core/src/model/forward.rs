@@ -55,6 +55,27 @@ impl Variant {
         }
     }
 
+    /// The label and what the variant's layer keeps, as the residual chart's legend says it
+    /// (§6.3: SAN+MLP removes only the attention's skip, unlike the depth lab's).
+    pub fn legend(self) -> &'static str {
+        match self {
+            Variant::San => "SAN: attention only",
+            Variant::SanMlp => "SAN+MLP: no attention skip, MLP with its skip",
+            Variant::SanSkip => "SAN+skip: attention with skip",
+            Variant::Transformer => "transformer: skips and MLP",
+        }
+    }
+
+    /// The variant as the repeated layer's control offers it (key `variant`).
+    pub fn choice(self) -> &'static str {
+        match self {
+            Variant::San => "SAN (attention alone)",
+            Variant::SanMlp => "SAN+MLP (no attention skip)",
+            Variant::SanSkip => "SAN+skip (no MLP)",
+            Variant::Transformer => "unmodified layer",
+        }
+    }
+
     /// Whether the attention's skip `x + Attn(x)` is kept.
     pub fn skip(self) -> bool {
         matches!(self, Variant::SanSkip | Variant::Transformer)

@@ -43,6 +43,12 @@ pub fn variant_named(name: &str) -> Option<Variant> {
     VARIANT_NAMES.iter().position(|n| *n == name).map(|i| VARIANT_ORDER[i])
 }
 
+/// Key `variant`'s choices as the repeated layer's control offers them: `(name, text)` in
+/// [`VARIANT_NAMES`]' order, the text [`Variant::choice`].
+pub fn variant_choices() -> [(&'static str, &'static str); 4] {
+    std::array::from_fn(|i| (VARIANT_NAMES[i], VARIANT_ORDER[i].choice()))
+}
+
 /// Hex digits of the sha256 kept in the `model` key.
 pub const SHA_DIGITS: usize = 16;
 /// Longest model name, in bytes.

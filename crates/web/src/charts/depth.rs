@@ -46,25 +46,16 @@ pub struct VariantData {
 /// The finished variants, in arrival order.
 pub type Results = Vec<VariantData>;
 
-/// The depth lab's legend explanation of each variant label (what its layer does here; the
-/// model lab's SAN+MLP differs: depth_residual.rs). The colours: core `architecture`.
-const LEGEND: [(&str, &str); 5] = [
-    ("SAN", "SAN: attention only"),
-    ("SAN+MLP", "SAN+MLP: attention and MLP, no skips"),
-    ("SAN+skip", "SAN+skip: attention with skip"),
-    ("transformer", "transformer: skips and MLP"),
-    ("configured", "configured: as the switches say"),
-];
-
 /// The colour of a variant: its architecture's series colour (core `architecture::order_of`),
 /// whatever order the results arrive in; an unknown label takes `configured`'s.
 pub fn colour(th: &Theme, label: &str) -> RGBColor {
     th.series[attn_core::architecture::order_of(label).unwrap_or(4)]
 }
 
-/// The legend's explanation of variant `label` (empty for an unknown label).
+/// The depth lab's legend entry of variant `label`, what its layer does in that lab (core
+/// `depth::Variant::legend`; empty for an unknown label).
 pub fn legend_text(label: &str) -> &'static str {
-    LEGEND.iter().find(|(l, _)| *l == label).map_or("", |(_, t)| t)
+    attn_core::depth::Variant::from_name(label).map_or("", attn_core::depth::Variant::legend)
 }
 
 /// The drawing area of a depth chart's canvas.

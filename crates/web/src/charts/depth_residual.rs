@@ -99,13 +99,10 @@ pub struct Texts {
 pub const DEPTH_TEXTS: Texts = Texts { legend: legend_text, x_desc: "layer l (0 = the input)" };
 
 /// The model lab's legend: Dong et al.'s BERT surgery on trained weights, where SAN+MLP removes
-/// only the attention's skip.
+/// only the attention's skip (core `model::forward::Variant::legend`).
 #[cfg(feature = "model")]
 fn model_legend(label: &str) -> &'static str {
-    match label {
-        "SAN+MLP" => "SAN+MLP: no attention skip, MLP with its skip",
-        other => legend_text(other),
-    }
+    attn_core::model::keys::variant_named(label).map_or("", attn_core::model::forward::Variant::legend)
 }
 
 /// The model lab's texts.

@@ -420,6 +420,13 @@ pub fn check_model_link(text: &str) -> Result<JsValue, JsError> {
     }
 }
 
+/// Key `variant`'s choices for the repeated layer's control: `[[name, text], ...]`, the
+/// unmodified layer first (core `model::keys::variant_choices`).
+#[wasm_bindgen]
+pub fn model_variant_choices() -> Result<JsValue, JsError> {
+    to_js(&attn_core::model::keys::variant_choices())
+}
+
 /// Draws the four variants' relative residual against layer (the depth lab's chart, with the
 /// model lab's legend: its SAN+MLP keeps the MLP's skip; layer 0 = the embeddings): `variants`
 /// is the analysis's `[{ variant, residual }]`. Returns the chart's layout as
