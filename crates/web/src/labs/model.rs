@@ -470,6 +470,44 @@ mod tests {
     }
     use super::*;
 
+    /// `info`'s, `analyse`'s and `surgery`'s answers have the fields `www/wasm.d.ts` declares
+    /// (ModelInfo, ModelAnalysis, ModelCurve; the statistics' LayerSimilarity is the depth lab's,
+    /// checked there): a field renamed on one side only fails here.
+    #[test]
+    fn the_answers_are_what_wasm_d_ts_declares() {
+        use crate::dts::{fields_of, json_keys};
+        fn keys<T: Serialize>(v: &T) -> std::collections::BTreeSet<String> {
+            json_keys(&serde_json::to_value(v).unwrap())
+        }
+        let info =
+            ModelInfo { id: "m@0123456789abcdef", layers: 6, heads: 12, hidden: 384, vocab: 30522, max_positions: 512 };
+        assert_eq!(keys(&info), fields_of("ModelInfo"));
+        let curve = CurveOut { variant: "SAN", residual: vec![1.0, 0.5] };
+        assert_eq!(keys(&curve), fields_of("ModelCurve"));
+        let analysis = AnalysisOut {
+            config: "version=7&lab=model".into(),
+            text: "a b",
+            n: 4,
+            ids: &[101, 1037, 1038, 102],
+            tokens: &["[CLS]".into(), "a".into(), "b".into(), "[SEP]".into()],
+            sentence: &[0, 0, 0, 0],
+            layers: 6,
+            heads: 12,
+            layer: 2,
+            head: 3,
+            hidden_layer: 0,
+            scale: "head",
+            variants: vec![curve],
+            statistics: &[],
+            chance: 1.0,
+            tokenizer_note: None,
+        };
+        let mut declared = fields_of("ModelAnalysis");
+        assert!(declared.remove("workers"), "`workers` is the one field the worker adds");
+        assert_eq!(keys(&analysis), declared);
+        assert_eq!(json_keys(&serde_json::to_value(&analysis).unwrap()["variants"][0]), fields_of("ModelCurve"));
+    }
+
     #[test]
     fn the_memory_limit_is_one_gib_on_small_devices_and_two_elsewhere() {
         assert_eq!(memory_limit(0.0), 2 << 30); // the browser does not say
