@@ -6,8 +6,8 @@
 //! context similarity, surgery; its grids' tiles in [`model_tiles`], one head's spectra and §1.3's
 //! verdict in [`model_head`], its particles in [`model_head_dynamics`], the tokens through the layers in [`model_layers`], a trained layer repeated in
 //! [`model_repeat`], the user's own
-//! `model.safetensors` streamed in by [`model_upload`]; its tokenizer alone for the browser tests
-//! in [`model_tokenizer`]).
+//! `model.safetensors` streamed in by [`model_upload`], the memory checks before any weights are
+//! read in [`model_memory`]; its tokenizer alone for the browser tests in [`model_tokenizer`]).
 
 pub mod depth;
 #[cfg(feature = "model")]
@@ -18,6 +18,8 @@ pub mod model_head;
 pub mod model_head_dynamics;
 #[cfg(feature = "model")]
 pub mod model_layers;
+#[cfg(feature = "model")]
+pub mod model_memory;
 #[cfg(feature = "model")]
 pub mod model_repeat;
 #[cfg(feature = "model")]

@@ -7,7 +7,8 @@
 //!
 //! Errors are `JsError`s naming the file or `model`; nothing here panics.
 
-use super::model::{memory_limit, ModelLab};
+use super::model::ModelLab;
+use super::model_memory::memory_limit;
 use attn_core::model::keys::{model_id, valid_name};
 use sha2::{Digest, Sha256};
 use wasm_bindgen::prelude::*;
