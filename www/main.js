@@ -124,11 +124,11 @@ async function main() {
     canonicalOf: (other) => labs.loaded(other)?.canonical() ?? '',
   }));
   tabs = new LabTabs(LABS, selectLab);
-  // The default lab is always there (the postMessage API drives it).
   const text = readHash();
   const checked = wasm.check_link(text);
   // The link's lab needs the full module: its download starts now, beside the default lab's.
   if (LABS[labs.idOf(checked.lab)].full) full();
+  // The default lab is always there (the postMessage API drives it).
   await labs.get(labs.ids[0]);
   await route(text, checked);
   bindKeys({
