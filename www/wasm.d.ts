@@ -197,7 +197,8 @@ interface DepthInfo {
   precision: 'f32' | 'f64';
 }
 
-/** DepthLab.run_variant's answer (core depth/variants.rs `VariantResult`; NaN is null). */
+/** DepthLab.run_variant's answer (core depth/variants.rs `VariantResult`; a NaN is NaN in the
+ * page, null in JSON; the page's DepthResults reads it back into the core's type). */
 interface DepthVariantResult {
   /** The variant's label (`SAN`, ...). */
   variant: string;
@@ -206,12 +207,6 @@ interface DepthVariantResult {
   singular_values: Array<Array<number | null>>;
   similarity: LayerSimilarity[];
   overflow: string | null;
-}
-
-/** A variant's result as the page keeps it: the worker's DepthVariantResult, and its path
- * decomposition once that message arrived (web charts::depth `VariantData.paths`; null: none). */
-interface DepthVariantShown extends DepthVariantResult {
-  paths?: object | null;
 }
 
 /** DepthLab.similarity_tiles's answer (crates/web labs/depth.rs, a js_sys::Object). */

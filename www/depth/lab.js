@@ -59,8 +59,11 @@ export class DepthLabPage {
     this.canonical = '';
     /** @type {DepthInfo|null} */
     this.info = null;
-    /** @type {DepthVariantShown[]} */
+    /** @type {DepthVariantResult[]} */
     this.results = []; // run_variant objects, in the configured variants' order
+    // The same results (and their path lengths) read once into the core's types, which every
+    // chart draws from (crates/web labs/depth_charts.rs); variants.js keeps both.
+    this.charted = new wasm.DepthResults([]);
     this.lastDone = ''; // the label of the variant that finished last
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker

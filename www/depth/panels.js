@@ -67,7 +67,7 @@ export class DepthPanels {
 
   drawResidual() {
     this.page.resLayout = this.chart('dp-residual', (c, dpr, colours) =>
-      this.page.wasm.draw_depth_residual(c, this.page.results, this.page.info.layers, this.page.log, this.page.info.precision, dpr, colours));
+      this.page.wasm.draw_depth_residual(c, this.page.charted, this.page.info.layers, this.page.log, this.page.info.precision, dpr, colours));
     // The residual chart is the lab's main picture: its first curve, then every variant's (lab/marks.js).
     if (this.page.results.length > 0) firstPicture('depth');
     if (this.page.results.length > 0 && this.page.results.length === this.page.info.variants.length) markOnce('attn-depth-complete');
@@ -86,22 +86,21 @@ export class DepthPanels {
     this.page.grid.set(tiles, this.page.info.labels, note);
     this.page.grid.draw();
     $('dp-grid').dataset.variant = tiles ? tiles.variant : '';
-    const r = this.page.results.find((x) => x.variant === v);
-    this.chart('dp-hist', (c, dpr, colours) => this.page.wasm.draw_depth_histograms(c, r ? [r] : [], dpr, colours));
+    this.chart('dp-hist', (c, dpr, colours) => this.page.wasm.draw_depth_histograms(c, this.page.charted, v, dpr, colours));
   }
 
   drawSame() {
     this.chart('dp-same', (c, dpr, colours) =>
-      this.page.wasm.draw_depth_same_sentence(c, this.page.results, this.page.info.layers, this.page.info.chance_level, dpr, colours));
+      this.page.wasm.draw_depth_same_sentence(c, this.page.charted, this.page.info.layers, this.page.info.chance_level, dpr, colours));
   }
 
   drawPaths() {
     this.chart('dp-paths', (c, dpr, colours) =>
-      this.page.wasm.draw_depth_paths(c, new Float64Array(this.page.info.path_shares), this.page.results, dpr, colours));
+      this.page.wasm.draw_depth_paths(c, new Float64Array(this.page.info.path_shares), this.page.charted, dpr, colours));
   }
 
   drawSpectrum() {
-    this.chart('dp-spectrum', (c, dpr, colours) => this.page.wasm.draw_depth_spectrum(c, this.page.results, this.page.svLayer, dpr, colours));
+    this.chart('dp-spectrum', (c, dpr, colours) => this.page.wasm.draw_depth_spectrum(c, this.page.charted, this.page.svLayer, dpr, colours));
   }
 
   refreshText() {

@@ -42,6 +42,8 @@ export class DepthVariants {
     if (this.jobs().length) this.stopWorker();
     this.page.job += 1;
     this.page.results = [];
+    this.page.charted.free();
+    this.page.charted = new this.page.wasm.DepthResults(this.page.info.variants);
     this.page.tiles = null;
     this.page.times = new Map();
     this.page.queue = this.page.info.schedule.map((variant) => ({ variant, result: true }));
@@ -123,8 +125,7 @@ export class DepthVariants {
     }
     if (msg.kind === 'paths') {
       // A variant's last message: its path decomposition (or null); then the worker's next message.
-      const r = this.page.results.find((x) => x.variant === this.labelOf(msg.variant));
-      if (r) r.paths = msg.paths;
+      this.page.charted.set_paths(msg.variant, msg.paths);
       if (msg.paths && this.page.visible) this.page.panels.drawPaths();
       w.job = null;
       this.sendNext();
@@ -137,6 +138,7 @@ export class DepthVariants {
       // Kept in the configured order whichever worker finished first (the charts, the summary).
       const order = (r) => this.page.info.variant_labels.indexOf(r.variant);
       this.page.results.push(msg.result);
+      this.page.charted.add(msg.result);
       this.page.results.sort((a, b) => order(a) - order(b));
       this.page.lastDone = label;
       this.page.times.set(label, msg.ms);

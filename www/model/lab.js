@@ -430,9 +430,8 @@ class ModelLabPage {
   drawResidual() {
     const r = this.result;
     this.resLayout = this.chart('md-residual', (c, dpr, colours) => this.wasm.draw_model_residual(c, r.variants, r.layers, true, dpr, colours));
-    // The statistics of the unmodified model (the depth lab's charts, one "transformer" result).
-    const model = [{ variant: 'transformer', residual: r.variants[3].residual, similarity: r.statistics }];
-    this.chart('md-hist', (c, dpr, colours) => this.wasm.draw_depth_histograms(c, model, dpr, colours));
-    this.chart('md-same', (c, dpr, colours) => this.wasm.draw_depth_same_sentence(c, model, r.layers, r.chance, dpr, colours));
+    // The statistics of the unmodified model (the depth lab's charts, drawn as its "transformer").
+    this.chart('md-hist', (c, dpr, colours) => this.wasm.draw_model_histograms(c, r.statistics, dpr, colours));
+    this.chart('md-same', (c, dpr, colours) => this.wasm.draw_model_same_sentence(c, r.statistics, r.layers, r.chance, dpr, colours));
   }
 }

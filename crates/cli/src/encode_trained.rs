@@ -11,7 +11,7 @@
 
 use attn_core::model::head_spectrum::head_spectrum;
 use attn_core::model::heads::head_matrices;
-use attn_core::model::keys::{variant_named, VARIANT_NAMES};
+use attn_core::model::keys::VARIANT_NAMES;
 use attn_core::model::layers_view::{layers_view, BINS};
 use attn_core::model::repeat::{repeat, RepeatSpec, RepeatStep, Stopped, MAX_ITERATIONS};
 use attn_core::model::{Encoder, Encoding, ModelLink, Pool, Variant};
@@ -132,7 +132,7 @@ pub fn check(args: &TrainedArgs, layers: usize, link: &ModelLink) -> Result<Opti
     let variant = match &args.variant {
         None if from_link => link.variant,
         None => Variant::Transformer,
-        Some(name) => variant_named(name)
+        Some(name) => attn_core::model::Variant::from_label(name)
             .ok_or_else(|| format!("invalid --variant {:?}: one of {}", name, VARIANT_NAMES.join(", ")))?,
     };
     Ok(Some(RepeatRequest(RepeatSpec { layer, variant, iterations, every, cos_tol: link.cos_tol })))

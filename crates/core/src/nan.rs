@@ -36,3 +36,30 @@ pub fn min_of(init: f64, values: impl IntoIterator<Item = f64>) -> f64 {
 pub fn max_abs(x: &[f64]) -> f64 {
     max_of(0.0, x.iter().map(|v| v.abs()))
 }
+
+/// Reading back what JSON wrote: JSON has no NaN, so `serde_json` writes a NaN as `null`; these
+/// read `null` (and a JavaScript NaN) as NaN, for `#[serde(deserialize_with = ...)]` on the
+/// result fields that may hold one.
+pub mod null {
+    use serde::{Deserialize, Deserializer};
+
+    fn or_nan(v: Option<f64>) -> f64 {
+        v.unwrap_or(f64::NAN)
+    }
+
+    /// One number or `null`.
+    pub fn one<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(or_nan(Option::deserialize(d)?))
+    }
+
+    /// A list of numbers, each possibly `null`.
+    pub fn list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+        Ok(Vec::<Option<f64>>::deserialize(d)?.into_iter().map(or_nan).collect())
+    }
+
+    /// A list of lists of numbers, each possibly `null`.
+    pub fn lists<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<f64>>, D::Error> {
+        let rows = Vec::<Vec<Option<f64>>>::deserialize(d)?;
+        Ok(rows.into_iter().map(|r| r.into_iter().map(or_nan).collect()).collect())
+    }
+}

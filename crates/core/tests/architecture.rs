@@ -5,7 +5,7 @@
 use attn_core::architecture::{order_of, ARCHITECTURES};
 use attn_core::depth::{self, DepthConfig};
 use attn_core::model::forward::{self as model_forward};
-use attn_core::model::keys::{variant_named, VARIANT_NAMES};
+use attn_core::model::keys::VARIANT_NAMES;
 
 #[test]
 fn every_lab_names_an_architecture_from_the_one_table() {
@@ -27,7 +27,7 @@ fn every_lab_names_an_architecture_from_the_one_table() {
     for v in model_forward::VARIANTS {
         let d = depth::VARIANTS.iter().find(|d| d.label() == v.label()).expect("a depth variant of the same label");
         assert_eq!(v.architecture(), d.architecture());
-        assert_eq!(variant_named(v.label()), Some(v));
+        assert_eq!(model_forward::Variant::from_label(v.label()), Some(v));
     }
     assert_eq!(VARIANT_NAMES, ["transformer", "SAN+skip", "SAN+MLP", "SAN"]);
     // A chart's colour slot is the place in the figure.
@@ -74,7 +74,7 @@ fn each_legend_starts_with_the_label_and_says_what_its_own_layer_keeps() {
     assert_eq!(choices.map(|(name, _)| name), VARIANT_NAMES);
     assert_eq!(choices[0], ("transformer", "unmodified layer"));
     for (name, text) in choices {
-        let v = variant_named(name).expect("a variant of the key's names");
+        let v = model_forward::Variant::from_label(name).expect("a variant of the key's names");
         assert_eq!(text, v.choice());
     }
 }

@@ -426,6 +426,34 @@ fn overflow_is_reported() {
     assert!(r.singular_values[first_bad][0].is_nan());
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("null"));
+    // Read back from JSON values (as the page reads what its worker sent, numbers exact), each
+    // null is a NaN again.
+    let back: depth::VariantResult = serde_json::from_value(serde_json::to_value(&r).unwrap()).unwrap();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&back.residual), bits(&r.residual));
+    assert_eq!(bits(&back.singular_values[first_bad]), bits(&r.singular_values[first_bad]));
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+}
+
+/// A result and its path lengths read back from their JSON values are the same numbers, with
+/// the variant read from its label; a label no variant has is refused by name.
+#[test]
+fn results_read_back_from_json_are_the_results() {
+    let c = config("lab=depth&preset=context-text&layers=2&bias_scale=0&variants=san-skip");
+    let mut run = DepthRun::new(&c);
+    let r = run.run_variant(Variant::SanSkip);
+    assert!(!r.similarity.is_empty() && !r.similarity[0].heads.is_empty());
+    let json = serde_json::to_value(&r).unwrap();
+    let back: depth::VariantResult = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.variant, Variant::SanSkip);
+    assert_eq!(serde_json::to_value(&back).unwrap(), json);
+    let p = run.path_lengths().expect("SAN+skip without biases has a path decomposition");
+    let back: paths::PathLengths = serde_json::from_value(serde_json::to_value(&p).unwrap()).unwrap();
+    assert_eq!(back, p);
+    let mut wrong = json;
+    wrong["variant"] = "SAN+nothing".into();
+    let e = serde_json::from_value::<depth::VariantResult>(wrong).unwrap_err().to_string();
+    assert!(e.contains("no depth variant \"SAN+nothing\""), "{}", e);
 }
 
 #[test]

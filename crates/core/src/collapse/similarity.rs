@@ -12,7 +12,8 @@
 //! `mean_i sum_{j separator} P_ij`. Per layer: the histograms and same-sentence counts pooled over
 //! heads, the separator mass averaged over heads.
 
-use serde::Serialize;
+use crate::nan::null;
+use serde::{Deserialize, Serialize};
 
 crate::named_enum! {
     /// How high-similarity pairs are chosen.
@@ -57,17 +58,19 @@ pub fn high_pairs(s: &[f64], n: usize, select: Select, quantile: f64, threshold:
 }
 
 /// The statistics of one head (module documentation).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HeadSimilarity {
     /// The head (0-based).
     pub head: usize,
     /// Number of high-similarity pairs.
     pub pairs: usize,
     /// The smallest selected (normalised) `S_ij` (NaN, serialised as null, without pairs).
+    #[serde(deserialize_with = "null::one")]
     pub cutoff: f64,
     /// `histogram[k]` = high pairs with `|i - j| = k` (`n` entries; entry 0 is always 0).
     pub distance_histogram: Vec<u64>,
     /// Mean `|i - j|` over the high pairs (NaN without pairs).
+    #[serde(deserialize_with = "null::one")]
     pub mean_distance: f64,
     /// High pairs within one sentence.
     pub same_sentence_pairs: usize,
@@ -76,13 +79,14 @@ pub struct HeadSimilarity {
     /// The position occurring in most high pairs (lowest on ties; None without pairs).
     pub top_token: Option<usize>,
     /// High pairs containing `top_token` / high pairs (0 without pairs).
+    #[serde(deserialize_with = "null::one")]
     pub top_token_share: f64,
     /// `mean_i sum_{j separator} P_ij` (None without separators).
     pub separator_mass: Option<f64>,
 }
 
 /// The statistics of one layer: its heads and their pooled values.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LayerSimilarity {
     /// The layer (1-based: layer `l` maps `X_{l-1}` to `X_l`).
     pub layer: usize,

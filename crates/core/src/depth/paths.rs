@@ -22,8 +22,9 @@ use super::forward::{rows_f64, Forward};
 use super::rank::relative_residual;
 use super::weights::WeightStore;
 use super::{products, Real};
+use crate::nan::null;
 use nalgebra::DMatrix;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The share of paths of each length `k = 0..=L` among the `(H + 1)^L` paths:
 /// `C(L, k) H^k / (H + 1)^L` (science.md §3), i.e. the binomial law with `p = H / (H + 1)`.
@@ -42,16 +43,19 @@ pub fn path_shares(layers: usize, heads: usize) -> Vec<f64> {
 }
 
 /// What the paths of each length contribute to the output of a linear stack.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PathLengths {
     /// `||S^(k)||_F`: Frobenius norm of the sum of all paths of length `k`, `k = 0..=L`.
+    #[serde(deserialize_with = "null::list")]
     pub norms: Vec<f64>,
     /// The mean-centred relative residual of each `S^(k)` (0 for a zero sum): long paths are
     /// close to rank 1.
+    #[serde(deserialize_with = "null::list")]
     pub relative_residuals: Vec<f64>,
     /// The share of paths of each length ([`path_shares`]).
     pub shares: Vec<f64>,
     /// `||sum_k S^(k) - X_L||_F / ||X_L||_F`: how exactly the paths reproduce the forward output.
+    #[serde(deserialize_with = "null::one")]
     pub error: f64,
 }
 

@@ -21,7 +21,8 @@ use super::rank;
 use super::similarity::{self, LayerSimilarity};
 use super::{products, Real};
 use crate::link::ConfigError;
-use serde::Serialize;
+use crate::nan::null;
+use serde::{Deserialize, Serialize};
 
 /// Deviates cost about as much as this many multiply-adds (the ziggurat's table lookups and its
 /// PRNG draw, measured in wasm: 3.9 ns per deviate, 0.067 ns per multiply-add of the products).
@@ -51,19 +52,23 @@ pub fn schedule(c: &DepthConfig, n: usize) -> Vec<Variant> {
 }
 
 /// What one variant's run reports (science.md §3-4); layer `l = 0` is the input.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Read back from JSON (`null` as NaN) where a page draws what its worker computed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantResult {
     /// The variant.
     pub variant: Variant,
     /// `||res(X_l)||_{1,inf} / ||X_l||_{1,inf}` for `l = 0..=L` (centre per `residual_def`;
     /// NaN, serialised as null, after an overflow).
+    #[serde(deserialize_with = "null::list")]
     pub residual: Vec<f64>,
     /// `||X_l||_{1,inf}`, `l = 0..=L` (NaN after an overflow).
+    #[serde(deserialize_with = "null::list")]
     pub composite_norm: Vec<f64>,
     /// Singular values of each `X_l`, largest first (`L + 1` lists of `min(n, d_model)`, NaN after an
     /// overflow): SVD for
     /// `precision=f64`; for `f32` from the Gram matrix ([`rank::singular_values_gram`], good to
     /// about 1e-8 of the largest).
+    #[serde(deserialize_with = "null::lists")]
     pub singular_values: Vec<Vec<f64>>,
     /// Context similarity statistics of layers `1..=L` (up to and including an overflowed layer).
     pub similarity: Vec<LayerSimilarity>,

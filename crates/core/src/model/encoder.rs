@@ -8,6 +8,7 @@ use super::ops::Pool;
 use super::tokenizer::{Encoding, Tokenizer};
 use super::weights::BertWeights;
 use super::ModelError;
+use serde::{Deserialize, Serialize};
 
 /// A BERT encoder ready to run: configuration, weights and tokenizer.
 #[derive(Clone, Debug)]
@@ -20,12 +21,13 @@ pub struct Encoder {
     pub tokenizer: Tokenizer,
 }
 
-/// The residual curve of one variant.
-#[derive(Clone, Debug, PartialEq)]
+/// The residual curve of one variant (in JSON: its label and the residuals, NaN as `null`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
     /// The variant.
     pub variant: Variant,
     /// `L + 1` relative residuals, layer 0 = the embeddings after their LayerNorm.
+    #[serde(deserialize_with = "crate::nan::null::list")]
     pub residual: Vec<f64>,
 }
 

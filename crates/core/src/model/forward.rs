@@ -21,6 +21,7 @@ use super::ops::{add, gelu, layer_norm, linear, softmax_rows, Pool};
 use super::weights::{BertWeights, LayerWeights};
 use crate::architecture::{self, Architecture};
 use crate::kernels::{pack_keys, pack_queries, scores_block, weighted_sums_block, KeyPanels, Shift, SumsScratch};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Dong et al.'s four architectures on the trained weights (module documentation), in the order
 /// the lab shows them.
@@ -76,6 +77,11 @@ impl Variant {
         }
     }
 
+    /// The variant labelled `label` (`SAN`, `SAN+MLP`, `SAN+skip`, `transformer`).
+    pub fn from_label(label: &str) -> Option<Variant> {
+        VARIANTS.iter().copied().find(|v| v.label() == label)
+    }
+
     /// Whether the attention's skip `x + Attn(x)` is kept.
     pub fn skip(self) -> bool {
         matches!(self, Variant::SanSkip | Variant::Transformer)
@@ -84,6 +90,20 @@ impl Variant {
     /// Whether the feed-forward sub-block (with its residual and LN₂) is kept.
     pub fn ffn(self) -> bool {
         matches!(self, Variant::SanMlp | Variant::Transformer)
+    }
+}
+
+impl Serialize for Variant {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.label())
+    }
+}
+
+/// Read back from its label, as [`Variant::from_label`].
+impl<'de> Deserialize<'de> for Variant {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let text = String::deserialize(d)?;
+        Variant::from_label(&text).ok_or_else(|| serde::de::Error::custom(format!("no model variant {:?}", text)))
     }
 }
 

@@ -38,11 +38,6 @@ pub const DEFAULT_ITERATIONS: usize = 100;
 pub const VARIANT_NAMES: [&str; 4] = [TRANSFORMER.label, SAN_SKIP.label, SAN_MLP.label, SAN.label];
 const VARIANT_ORDER: [Variant; 4] = [Variant::Transformer, Variant::SanSkip, Variant::SanMlp, Variant::San];
 
-/// The variant named `name` ([`VARIANT_NAMES`]).
-pub fn variant_named(name: &str) -> Option<Variant> {
-    VARIANT_NAMES.iter().position(|n| *n == name).map(|i| VARIANT_ORDER[i])
-}
-
 /// Key `variant`'s choices as the repeated layer's control offers them: `(name, text)` in
 /// [`VARIANT_NAMES`]' order, the text [`Variant::choice`].
 pub fn variant_choices() -> [(&'static str, &'static str); 4] {

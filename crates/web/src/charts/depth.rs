@@ -2,7 +2,7 @@
 //! four variants (linear or log), the |i - j| histograms of high-similarity pairs as a ridge
 //! plot, the same-sentence share against layer with the chance level, the share of paths of each
 //! length, and the singular values of one layer. Drawing only: every number comes from the
-//! core's `VariantResult` (sent by the page's worker as JSON and handed back here).
+//! core's results ([`Series`]).
 
 use crate::charts::axes::{self, log_ticks, power_label, Axes, Ticked};
 use crate::charts::canvas::{Canvas, Texts};
@@ -10,41 +10,45 @@ use crate::charts::layout::Layout;
 use crate::charts::legend::{band, draw_band, Entry};
 use crate::charts::plot::{clamp_dpr, err, fit_text, note, root, theme, tick, Geometry, Rect, Theme};
 use crate::charts::quiet;
+use attn_core::collapse::similarity::LayerSimilarity;
+use attn_core::depth::{PathLengths, VariantResult};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use serde::Deserialize;
 use web_sys::HtmlCanvasElement;
 
-/// One layer's pooled similarity statistics (the fields the charts read).
-#[derive(Deserialize, Debug, Clone)]
-pub struct LayerData {
-    pub layer: usize,
-    pub distance_histogram: Vec<u64>,
-    pub same_sentence: Option<f64>,
+/// One variant as the depth charts draw it, borrowed from the core's results: the depth lab's
+/// `VariantResult` (with its `PathLengths` once computed), or a model curve and the model's
+/// statistics. A NaN (an overflow) is left out of every curve.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Series<'a> {
+    /// The variant's label (`SAN`, `SAN+MLP`, `SAN+skip`, `transformer`, `configured`).
+    pub label: &'a str,
+    /// The relative residual of `X_l`, `l = 0..=L`.
+    pub residual: &'a [f64],
+    /// The singular values of each `X_l`, largest first.
+    pub singular_values: &'a [Vec<f64>],
+    /// The context-similarity statistics of layers `1..=L`.
+    pub similarity: &'a [LayerSimilarity],
+    /// The path-length decomposition, where there is one.
+    pub paths: Option<&'a PathLengths>,
 }
 
-/// A path-length decomposition (the fields the charts read).
-#[derive(Deserialize, Debug, Clone)]
-pub struct PathsData {
-    pub norms: Vec<f64>,
+impl<'a> Series<'a> {
+    /// A depth lab variant's result and its path lengths.
+    pub fn of(r: &'a VariantResult, paths: Option<&'a PathLengths>) -> Series<'a> {
+        Series {
+            label: r.variant.label(),
+            residual: &r.residual,
+            singular_values: &r.singular_values,
+            similarity: &r.similarity,
+            paths,
+        }
+    }
 }
 
-/// One variant's result as sent by the worker (NaN arrives as null).
-#[derive(Deserialize, Debug, Clone)]
-pub struct VariantData {
-    pub variant: String,
-    pub residual: Vec<Option<f64>>,
-    #[serde(default)]
-    pub singular_values: Vec<Vec<Option<f64>>>,
-    #[serde(default)]
-    pub similarity: Vec<LayerData>,
-    #[serde(default)]
-    pub paths: Option<PathsData>,
-}
-
-/// The finished variants, in arrival order.
-pub type Results = Vec<VariantData>;
+/// The variants drawn, in the architectures' order.
+pub type Results<'a> = [Series<'a>];
 
 /// The colour of a variant: its architecture's series colour (core `architecture::order_of`),
 /// whatever order the results arrive in; an unknown label takes `configured`'s.
@@ -86,12 +90,7 @@ pub fn start(
 }
 
 /// The |i - j| histograms of one variant, one ridge per layer (each scaled to its own peak).
-pub fn histograms(
-    canvas: HtmlCanvasElement,
-    r: Option<&VariantData>,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<Layout, String> {
+pub fn histograms(canvas: HtmlCanvasElement, r: Option<&Series>, dpr: f64, colours: &[u32]) -> Result<Layout, String> {
     let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(Layout::default());
     };
@@ -99,7 +98,7 @@ pub fn histograms(
     if let Some(r) =
         r.filter(|r| layers > 0 && r.similarity.iter().all(|l| l.distance_histogram.iter().all(|&c| c == 0)))
     {
-        return quiet::say(&area, &texts, &g, &th, &format!("{}: |i − j| per layer", r.variant), NO_PAIRS);
+        return quiet::say(&area, &texts, &g, &th, &format!("{}: |i − j| per layer", r.label), NO_PAIRS);
     }
     let n = r.and_then(|r| r.similarity.first()).map_or(2, |l| l.distance_histogram.len().max(2));
     let mut chart = axes::builder(&area, &g, (g.font * 0.8) as u32)
@@ -112,7 +111,7 @@ pub fn histograms(
     axes::mesh(&mut chart, &g, &th, frame)?;
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     if let Some(r) = r {
-        let c = r.variant.as_str();
+        let c = r.label;
         let base = colour(&th, c);
         let small = ("sans-serif", g.small()).into_font().color(&th.muted).pos(Pos::new(HPos::Right, VPos::Center));
         for (idx, layer) in r.similarity.iter().enumerate() {
@@ -134,7 +133,7 @@ pub fn histograms(
                     .map_err(err)?;
             }
         }
-        title(&area, &g, &th, &format!("{}: |i − j| per layer", r.variant), xr.start)?;
+        title(&area, &g, &th, &format!("{}: |i − j| per layer", r.label), xr.start)?;
     } else {
         title(&area, &g, &th, "distance histogram per layer", xr.start)?;
         note(&area, &g, &th, "waiting for the variant's result…", ((xr.start + xr.end) / 2, (yr.start + yr.end) / 2))?;
@@ -218,7 +217,7 @@ pub fn same_sentence(
     }
     let radius = (2.5 * g.dpr).round() as i32;
     for r in results {
-        let c = colour(&th, &r.variant);
+        let c = colour(&th, r.label);
         let pts: Vec<(f64, f64)> = r
             .similarity
             .iter()
@@ -255,10 +254,10 @@ pub fn paths(
         return Ok(Layout::default());
     };
     let k_max = shares.len().saturating_sub(1).max(1) as f64;
-    let carried: Vec<(&VariantData, Vec<f64>)> = results
+    let carried: Vec<(&Series, Vec<f64>)> = results
         .iter()
         .filter_map(|r| {
-            let p = r.paths.as_ref()?;
+            let p = r.paths?;
             let total: f64 = p.norms.iter().filter(|v| v.is_finite()).sum();
             (total > 0.0).then(|| (r, p.norms.iter().map(|v| v / total).collect()))
         })
@@ -277,9 +276,9 @@ pub fn paths(
     }];
     for (r, _) in &carried {
         entries.push(Entry {
-            colour: colour(&th, &r.variant),
-            text: format!("{}: share of output norm", r.variant),
-            short: r.variant.clone(),
+            colour: colour(&th, r.label),
+            text: format!("{}: share of output norm", r.label),
+            short: r.label.to_string(),
         });
     }
     let (lb, margin) = legend_band(&area, &g, &entries);
@@ -302,7 +301,7 @@ pub fn paths(
         )
         .map_err(err)?;
     for (r, v) in &carried {
-        let style = colour(&th, &r.variant).stroke_width(g.line(2.0));
+        let style = colour(&th, r.label).stroke_width(g.line(2.0));
         chart.draw_series(LineSeries::new(v.iter().enumerate().map(|(k, &y)| (k as f64, y)), style)).map_err(err)?;
     }
     let (xr, yr) = chart.plotting_area().get_pixel_range();
@@ -330,17 +329,14 @@ pub fn spectrum(
     let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(Layout::default());
     };
-    let curves: Vec<(&VariantData, Vec<(f64, f64)>)> = results
+    let curves: Vec<(&Series, Vec<(f64, f64)>)> = results
         .iter()
         .filter_map(|r| {
             let sv = r.singular_values.get(layer)?;
-            let s1 = sv.first().copied().flatten().filter(|v| v.is_finite() && *v > 0.0)?;
+            let s1 = sv.first().copied().filter(|v| v.is_finite() && *v > 0.0)?;
             Some((
                 r,
-                sv.iter()
-                    .enumerate()
-                    .filter_map(|(k, v)| v.filter(|v| v.is_finite()).map(|v| ((k + 1) as f64, v / s1)))
-                    .collect(),
+                sv.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(k, v)| ((k + 1) as f64, v / s1)).collect(),
             ))
         })
         .collect();
@@ -359,7 +355,7 @@ pub fn spectrum(
     let hi_e = 0.3;
     let entries: Vec<Entry> = curves
         .iter()
-        .map(|(r, _)| Entry { colour: colour(&th, &r.variant), text: r.variant.clone(), short: r.variant.clone() })
+        .map(|(r, _)| Entry { colour: colour(&th, r.label), text: r.label.to_string(), short: r.label.to_string() })
         .collect();
     let (lb, margin) = legend_band(&area, &g, &entries);
     let mut builder = axes::builder(&area, &g, 0);
@@ -376,7 +372,7 @@ pub fn spectrum(
     };
     axes::mesh(&mut chart, &g, &th, frame)?;
     for (r, pts) in &curves {
-        let style = colour(&th, &r.variant).stroke_width(g.line(2.0));
+        let style = colour(&th, r.label).stroke_width(g.line(2.0));
         let at = |v: f64| if v > 0.0 { v.log10().max(lo_e) } else { lo_e };
         chart.draw_series(LineSeries::new(pts.iter().map(|&(k, v)| (k, at(v))), style)).map_err(err)?;
     }

@@ -25,12 +25,12 @@ use web_sys::HtmlCanvasElement;
 /// The notes under the chart: zeros drawn at the floor (log axis) and layers that are not finite.
 fn notes(results: &Results, log: bool, floor: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let zero = results.iter().any(|r| r.residual.contains(&Some(0.0)));
+    let zero = results.iter().any(|r| r.residual.contains(&0.0));
     if log && zero {
         out.push(format!("0 drawn at the floor {}", floor));
     }
     let mut bad: Vec<(usize, &str)> =
-        results.iter().filter_map(|r| Some((first_not_finite(&r.residual)?, r.variant.as_str()))).collect();
+        results.iter().filter_map(|r| Some((first_not_finite(r.residual)?, r.label))).collect();
     bad.sort_by_key(|&(l, _)| l);
     for (k, group) in bad.chunk_by(|a, b| a.0 == b.0).map(|g| (g[0].0, g)) {
         let which: Vec<&str> = group.iter().map(|&(_, v)| v).collect();
@@ -39,17 +39,17 @@ fn notes(results: &Results, log: bool, floor: &str) -> Vec<String> {
     out
 }
 
-/// The first layer whose value is not finite (null or NaN), if any.
-pub fn first_not_finite(residual: &[Option<f64>]) -> Option<usize> {
-    residual.iter().position(|v| !v.is_some_and(f64::is_finite))
+/// The first layer whose value is not finite, if any.
+pub fn first_not_finite(residual: &[f64]) -> Option<usize> {
+    residual.iter().position(|v| !v.is_finite())
 }
 
 /// The last finite point before the first value that is not finite: where the ring is drawn
 /// (`None` when every value is finite or the first is not).
-pub fn last_finite(residual: &[Option<f64>]) -> Option<(usize, f64)> {
+pub fn last_finite(residual: &[f64]) -> Option<(usize, f64)> {
     let k = first_not_finite(residual)?;
     let l = k.checked_sub(1)?;
-    residual[l].map(|v| (l, v))
+    Some((l, residual[l]))
 }
 
 /// The dashed line at `log10` of `precision`'s unit round-off, labelled at its left end, when
@@ -102,7 +102,7 @@ pub const DEPTH_TEXTS: Texts = Texts { legend: legend_text, x_desc: "layer l (0 
 /// only the attention's skip (core `model::forward::Variant::legend`).
 #[cfg(feature = "model")]
 fn model_legend(label: &str) -> &'static str {
-    attn_core::model::keys::variant_named(label).map_or("", attn_core::model::forward::Variant::legend)
+    attn_core::model::Variant::from_label(label).map_or("", attn_core::model::forward::Variant::legend)
 }
 
 /// The model lab's texts.
@@ -133,7 +133,7 @@ pub fn residual(
     let Some((area, texts, g, th)) = start(canvas, dpr, colours)? else {
         return Ok(empty());
     };
-    let values = || results.iter().flat_map(|r| r.residual.iter().flatten().copied()).filter(|v| v.is_finite());
+    let values = || results.iter().flat_map(|r| r.residual.iter().copied()).filter(|v| v.is_finite());
     let hi = values().fold(0.0f64, f64::max);
     let pos_min = values().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
     // Log axis over log10: from a power of ten at least 0.2 decades under the smallest positive
@@ -144,9 +144,9 @@ pub fn residual(
     let entries: Vec<Entry> = results
         .iter()
         .map(|r| Entry {
-            colour: colour(&th, &r.variant),
-            text: (words.legend)(&r.variant).to_string(),
-            short: r.variant.clone(),
+            colour: colour(&th, r.label),
+            text: (words.legend)(r.label).to_string(),
+            short: r.label.to_string(),
         })
         .collect();
     let notes = notes(results, log, &floor_text);
@@ -174,18 +174,19 @@ pub fn residual(
         ($chart:expr, $at:expr, $floor:expr) => {{
             let chart = &mut $chart;
             for r in results {
-                let c = colour(&th, &r.variant);
+                let c = colour(&th, r.label);
                 let pts: Vec<(f64, f64)> = r
                     .residual
                     .iter()
                     .enumerate()
-                    .filter_map(|(l, v)| v.filter(|v| v.is_finite()).map(|v| (l as f64, $at(v))))
+                    .filter(|(_, v)| v.is_finite())
+                    .map(|(l, &v)| (l as f64, $at(v)))
                     .collect();
                 chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(g.line(2.0)))).map_err(err)?;
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
                 // The last finite point of a curve that overflows: a hollow ring (background
                 // inside), never a point at 0 or at the floor.
-                if let Some((l, v)) = last_finite(&r.residual) {
+                if let Some((l, v)) = last_finite(r.residual) {
                     let p = (l as f64, $at(v));
                     chart.draw_series([Circle::new(p, ring, th.bg.filled())]).map_err(err)?;
                     chart.draw_series([Circle::new(p, ring, c.stroke_width(g.line(2.0)))]).map_err(err)?;
@@ -240,11 +241,11 @@ mod tests {
 
     #[test]
     fn the_ring_marks_the_last_finite_point_before_the_first_value_that_is_not() {
-        let r = [Some(0.9), Some(0.5), None, Some(f64::NAN)];
+        let r = [0.9, 0.5, f64::INFINITY, f64::NAN];
         assert_eq!((first_not_finite(&r), last_finite(&r)), (Some(2), Some((1, 0.5))));
-        let nan = [Some(0.9), Some(f64::NAN), Some(0.2)];
+        let nan = [0.9, f64::NAN, 0.2];
         assert_eq!((first_not_finite(&nan), last_finite(&nan)), (Some(1), Some((0, 0.9))));
-        assert_eq!((first_not_finite(&[Some(1.0)]), last_finite(&[Some(1.0)])), (None, None));
-        assert_eq!(last_finite(&[None, Some(1.0)]), None);
+        assert_eq!((first_not_finite(&[1.0]), last_finite(&[1.0])), (None, None));
+        assert_eq!(last_finite(&[f64::NAN, 1.0]), None);
     }
 }

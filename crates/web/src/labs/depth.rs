@@ -1,14 +1,12 @@
 //! The depth lab in the page (science.md §3-4: rank collapse with depth, context similarity): a
 //! thin wasm-bindgen wrapper of the core's [`DepthRun`] for the page's module Web Worker (one
 //! variant per message, its results as a JSON-compatible object, the context similarity
-//! matrices of every layer and head as viridis pixels and as values), and the drawing functions
-//! the page calls with the results the worker sent (see `depth_chart`).
+//! matrices of every layer and head as viridis pixels and as values). The page draws what the
+//! worker sent from a [`super::depth_charts::DepthResults`].
 //!
 //! Every number comes from the core (`attn_core::depth`); what is decided here is only how to
 //! show it: colours of `S` span each head's own off-diagonal range.
 
-use crate::charts::depth::{self as depth_chart, Results};
-use crate::charts::depth_residual;
 use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthRun, Variant};
@@ -17,7 +15,6 @@ use attn_core::link::Named;
 use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlCanvasElement;
 
 /// What the page shows before any variant has run.
 #[derive(Serialize)]
@@ -189,95 +186,6 @@ pub fn tile_in(s: &[f64], n: usize, max_side: usize, lo: f64, hi: f64) -> Vec<u8
     let lo = if lo.is_finite() { lo } else { 0.0 };
     let t: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 0.0 } else { (s[k] - lo) / span }).collect();
     heatmap::rgba(&t, n, max_side, 1.0)
-}
-
-/// Parses the results the worker sent (an array of `run_variant` objects).
-fn results(value: JsValue) -> Result<Results, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("depth results: {}", e)))
-}
-
-/// Draws the relative residual `||res(X_l)|| / ||X_l||` against layer for every finished
-/// variant (`results`: array of `run_variant` objects), linear or `log` y axis. `canvas` in
-/// device pixels (`dpr` per CSS px). Returns `{ x0, x1, y0, y1, l0, l1, plot, legend, labels }`
-/// (CSS px): layers `l0`, `l1` at `x0`, `x1` for hover, the plot area and legend band as
-/// `{ x, y, w, h }` (or null), and every text drawn as `{ text, x, y, w, h }`.
-#[wasm_bindgen]
-pub fn draw_depth_residual(
-    canvas: HtmlCanvasElement,
-    results_value: JsValue,
-    layers: u32,
-    log: bool,
-    precision: &str,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<JsValue, JsError> {
-    let r = results(results_value)?;
-    let precision = attn_core::depth::Precision::from_name(precision)
-        .ok_or_else(|| JsError::new(&format!("draw_depth_residual: precision {:?} is not f32 or f64", precision)))?;
-    let scale = depth_residual::Scale { log, precision };
-    let layout =
-        depth_residual::residual(canvas, &r, layers as usize, scale, dpr, colours, &depth_residual::DEPTH_TEXTS)
-            .map_err(|e| JsError::new(&e))?;
-    to_js(&layout)
-}
-
-/// Draws the |i - j| histograms of high-similarity pairs of one variant's result, one ridge per
-/// layer (each scaled to its own peak), layer 1 at the top.
-/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
-#[wasm_bindgen]
-pub fn draw_depth_histograms(
-    canvas: HtmlCanvasElement,
-    result_value: JsValue,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<JsValue, JsError> {
-    let r = results(result_value)?;
-    to_js(&depth_chart::histograms(canvas, r.first(), dpr, colours).map_err(|e| JsError::new(&e))?)
-}
-
-/// Draws the same-sentence share of high-similarity pairs against layer, one curve per
-/// variant, with the chance level dashed.
-/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
-#[wasm_bindgen]
-pub fn draw_depth_same_sentence(
-    canvas: HtmlCanvasElement,
-    results_value: JsValue,
-    layers: u32,
-    chance: f64,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<JsValue, JsError> {
-    let r = results(results_value)?;
-    to_js(&depth_chart::same_sentence(canvas, &r, layers as usize, chance, dpr, colours).map_err(|e| JsError::new(&e))?)
-}
-
-/// Draws the share of paths of each length (`shares`, `k = 0..=L`) as bars, and for variants
-/// with a path decomposition the share of the output norm carried by each length.
-/// Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
-#[wasm_bindgen]
-pub fn draw_depth_paths(
-    canvas: HtmlCanvasElement,
-    shares: &[f64],
-    results_value: JsValue,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<JsValue, JsError> {
-    let r = results(results_value)?;
-    to_js(&depth_chart::paths(canvas, shares, &r, dpr, colours).map_err(|e| JsError::new(&e))?)
-}
-
-/// Draws the singular values `σ_k(X_l) / σ_1(X_l)` of layer `layer` (log axis), one curve per
-/// variant. Returns `{ plot, legend, labels }` (CSS px, as [`draw_depth_residual`]).
-#[wasm_bindgen]
-pub fn draw_depth_spectrum(
-    canvas: HtmlCanvasElement,
-    results_value: JsValue,
-    layer: u32,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<JsValue, JsError> {
-    let r = results(results_value)?;
-    to_js(&depth_chart::spectrum(canvas, &r, layer as usize, dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
 impl DepthLab {

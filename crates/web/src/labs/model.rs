@@ -9,17 +9,15 @@
 //! Every number comes from the core (`attn_core::model`); errors are `JsError`s naming the file,
 //! tensor, field or link key, never a panic.
 
-use crate::charts::depth_residual::{self, MODEL_TEXTS};
 use crate::to_js;
 use attn_core::collapse::similarity::LayerSimilarity;
 use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
 use attn_core::model::keys::{parse, parse_versioned, tokenizer_note, ModelLink, TileScale};
 use attn_core::model::repeat::{HeadBoolean, Stopped};
-use attn_core::model::{Analysis, Encoder, ModelError, Serial, Variant, VARIANTS};
+use attn_core::model::{Analysis, Curve, Encoder, ModelError, Serial, Variant};
 use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use web_sys::HtmlCanvasElement;
 
 /// The model's shape, as the page shows it.
 #[derive(Serialize)]
@@ -30,12 +28,6 @@ struct ModelInfo<'a> {
     hidden: usize,
     vocab: usize,
     max_positions: usize,
-}
-
-#[derive(Serialize)]
-struct CurveOut {
-    variant: &'static str,
-    residual: Vec<f64>,
 }
 
 /// What the page shows of one analysis (the fields `attn encode` prints, but `hidden`).
@@ -56,7 +48,7 @@ struct AnalysisOut<'a> {
     hidden_layer: usize,
     /// The grids' colour scale, `head` or `shared` (view key `scale`).
     scale: &'static str,
-    variants: Vec<CurveOut>,
+    variants: &'a [Curve],
     /// The unmodified model's context-similarity statistics per layer (core
     /// `model::analysis::statistics`, high pairs the top 2% of each head's `S`).
     statistics: &'a [LayerSimilarity],
@@ -195,12 +187,7 @@ impl ModelLab {
         let link = parse(text).map_err(js_err)?;
         link.check_model(&self.id).map_err(js_err)?;
         let curves = self.encoder.surgery(&link.text, &Serial).map_err(|e| js_err(format!("`text`: {}", e)))?;
-        to_js(
-            &curves
-                .iter()
-                .map(|c| CurveOut { variant: c.variant.label(), residual: c.residual.clone() })
-                .collect::<Vec<_>>(),
-        )
+        to_js(&curves)
     }
 }
 
@@ -271,11 +258,7 @@ impl ModelLab {
             head: link.head,
             hidden_layer: link.hidden_layer,
             scale: attn_core::link::Named::name(link.grid_scale),
-            variants: VARIANTS
-                .iter()
-                .zip(&a.curves)
-                .map(|(v, curve)| CurveOut { variant: v.label(), residual: curve.residual.clone() })
-                .collect(),
+            variants: &a.curves,
             statistics: &self.statistics,
             chance: chance(&a.encoding),
             tokenizer_note: self.note.as_deref(),
@@ -379,27 +362,6 @@ pub fn model_variant_choices() -> Result<JsValue, JsError> {
     to_js(&attn_core::model::keys::variant_choices())
 }
 
-/// Draws the four variants' relative residual against layer (the depth lab's chart, with the
-/// model lab's legend: its SAN+MLP keeps the MLP's skip; layer 0 = the embeddings): `variants`
-/// is the analysis's `[{ variant, residual }]`. Returns the chart's layout as
-/// `draw_depth_residual` does.
-#[wasm_bindgen]
-pub fn draw_model_residual(
-    canvas: HtmlCanvasElement,
-    variants: JsValue,
-    layers: u32,
-    log: bool,
-    dpr: f64,
-    colours: &[u32],
-) -> Result<JsValue, JsError> {
-    let r = serde_wasm_bindgen::from_value(variants).map_err(|e| JsError::new(&format!("model results: {}", e)))?;
-    // The encoder runs in f32: its log axis marks f32's round-off floor.
-    let scale = depth_residual::Scale { log, precision: attn_core::depth::Precision::F32 };
-    let layout = depth_residual::residual(canvas, &r, layers as usize, scale, dpr, colours, &MODEL_TEXTS)
-        .map_err(|e| JsError::new(&e))?;
-    to_js(&layout)
-}
-
 #[cfg(test)]
 mod tests {
 
@@ -417,8 +379,9 @@ mod tests {
         let info =
             ModelInfo { id: "m@0123456789abcdef", layers: 6, heads: 12, hidden: 384, vocab: 30522, max_positions: 512 };
         assert_eq!(keys(&info), fields_of("ModelInfo"));
-        let curve = CurveOut { variant: "SAN", residual: vec![1.0, 0.5] };
-        assert_eq!(keys(&curve), fields_of("ModelCurve"));
+        let curves = [Curve { variant: Variant::San, residual: vec![1.0, 0.5] }];
+        let curve = &curves[0];
+        assert_eq!(keys(curve), fields_of("ModelCurve"));
         let analysis = AnalysisOut {
             config: "version=7&lab=model".into(),
             text: "a b",
@@ -432,7 +395,7 @@ mod tests {
             head: 3,
             hidden_layer: 0,
             scale: "head",
-            variants: vec![curve],
+            variants: &curves,
             statistics: &[],
             chance: 1.0,
             tokenizer_note: None,

@@ -8,7 +8,7 @@
 //! the run with the core's [`attn_core::model::repeat::Stopped`] message.
 
 use super::model::{ModelLab, RepeatRun};
-use attn_core::model::keys::{variant_named, VARIANT_NAMES};
+use attn_core::model::keys::VARIANT_NAMES;
 use attn_core::model::layers_view::layers_view;
 use attn_core::model::repeat::{attention_at, head_booleans, Repeater, MAX_ITERATIONS};
 use attn_core::model::Serial;
@@ -36,7 +36,7 @@ impl ModelLab {
         if !(1..=MAX_ITERATIONS).contains(&iterations) {
             return Err(JsError::new(&format!("`iterations`: {} is not in 1..={}", iterations, MAX_ITERATIONS)));
         }
-        let variant = variant_named(variant).ok_or_else(|| {
+        let variant = attn_core::model::Variant::from_label(variant).ok_or_else(|| {
             JsError::new(&format!("`variant`: {:?} is not one of {}", variant, VARIANT_NAMES.join(", ")))
         })?;
         let r = Repeater::new(self.encoder(), &a.encoding, layer, variant, &Serial);
