@@ -14,6 +14,7 @@ mod sweep;
 mod threads;
 mod train;
 
+use attn_core::link::LabPreset;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 

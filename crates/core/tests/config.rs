@@ -1,5 +1,6 @@
 //! The configuration string: presets, canonical round trip, and malformed input.
 
+use attn_core::link::LabPreset;
 use attn_core::particles::config::{parse, Config, MatrixSpec, Preset, PRESETS};
 
 #[test]

@@ -1,6 +1,7 @@
 //! Science checks 1-6 of science.md §1 (Geshkovski et al. 2023) for the Euclidean model.
 
 use crate::common::{attention, max_diff, nan_max, nan_min, run, sim};
+use attn_core::link::LabPreset;
 use attn_core::particles::analysis::hull::{hull_2d, in_hull_2d, is_extreme_point};
 use attn_core::particles::analysis::{boolean_distance, cluster_labels, spread};
 use attn_core::particles::config::{Space, PAPER_V_2D};

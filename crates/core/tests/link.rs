@@ -3,6 +3,7 @@
 
 use attn_core::depth::DEPTH_PRESETS;
 use attn_core::lab::{parse_lab, parse_link, LabConfig, Link};
+use attn_core::link::LabPreset;
 use attn_core::link::{migrate, read_version, VERSION};
 use attn_core::particles::config::PRESETS;
 use attn_core::training::{Trainer, TRAINING_PRESETS};

@@ -2,6 +2,7 @@
 //! the `lab` dispatcher.
 
 use attn_core::lab::{parse_lab, requested_lab, LabConfig};
+use attn_core::link::LabPreset;
 use attn_core::rng::Rng;
 use attn_core::training::{parse, TrainingConfig, TrainingPreset, WeightsInit, TRAINING_PRESETS};
 

@@ -9,6 +9,7 @@ use super::config::{
 };
 use super::input::text_layout;
 use super::keys::DEPTH_TABLE;
+use crate::link::LabPreset;
 use crate::link::{keys, pick_preset, quote, ConfigError};
 use crate::text::MAX_TEXT_BYTES;
 

@@ -5,7 +5,7 @@ use super::config::{
     Activation, DepthConfig, DepthPreset, InputSource, LayerNorm, Precision, ResidualDef, Select, SimilarityNorm,
     Variant, WeightsSource, VARIANTS,
 };
-use crate::link::{row_of, PresetRow};
+use crate::link::{row_of, LabPreset, PresetRow};
 
 /// The depth presets (each made from [`base`]), one row each, in the order the page lists them.
 const ROWS: [PresetRow<DepthPreset, DepthConfig>; 4] = [
@@ -127,20 +127,15 @@ fn base() -> DepthConfig {
     }
 }
 
-impl crate::link::LabPreset for DepthPreset {
+impl LabPreset for DepthPreset {
     const NOUN: &'static str = "depth preset";
     const DEFAULT: Self = DepthPreset::CollapseSmall;
+    type Config = DepthConfig;
     fn all() -> &'static [Self] {
         &DEPTH_PRESETS
     }
-    fn name(self) -> &'static str {
-        DepthPreset::name(self)
-    }
-    fn description(self) -> &'static str {
-        DepthPreset::description(self)
-    }
-    fn caption(self) -> &'static str {
-        self.row().caption
+    fn row(self) -> &'static PresetRow<DepthPreset, DepthConfig> {
+        row_of(&ROWS, self)
     }
     fn pairs(self) -> Vec<(&'static str, String)> {
         self.config().pairs()
@@ -148,20 +143,6 @@ impl crate::link::LabPreset for DepthPreset {
 }
 
 impl DepthPreset {
-    fn row(self) -> &'static PresetRow<DepthPreset, DepthConfig> {
-        row_of(&ROWS, self)
-    }
-
-    /// The preset's name in configuration strings.
-    pub fn name(self) -> &'static str {
-        self.row().name
-    }
-
-    /// What the preset demonstrates, in one sentence.
-    pub fn description(self) -> &'static str {
-        self.row().description
-    }
-
     /// The preset's full configuration.
     pub fn config(self) -> DepthConfig {
         DepthConfig { preset: self, ..(self.row().config)(base()) }
@@ -171,6 +152,6 @@ impl DepthPreset {
 impl Default for DepthConfig {
     /// The default preset's configuration, `collapse-small` (what an empty string opens).
     fn default() -> Self {
-        <DepthPreset as crate::link::LabPreset>::DEFAULT.config()
+        DepthPreset::DEFAULT.config()
     }
 }

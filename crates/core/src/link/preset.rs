@@ -4,27 +4,40 @@
 use super::quote;
 use super::ConfigError;
 
-/// A named starting configuration of one lab.
-pub trait LabPreset: Copy + 'static {
+/// A named starting configuration of one lab: a row of the lab's preset table ([`PresetRow`]).
+/// A lab implements the table's place ([`LabPreset::row`]), the list and the configuration's
+/// pairs; the name, caption and description come from the row.
+pub trait LabPreset: Copy + PartialEq + 'static {
     /// What messages call a preset of this lab (`preset`, `training preset`, ...).
     const NOUN: &'static str;
     /// The preset used when a configuration names none.
     const DEFAULT: Self;
+    /// The lab's configuration.
+    type Config;
 
     /// Every preset of the lab, in the page's order.
     fn all() -> &'static [Self];
 
-    /// The preset's name in configuration strings.
-    fn name(self) -> &'static str;
-
-    /// What the preset demonstrates, in one sentence.
-    fn description(self) -> &'static str;
-
-    /// A one-line caption in plain words for an embedded view (the embed bar shows it).
-    fn caption(self) -> &'static str;
+    /// The preset's row of the lab's table.
+    fn row(self) -> &'static PresetRow<Self, Self::Config>;
 
     /// Every key of the preset's configuration with its value, in canonical order.
     fn pairs(self) -> Vec<(&'static str, String)>;
+
+    /// The preset's name in configuration strings.
+    fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// What the preset demonstrates, in one sentence (the page's status line).
+    fn description(self) -> &'static str {
+        self.row().description
+    }
+
+    /// A one-line caption in plain words for an embedded view (the embed bar shows it).
+    fn caption(self) -> &'static str {
+        self.row().caption
+    }
 
     /// The preset named `name`, if any.
     fn from_name(name: &str) -> Option<Self> {

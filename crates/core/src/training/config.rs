@@ -13,6 +13,7 @@
 //! (query, next) pairs; error on `text`). The canonical string starts with `version=7` (a string without `version` is
 //! version 0, migrated by [`crate::link::migrate`]; this lab's numbers do not depend on it); view keys follow the model keys.
 
+use crate::link::LabPreset;
 use crate::link::{keys, pick_preset, ConfigError, Key};
 use crate::text::{Corpus, MAX_TEXT_BYTES};
 use crate::{key_choice, key_count, key_float, key_lab, key_preset, key_seed, key_text};

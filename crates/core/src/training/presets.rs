@@ -2,7 +2,7 @@
 //! full [`TrainingConfig`].
 
 use super::config::{TrainingConfig, TrainingPreset, WeightsInit};
-use crate::link::{row_of, PresetRow};
+use crate::link::{row_of, LabPreset, PresetRow};
 
 /// The training presets (each made from [`base`]), one row each, in the order the page lists them.
 const ROWS: [PresetRow<TrainingPreset, TrainingConfig>; 2] = [
@@ -53,20 +53,15 @@ fn base() -> TrainingConfig {
     }
 }
 
-impl crate::link::LabPreset for TrainingPreset {
+impl LabPreset for TrainingPreset {
     const NOUN: &'static str = "training preset";
     const DEFAULT: Self = TrainingPreset::ScanSnap;
+    type Config = TrainingConfig;
     fn all() -> &'static [Self] {
         &TRAINING_PRESETS
     }
-    fn name(self) -> &'static str {
-        TrainingPreset::name(self)
-    }
-    fn description(self) -> &'static str {
-        TrainingPreset::description(self)
-    }
-    fn caption(self) -> &'static str {
-        self.row().caption
+    fn row(self) -> &'static PresetRow<TrainingPreset, TrainingConfig> {
+        row_of(&ROWS, self)
     }
     fn pairs(self) -> Vec<(&'static str, String)> {
         self.config().pairs()
@@ -74,20 +69,6 @@ impl crate::link::LabPreset for TrainingPreset {
 }
 
 impl TrainingPreset {
-    fn row(self) -> &'static PresetRow<TrainingPreset, TrainingConfig> {
-        row_of(&ROWS, self)
-    }
-
-    /// The preset's name in configuration strings.
-    pub fn name(self) -> &'static str {
-        self.row().name
-    }
-
-    /// What the preset demonstrates, in one sentence.
-    pub fn description(self) -> &'static str {
-        self.row().description
-    }
-
     /// The preset's full configuration.
     pub fn config(self) -> TrainingConfig {
         TrainingConfig { preset: self, ..(self.row().config)(base()) }

@@ -11,6 +11,7 @@ use crate::charts::heatmap;
 use crate::to_js;
 use attn_core::depth::{parse, DepthRun, Variant};
 use attn_core::link::quote;
+use attn_core::link::LabPreset;
 use attn_core::link::Named;
 use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
 use serde::Serialize;

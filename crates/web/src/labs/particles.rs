@@ -5,6 +5,7 @@
 
 use crate::charts::heatmap;
 use crate::to_js;
+use attn_core::link::LabPreset;
 use attn_core::link::Named;
 use attn_core::particles::analysis::identity::Tracker;
 use attn_core::particles::analysis::metrics::energy_defined;

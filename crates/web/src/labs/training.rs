@@ -10,6 +10,7 @@
 use crate::charts::heatmap;
 use crate::charts::{sweep as sweep_chart, training as training_chart};
 use crate::to_js;
+use attn_core::link::LabPreset;
 use attn_core::training::heatmap::{layout, Column, Layout};
 use attn_core::training::{check_sweep_size, estimated_run_seconds, parse, run_cell, SweepCell, Trainer};
 use attn_core::{Status, Stepping};

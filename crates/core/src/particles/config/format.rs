@@ -1,6 +1,7 @@
 //! The canonical text form of a configuration.
 
 use super::Config;
+use crate::link::LabPreset;
 
 impl Config {
     /// The `(key, value)` pairs of every key, in canonical order (`preset` first).

@@ -2,7 +2,7 @@
 //! result; its row says its name, caption, description, configuration and the view it suggests.
 
 use super::{Config, Init, Integrator, MatrixSpec, Model, Points, Preset, Space};
-use crate::link::PresetRow;
+use crate::link::{LabPreset, PresetRow};
 
 /// One particle preset: its row of the labs' shared shape (name, caption, description,
 /// configuration from [`base`]) and the view it suggests where a link does not say.
@@ -251,20 +251,15 @@ fn sphere(base: Config, model: Model, n: usize, beta: f64, dt: f64, until: f64) 
     }
 }
 
-impl crate::link::LabPreset for Preset {
+impl LabPreset for Preset {
     const NOUN: &'static str = "preset";
     const DEFAULT: Self = Preset::Polytope;
+    type Config = Config;
     fn all() -> &'static [Self] {
         &PRESETS
     }
-    fn name(self) -> &'static str {
-        Preset::name(self)
-    }
-    fn description(self) -> &'static str {
-        Preset::description(self)
-    }
-    fn caption(self) -> &'static str {
-        self.row().row.caption
+    fn row(self) -> &'static PresetRow<Preset, Config> {
+        &self.particle_row().row
     }
     fn pairs(self) -> Vec<(&'static str, String)> {
         self.config().pairs()
@@ -272,7 +267,7 @@ impl crate::link::LabPreset for Preset {
 }
 
 impl Preset {
-    fn row(self) -> &'static ParticleRow {
+    fn particle_row(self) -> &'static ParticleRow {
         ROWS.iter().find(|r| r.row.preset == self).expect("the preset table has a row for each preset")
     }
 
@@ -280,25 +275,16 @@ impl Preset {
     /// not write it): `per-axis` for `polytope-line`, whose third coordinate diverges in `z`
     /// and would flatten the polytope of the first two into a line on one scale; else `equal`.
     pub fn suggested_axes(self) -> &'static str {
-        self.row().axes
+        self.particle_row().axes
     }
 
     /// The overlays the preset suggests (the view key `overlays` when a link does not write it),
     /// in the order of [`crate::view::OVERLAYS`]: the theorem each preset shows drawn over it
     /// (science.md §1.3, §2.4).
     pub fn suggested_overlays(self) -> &'static [&'static str] {
-        self.row().overlays
+        self.particle_row().overlays
     }
 
-    /// The preset's name in configuration strings.
-    pub fn name(self) -> &'static str {
-        self.row().row.name
-    }
-
-    /// What the preset demonstrates, in one sentence (shown in the page's status line).
-    pub fn description(self) -> &'static str {
-        self.row().row.description
-    }
     /// The preset's configuration as a link of version `version` reads it: [`Preset::config`]
     /// with that version, and before [`super::CLUSTERS_AS_DRAWN`] the `cluster_tol` default of
     /// then, 1e-3 (so an older link keeps its clusters, and its canonical form its keys).
@@ -350,12 +336,12 @@ impl Preset {
 
     /// Whether the preset's attention `P` turns Boolean ([`ParticleRow::boolean_attention`]).
     fn attention_turns_boolean(self) -> bool {
-        self.row().boolean_attention
+        self.particle_row().boolean_attention
     }
 
     /// The preset's full configuration.
     pub fn config(self) -> Config {
-        Config { preset: self, ..(self.row().row.config)(base()) }
+        Config { preset: self, ..(self.row().config)(base()) }
     }
 }
 

@@ -33,6 +33,7 @@ pub fn suggested_speed(c: &Config) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::LabPreset;
     use crate::particles::config::PRESETS;
 
     #[test]
