@@ -24,7 +24,7 @@ use crate::link::{keys, quote, split_pairs_versioned, ConfigError, Key, Kind};
 pub use crate::particles::field::low_rank::Bilinear;
 use crate::text::MAX_TEXT_BYTES;
 use crate::view::View;
-use crate::{key_count, key_text};
+use crate::{key_count, key_lab, key_text};
 
 /// The default model: sentence-transformers' all-MiniLM-L6-v2 (6 layers, 12 heads, hidden 384,
 /// vocabulary 30522, uncased; Apache-2.0), the name of its folder under the model cache.
@@ -194,24 +194,8 @@ fn model_value(v: &str) -> Result<String, ConfigError> {
 
 /// Every key of a model-lab link after `version`, in canonical order (view keys last).
 pub const MODEL_TABLE: &[Key<ModelLink>] = &[
-    Key {
-        name: "lab",
-        kind: Kind::Custom,
-        meaning: "which lab",
-        effect: "",
-        allowed: "`model`",
-        get: |_| "model".to_string(),
-        set: |_, v| {
-            if v.str() == "model" {
-                Ok(())
-            } else {
-                Err(ConfigError::new(
-                    "lab",
-                    format!("{} is not the model lab; a model link has lab=model", quote(v.str())),
-                ))
-            }
-        },
-    },
+    // A `lab` other than `model` is refused before the table is read (`split_pairs_versioned`).
+    key_lab!("model", "`model`"),
     Key {
         name: "model",
         kind: Kind::Custom,
