@@ -8,12 +8,13 @@
 //! show it: colours of `S` span each head's own off-diagonal range.
 
 use crate::charts::heatmap;
+use crate::js::Fields;
 use crate::to_js;
 use attn_core::depth::{parse, DepthRun, Variant};
 use attn_core::link::quote;
 use attn_core::link::LabPreset;
 use attn_core::link::Named;
-use js_sys::{Float32Array, Object, Reflect, Uint8ClampedArray};
+use js_sys::{Float32Array, Object, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -42,6 +43,9 @@ struct Info<'a> {
     /// `f32` or `f64` (the residual chart's log axis marks its round-off).
     precision: &'static str,
 }
+
+/// The fields of [`DepthLab::similarity_tiles`]' answer (`DepthTiles` in `www/wasm.d.ts`).
+const TILES_FIELDS: [&str; 3] = ["side", "pixels", "values"];
 
 /// One depth configuration: its input and the records of the last variant run (the core's
 /// [`DepthRun`] keeps one variant's attention maps and head outputs at a time).
@@ -147,12 +151,11 @@ impl DepthLab {
                 k += 1;
             }
         }
-        let out = Object::new();
-        let set = |key: &str, v: &JsValue| Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ());
-        set("side", &JsValue::from(side as u32)).map_err(|_| JsError::new("depth: tiles"))?;
-        set("pixels", &pixels).map_err(|_| JsError::new("depth: tiles"))?;
-        set("values", &values).map_err(|_| JsError::new("depth: tiles"))?;
-        Ok(out)
+        let mut out = Fields::new("depth: tiles", &TILES_FIELDS);
+        out.set("side", &JsValue::from(side as u32))?;
+        out.set("pixels", &pixels)?;
+        out.set("values", &values)?;
+        out.done()
     }
 }
 
@@ -279,5 +282,6 @@ mod tests {
         assert_eq!(json_keys(&r["similarity"][0]), fields_of("LayerSimilarity"));
         assert_eq!(json_keys(&r["similarity"][0]["heads"][0]), fields_of("HeadSimilarity"));
         assert_eq!(json_keys(&serde_json::to_value(lab.info_of()).unwrap()), fields_of("DepthInfo"));
+        assert_eq!(std::collections::BTreeSet::from(TILES_FIELDS.map(String::from)), fields_of("DepthTiles"));
     }
 }

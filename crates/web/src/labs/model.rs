@@ -9,13 +9,14 @@
 //! Every number comes from the core (`attn_core::model`); errors are `JsError`s naming the file,
 //! tensor, field or link key, never a panic.
 
+use crate::js::Fields;
 use crate::to_js;
 use attn_core::collapse::similarity::LayerSimilarity;
 use attn_core::model::analysis::{chance, similarity, statistics, QUANTILE};
 use attn_core::model::keys::{parse, parse_versioned, tokenizer_note, ModelLink, TileScale};
 use attn_core::model::repeat::{HeadBoolean, Stopped};
 use attn_core::model::{Analysis, Curve, Encoder, ModelError, Serial, Variant};
-use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8ClampedArray};
+use js_sys::{Float32Array, Float64Array, Object, Uint8ClampedArray};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -58,6 +59,9 @@ struct AnalysisOut<'a> {
     /// otherwise, the note naming them (core `model::keys::tokenizer_note`); else null.
     tokenizer_note: Option<&'a str>,
 }
+
+/// The fields of [`ModelLab::tiles`]' answer (`ModelTiles` in `www/wasm.d.ts`).
+const TILES_FIELDS: [&str; 6] = ["side", "scale", "attention", "similarity", "attention_max", "similarity_range"];
 
 /// A loaded model and the last text it analysed.
 #[wasm_bindgen]
@@ -299,17 +303,14 @@ impl ModelLab {
         let t = super::model_tiles::tiles(f, self.encoder.config.layers, max_side as usize, scale)
             .map_err(|e| JsError::new(&e))?;
         let ranges: Vec<f64> = t.similarity_range.iter().flatten().copied().collect();
-        let out = Object::new();
-        let set = |key: &str, v: &JsValue| {
-            Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: tiles"))
-        };
-        set("side", &JsValue::from(t.side as u32))?;
-        set("scale", &JsValue::from_str(attn_core::link::Named::name(scale)))?;
-        set("attention", &Uint8ClampedArray::from(&t.attention[..]))?;
-        set("similarity", &Uint8ClampedArray::from(&t.similarity[..]))?;
-        set("attention_max", &Float64Array::from(&t.attention_max[..]))?;
-        set("similarity_range", &Float64Array::from(&ranges[..]))?;
-        Ok(out)
+        let mut out = Fields::new("model: tiles", &TILES_FIELDS);
+        out.set("side", &JsValue::from(t.side as u32))?;
+        out.set("scale", &JsValue::from_str(attn_core::link::Named::name(scale)))?;
+        out.set("attention", &Uint8ClampedArray::from(&t.attention[..]))?;
+        out.set("similarity", &Uint8ClampedArray::from(&t.similarity[..]))?;
+        out.set("attention_max", &Float64Array::from(&t.attention_max[..]))?;
+        out.set("similarity_range", &Float64Array::from(&ranges[..]))?;
+        out.done()
     }
 }
 
@@ -404,5 +405,6 @@ mod tests {
         assert!(declared.remove("workers"), "`workers` is the one field the worker adds");
         assert_eq!(keys(&analysis), declared);
         assert_eq!(json_keys(&serde_json::to_value(&analysis).unwrap()["variants"][0]), fields_of("ModelCurve"));
+        assert_eq!(std::collections::BTreeSet::from(TILES_FIELDS.map(String::from)), fields_of("ModelTiles"));
     }
 }
