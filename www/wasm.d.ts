@@ -161,6 +161,65 @@ interface ModelTiles {
   similarity_range: Float64Array;
 }
 
+/** ModelLab.layers_view's answer (crates/web labs/model_layers.rs `LAYERS_FIELDS`): the tokens
+ * through the layers, per state (layer) `states`. */
+interface ModelLayersView {
+  n: number;
+  states: number;
+  k: number;
+  bins: number;
+  coords: Float64Array;
+  variance: Float64Array;
+  total_variance: number;
+  finite: Uint8Array;
+  histograms: Float64Array;
+  clusters: Float64Array;
+  labels: Uint32Array;
+  mean_cos: Float64Array;
+  effective_rank: Float64Array;
+}
+
+/** ModelLab.repeat_view's answer (labs/model_repeat.rs `REPEAT_FIELDS`): one state per repetition. */
+interface ModelRepeatView extends ModelLayersView {
+  layer: number;
+  variant: string;
+  iterations: number;
+  done: number;
+  heads: number;
+  boolean_distance: Float64Array;
+  leaders: Uint8Array;
+  stopped: { iteration: number, what: string } | null;
+}
+
+/** ModelLab.head_dynamics's answer (labs/model_head_dynamics.rs `HEAD_PARTICLES_FIELDS`): one
+ * head's particles, per sample `samples`. */
+interface ModelHeadParticles {
+  layer: number;
+  head: number;
+  space: string;
+  n: number;
+  d: number;
+  steps: number;
+  every: number;
+  dt: number;
+  samples: number;
+  k: number;
+  t: Float64Array;
+  step: Float64Array;
+  clusters: Float64Array;
+  mean_cos: Float64Array;
+  labels: Uint32Array;
+  boolean_distance: Float64Array;
+  leaders: Uint8Array;
+  max_norm: Float64Array;
+  hyperplanes: Float64Array;
+  coords: Float64Array;
+  psi: Float64Array;
+  p: Float32Array;
+  p_rgba: Uint8ClampedArray;
+  stopped: { step: number, what: string } | null;
+}
+
 /** ModelLab.info's answer (crates/web labs/model.rs `ModelInfo`). */
 interface ModelInfo {
   id: string;
@@ -233,9 +292,12 @@ interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, '
 }
 
 /** A ModelLab whose results are typed (workers/model.js holds it). */
-interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles'> {
+interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles' | 'layers_view' | 'repeat_view' | 'head_dynamics'> {
   info(): ModelInfo;
   tiles(max_side: number): ModelTiles;
+  layers_view(): ModelLayersView;
+  repeat_view(): ModelRepeatView;
+  head_dynamics(): ModelHeadParticles;
   analyse(text: string): ModelAnalysis;
   analyse_unmodified(text: string): ModelAnalysis;
   surgery(text: string): ModelCurve[];

@@ -40,6 +40,7 @@ export function headDynamicsPanel() {
 export class HeadDynamics {
   /** `onSpace(space)`: the user picked another head_space (the lab writes the link and re-runs). */
   constructor(onSpace) {
+    /** @type {ModelHeadParticles|null} */
     this.dyn = null;
     this.at = 0; // the sample shown
     this.timer = null;
@@ -99,7 +100,7 @@ export class HeadDynamics {
     this.frame = { c, h: half, hs: [half, half] };
     /** @type {HTMLInputElement} */ ($('md-dyn-slider')).max = String(Math.max(0, d.samples - 1));
     const end = d.samples - 1;
-    const stop = d.stopped ? ` ${CAPTIONS.dynamicsStopped.replace('$step', d.stopped.step).replace('$what', d.stopped.what)}` : '';
+    const stop = d.stopped ? ` ${CAPTIONS.dynamicsStopped.replace('$step', String(d.stopped.step)).replace('$what', d.stopped.what)}` : '';
     $('md-dyn-status').textContent = `${this.summary(end)}${stop}`;
     this.show(end);
   }

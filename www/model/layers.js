@@ -73,6 +73,7 @@ export class LayersPanel {
     this.o = o;
     const $ = (x) => document.getElementById(`${o.prefix}-${x}`);
     this.$ = $;
+    /** @type {ModelLayersView|null} */
     this.view = null; // ModelLab.layers_view's typed arrays
     this.result = null; // the analysis (tokens, sentences)
     this.layer = 0;
@@ -116,7 +117,7 @@ export class LayersPanel {
     return out;
   }
 
-  /** A new analysis's view, shown at layer `layer`. */
+  /** A new analysis's view, shown at layer `layer`. @param {ModelLayersView} view */
   set(view, result, layer) {
     this.view = view;
     this.result = result;

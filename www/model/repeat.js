@@ -70,6 +70,7 @@ export class RepeatPanel {
     this.keys = { layer: 0, iterations: 100, variant: 'transformer' }; // the link's
     this.runKey = null; // what the run shown (or on its way) is of
     this.job = 0;
+    /** @type {ModelRepeatView|null} */
     this.view = null; // ModelLab.repeat_view's arrays
     this.timer = null;
     this.wantStep = null; // the link's step=, shown when its run arrives
@@ -203,7 +204,8 @@ export class RepeatPanel {
     return true;
   }
 
-  /** A finished run: drawn at the link's repetition (step=), else at its last. */
+  /** A finished run: drawn at the link's repetition (step=), else at its last.
+   * @param {ModelRepeatView} view */
   set(view, ms) {
     this.view = view;
     $('md-repeat-progress').hidden = true;

@@ -37,6 +37,7 @@ export class RepeatHeads {
   /** `ask(t, head)`: asks the worker for head `head`'s P at repetition `t`. */
   constructor(ask) {
     this.ask = ask;
+    /** @type {ModelRepeatView|null} */
     this.view = null;
     this.result = null;
     this.t = 0;
@@ -55,7 +56,8 @@ export class RepeatHeads {
     });
   }
 
-  /** A finished run `view` (result: the analysis, its tokens), the chosen head `head`. */
+  /** A finished run `view` (result: the analysis, its tokens), the chosen head `head`.
+   * @param {ModelRepeatView} view */
   set(view, result, head) {
     this.view = view;
     this.result = result;

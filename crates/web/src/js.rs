@@ -11,20 +11,22 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError
 }
 
 /// A plain JavaScript object of typed arrays and numbers, written field by field, whose fields
-/// are exactly `names`: the interface `www/wasm.d.ts` declares for it (a web unit test compares
-/// each list with its interface). Setting a name not in the list, or finishing with one unset, is
-/// an error naming `what` and the field, so a field renamed on one side only fails.
+/// are exactly those of its lists: the interface `www/wasm.d.ts` declares for it, and those it
+/// extends (web unit tests compare each list with its interface). Setting a name not in the
+/// lists, or finishing with one unset, is an error naming `what` and the field, so a field
+/// renamed on one side only fails.
 pub(crate) struct Fields {
     out: js_sys::Object,
     what: &'static str,
-    names: &'static [&'static str],
+    names: Vec<&'static str>,
     set: Vec<bool>,
 }
 
 impl Fields {
-    /// An empty object that will have the fields `names`.
-    pub(crate) fn new(what: &'static str, names: &'static [&'static str]) -> Fields {
-        Fields { out: js_sys::Object::new(), what, names, set: vec![false; names.len()] }
+    /// An empty object that will have the fields of `lists`.
+    pub(crate) fn new(what: &'static str, lists: &[&'static [&'static str]]) -> Fields {
+        let names: Vec<&'static str> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+        Fields { out: js_sys::Object::new(), what, set: vec![false; names.len()], names }
     }
 
     /// Sets field `key` to `value`.

@@ -151,7 +151,7 @@ impl DepthLab {
                 k += 1;
             }
         }
-        let mut out = Fields::new("depth: tiles", &TILES_FIELDS);
+        let mut out = Fields::new("depth: tiles", &[&TILES_FIELDS]);
         out.set("side", &JsValue::from(side as u32))?;
         out.set("pixels", &pixels)?;
         out.set("values", &values)?;

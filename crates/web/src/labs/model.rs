@@ -303,7 +303,7 @@ impl ModelLab {
         let t = super::model_tiles::tiles(f, self.encoder.config.layers, max_side as usize, scale)
             .map_err(|e| JsError::new(&e))?;
         let ranges: Vec<f64> = t.similarity_range.iter().flatten().copied().collect();
-        let mut out = Fields::new("model: tiles", &TILES_FIELDS);
+        let mut out = Fields::new("model: tiles", &[&TILES_FIELDS]);
         out.set("side", &JsValue::from(t.side as u32))?;
         out.set("scale", &JsValue::from_str(attn_core::link::Named::name(scale)))?;
         out.set("attention", &Uint8ClampedArray::from(&t.attention[..]))?;

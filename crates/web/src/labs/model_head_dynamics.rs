@@ -7,11 +7,12 @@
 
 use super::model::ModelLab;
 use crate::charts::heatmap::viridis;
+use crate::js::Fields;
 use attn_core::model::head_dynamics::{run_observed, HeadDynamicsSpec, HeadRun, Sample, TokenStats};
 use attn_core::model::keys::HeadSpace;
 use attn_core::model::layers_view;
 use attn_core::model::Serial;
-use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint32Array, Uint8Array, Uint8ClampedArray};
+use js_sys::{Float32Array, Float64Array, Object, Uint32Array, Uint8Array, Uint8ClampedArray};
 use wasm_bindgen::prelude::*;
 
 /// A token's label where the drawn tokens are not finite.
@@ -24,6 +25,34 @@ struct Kept {
     p: Vec<f32>,
     psi: Option<Vec<f64>>,
 }
+
+/// The fields of the head's particles object (`ModelHeadParticles` in `www/wasm.d.ts`).
+const HEAD_PARTICLES_FIELDS: [&str; 24] = [
+    "layer",
+    "head",
+    "space",
+    "n",
+    "d",
+    "steps",
+    "every",
+    "dt",
+    "samples",
+    "k",
+    "t",
+    "step",
+    "clusters",
+    "mean_cos",
+    "labels",
+    "boolean_distance",
+    "leaders",
+    "max_norm",
+    "hyperplanes",
+    "coords",
+    "psi",
+    "p",
+    "p_rgba",
+    "stopped",
+];
 
 #[wasm_bindgen]
 impl ModelLab {
@@ -103,33 +132,28 @@ impl ModelLab {
         let column = |f: fn(&Sample) -> f64| -> Float64Array {
             Float64Array::from(&samples.iter().map(f).collect::<Vec<f64>>()[..])
         };
-        let out = Object::new();
-        let set = |key: &str, v: &JsValue| {
-            Reflect::set(&out, &JsValue::from_str(key), v)
-                .map(|_| ())
-                .map_err(|_| JsError::new("model: head particles"))
-        };
-        set("layer", &JsValue::from(spec.layer as u32))?;
-        set("head", &JsValue::from(spec.head as u32))?;
-        set("space", &JsValue::from_str(attn_core::link::Named::name(link.head_space)))?;
-        set("n", &JsValue::from(n as u32))?;
-        set("d", &JsValue::from(d as u32))?;
-        set("steps", &JsValue::from(spec.steps() as f64))?;
-        set("every", &JsValue::from(spec.every() as f64))?;
-        set("dt", &JsValue::from(spec.dt))?;
-        set("samples", &JsValue::from(count as u32))?;
-        set("k", &JsValue::from(k as u32))?;
-        set("t", &column(|s| s.t))?;
-        set("step", &column(|s| s.step as f64))?;
-        set("clusters", &Float64Array::from(&clusters[..]))?;
-        set("mean_cos", &Float64Array::from(&mean_cos[..]))?;
-        set("labels", &Uint32Array::from(&labels[..]))?;
-        set("boolean_distance", &column(|s| s.boolean_distance))?;
-        set("leaders", &Uint8Array::from(&leaders[..]))?;
-        set("max_norm", &column(|s| s.max_norm))?;
-        set("hyperplanes", &column(|s| s.hyperplanes.map_or(f64::NAN, |h| h as f64)))?;
-        set("coords", &Float64Array::from(&coords[..]))?;
-        set("psi", &Float64Array::from(&psi[..]))?;
+        let mut out = Fields::new("model: head particles", &[&HEAD_PARTICLES_FIELDS]);
+        out.set("layer", &JsValue::from(spec.layer as u32))?;
+        out.set("head", &JsValue::from(spec.head as u32))?;
+        out.set("space", &JsValue::from_str(attn_core::link::Named::name(link.head_space)))?;
+        out.set("n", &JsValue::from(n as u32))?;
+        out.set("d", &JsValue::from(d as u32))?;
+        out.set("steps", &JsValue::from(spec.steps() as f64))?;
+        out.set("every", &JsValue::from(spec.every() as f64))?;
+        out.set("dt", &JsValue::from(spec.dt))?;
+        out.set("samples", &JsValue::from(count as u32))?;
+        out.set("k", &JsValue::from(k as u32))?;
+        out.set("t", &column(|s| s.t))?;
+        out.set("step", &column(|s| s.step as f64))?;
+        out.set("clusters", &Float64Array::from(&clusters[..]))?;
+        out.set("mean_cos", &Float64Array::from(&mean_cos[..]))?;
+        out.set("labels", &Uint32Array::from(&labels[..]))?;
+        out.set("boolean_distance", &column(|s| s.boolean_distance))?;
+        out.set("leaders", &Uint8Array::from(&leaders[..]))?;
+        out.set("max_norm", &column(|s| s.max_norm))?;
+        out.set("hyperplanes", &column(|s| s.hyperplanes.map_or(f64::NAN, |h| h as f64)))?;
+        out.set("coords", &Float64Array::from(&coords[..]))?;
+        out.set("psi", &Float64Array::from(&psi[..]))?;
         // P's pixels: viridis on the fixed scale 0 to 1 (a uniform row is dark; NaN grey).
         let rgba: Vec<u8> = p
             .iter()
@@ -138,18 +162,28 @@ impl ModelLab {
                 [r, g, b, 255]
             })
             .collect();
-        set("p", &Float32Array::from(&p[..]))?;
-        set("p_rgba", &Uint8ClampedArray::from(&rgba[..]))?;
+        out.set("p", &Float32Array::from(&p[..]))?;
+        out.set("p_rgba", &Uint8ClampedArray::from(&rgba[..]))?;
         let stopped = match stopped {
             None => JsValue::NULL,
             Some(s) => {
-                let o = Object::new();
-                Reflect::set(&o, &"step".into(), &JsValue::from(s.step as f64)).map_err(|_| JsError::new("model"))?;
-                Reflect::set(&o, &"what".into(), &JsValue::from_str(&s.what)).map_err(|_| JsError::new("model"))?;
-                o.into()
+                let mut o = Fields::new("model: head particles' stop", &[&["step", "what"]]);
+                o.set("step", &JsValue::from(s.step as f64))?;
+                o.set("what", &JsValue::from_str(&s.what))?;
+                o.done()?.into()
             }
         };
-        set("stopped", &stopped)?;
-        Ok(out)
+        out.set("stopped", &stopped)?;
+        out.done()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The head's particles object has the fields `www/wasm.d.ts` declares (ModelHeadParticles).
+    #[test]
+    fn the_particles_are_what_wasm_d_ts_declares() {
+        let fields: std::collections::BTreeSet<String> = super::HEAD_PARTICLES_FIELDS.map(String::from).into();
+        assert_eq!(fields, crate::dts::fields_of("ModelHeadParticles"));
     }
 }

@@ -5,8 +5,9 @@
 //! `null`) has NaN statistics here, `finite` 0, labels [`NO_LABEL`] and a zero histogram.
 
 use super::model::ModelLab;
+use crate::js::Fields;
 use attn_core::model::layers_view::{layers_view, LayersView, BINS};
-use js_sys::{Float64Array, Object, Reflect, Uint32Array, Uint8Array};
+use js_sys::{Float64Array, Object, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 /// A token's label in a layer without statistics.
@@ -34,13 +35,30 @@ impl ModelLab {
             self.layers = Some((cos_tol, layers_view(&f.hidden, f.n, f.d, cos_tol)));
         }
         let (n, view) = (a.forward.n, &self.layers.as_ref().expect("set above").1);
-        view_object(n, view)
+        view_object(n, view, &[])?.done()
     }
 }
 
+/// The fields of [`ModelLab::layers_view`]' answer (`ModelLayersView` in `www/wasm.d.ts`).
+pub(super) const LAYERS_FIELDS: [&str; 13] = [
+    "n",
+    "states",
+    "k",
+    "bins",
+    "coords",
+    "variance",
+    "total_variance",
+    "finite",
+    "histograms",
+    "clusters",
+    "labels",
+    "mean_cos",
+    "effective_rank",
+];
+
 /// A [`LayersView`] of `n` tokens as the page reads it ([`ModelLab::layers_view`]'s object; the
-/// repeated layer's view has the same, one state per repetition).
-pub(super) fn view_object(n: usize, view: &LayersView) -> Result<Object, JsError> {
+/// repeated layer's view has the same, one state per repetition, and the fields `more`).
+pub(super) fn view_object(n: usize, view: &LayersView, more: &'static [&'static str]) -> Result<Fields, JsError> {
     let states = view.layers.len();
     let k = view.pca.k;
     let coords: Vec<f64> = view.coords.iter().flatten().copied().collect();
@@ -60,22 +78,19 @@ pub(super) fn view_object(n: usize, view: &LayersView) -> Result<Object, JsError
             }
         }
     }
-    let out = Object::new();
-    let set = |key: &str, v: &JsValue| {
-        Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: layers view"))
-    };
-    set("n", &JsValue::from(n as u32))?;
-    set("states", &JsValue::from(states as u32))?;
-    set("k", &JsValue::from(k as u32))?;
-    set("bins", &JsValue::from(BINS as u32))?;
-    set("coords", &Float64Array::from(&coords[..]))?;
-    set("variance", &Float64Array::from(&view.pca.variance[..]))?;
-    set("total_variance", &JsValue::from(view.pca.total_variance))?;
-    set("finite", &Uint8Array::from(&finite[..]))?;
-    set("histograms", &Float64Array::from(&histograms[..]))?;
-    set("clusters", &Float64Array::from(&stat(|s| s.clusters as f64)[..]))?;
-    set("labels", &Uint32Array::from(&labels[..]))?;
-    set("mean_cos", &Float64Array::from(&stat(|s| s.mean_cos)[..]))?;
-    set("effective_rank", &Float64Array::from(&stat(|s| s.effective_rank)[..]))?;
+    let mut out = Fields::new("model: layers view", &[&LAYERS_FIELDS, more]);
+    out.set("n", &JsValue::from(n as u32))?;
+    out.set("states", &JsValue::from(states as u32))?;
+    out.set("k", &JsValue::from(k as u32))?;
+    out.set("bins", &JsValue::from(BINS as u32))?;
+    out.set("coords", &Float64Array::from(&coords[..]))?;
+    out.set("variance", &Float64Array::from(&view.pca.variance[..]))?;
+    out.set("total_variance", &JsValue::from(view.pca.total_variance))?;
+    out.set("finite", &Uint8Array::from(&finite[..]))?;
+    out.set("histograms", &Float64Array::from(&histograms[..]))?;
+    out.set("clusters", &Float64Array::from(&stat(|s| s.clusters as f64)[..]))?;
+    out.set("labels", &Uint32Array::from(&labels[..]))?;
+    out.set("mean_cos", &Float64Array::from(&stat(|s| s.mean_cos)[..]))?;
+    out.set("effective_rank", &Float64Array::from(&stat(|s| s.effective_rank)[..]))?;
     Ok(out)
 }

@@ -8,12 +8,18 @@
 //! the run with the core's [`attn_core::model::repeat::Stopped`] message.
 
 use super::model::{ModelLab, RepeatRun};
+use crate::js::Fields;
 use attn_core::model::keys::VARIANT_NAMES;
 use attn_core::model::layers_view::layers_view;
 use attn_core::model::repeat::{attention_at, head_booleans, Repeater, MAX_ITERATIONS};
 use attn_core::model::Serial;
-use js_sys::{Float32Array, Float64Array, Object, Reflect, Uint8Array};
+use js_sys::{Float32Array, Float64Array, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
+
+/// The fields the repeated layer's view adds to the layers view's (`ModelRepeatView` in
+/// `www/wasm.d.ts`).
+const REPEAT_FIELDS: [&str; 8] =
+    ["layer", "variant", "iterations", "done", "heads", "boolean_distance", "leaders", "stopped"];
 
 #[wasm_bindgen]
 impl ModelLab {
@@ -87,14 +93,11 @@ impl ModelLab {
         };
         let (n, d) = (self.analysis.as_ref().map_or(0, |a| a.forward.n), self.encoder().config.hidden);
         let view = layers_view(&run.states, n, d, link.cos_tol);
-        let out = super::model_layers::view_object(n, &view)?;
-        let set = |key: &str, v: &JsValue| {
-            Reflect::set(&out, &JsValue::from_str(key), v).map(|_| ()).map_err(|_| JsError::new("model: repeat view"))
-        };
-        set("layer", &JsValue::from(run.layer as u32))?;
-        set("variant", &JsValue::from_str(run.variant.label()))?;
-        set("iterations", &JsValue::from(run.iterations as u32))?;
-        set("done", &JsValue::from((run.states.len() - 1) as u32))?;
+        let mut out = super::model_layers::view_object(n, &view, &REPEAT_FIELDS)?;
+        out.set("layer", &JsValue::from(run.layer as u32))?;
+        out.set("variant", &JsValue::from_str(run.variant.label()))?;
+        out.set("iterations", &JsValue::from(run.iterations as u32))?;
+        out.set("done", &JsValue::from((run.states.len() - 1) as u32))?;
         // Each head's Boolean distance (`states x heads`) and leaders (`states x heads x n`, 1
         // where token j leads: max_i P_ij > 1/2), science.md §1.7.
         let heads = self.encoder().config.heads;
@@ -107,21 +110,20 @@ impl ModelLab {
                 }
             }
         }
-        set("heads", &JsValue::from(heads as u32))?;
-        set("boolean_distance", &Float64Array::from(&distance[..]))?;
-        set("leaders", &Uint8Array::from(&leaders[..]))?;
+        out.set("heads", &JsValue::from(heads as u32))?;
+        out.set("boolean_distance", &Float64Array::from(&distance[..]))?;
+        out.set("leaders", &Uint8Array::from(&leaders[..]))?;
         let stopped = match &run.stopped {
             None => JsValue::NULL,
             Some(s) => {
-                let o = Object::new();
-                Reflect::set(&o, &"iteration".into(), &JsValue::from(s.iteration as u32))
-                    .and_then(|_| Reflect::set(&o, &"what".into(), &JsValue::from_str(&s.what)))
-                    .map_err(|_| JsError::new("model: repeat view"))?;
-                o.into()
+                let mut o = Fields::new("model: repeat view's stop", &[&["iteration", "what"]]);
+                o.set("iteration", &JsValue::from(s.iteration as u32))?;
+                o.set("what", &JsValue::from_str(&s.what))?;
+                o.done()?.into()
             }
         };
-        set("stopped", &stopped)?;
-        Ok(out)
+        out.set("stopped", &stopped)?;
+        out.done()
     }
 
     /// Head `head`'s `P_h` of the repeated layer at repetition `t`'s tokens (`n x n`, row-major,
@@ -145,5 +147,22 @@ impl ModelLab {
         let n = state.len() / self.encoder().config.hidden;
         let p = attention_at(self.encoder(), run.layer, state, n, &Serial);
         Ok(Float32Array::from(&p[head * n * n..(head + 1) * n * n]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::fields_of;
+    use std::collections::BTreeSet;
+
+    /// The layers view and the repeated layer's view have the fields `www/wasm.d.ts` declares
+    /// (ModelLayersView; ModelRepeatView, which extends it).
+    #[test]
+    fn the_views_are_what_wasm_d_ts_declares() {
+        let layers: BTreeSet<String> = super::super::model_layers::LAYERS_FIELDS.map(String::from).into();
+        assert_eq!(layers, fields_of("ModelLayersView"));
+        let repeat: BTreeSet<String> = layers.into_iter().chain(REPEAT_FIELDS.map(String::from)).collect();
+        assert_eq!(repeat, fields_of("ModelRepeatView"));
     }
 }
