@@ -6,7 +6,7 @@
 
 use crate::tiny_bert::*;
 use attn_core::model::analysis::{residual_curve, similarity, statistics, QUANTILE};
-use attn_core::model::{Encoder, Pool, Serial, Variant, VARIANTS};
+use attn_core::model::{ops, Encoder, Pool, Serial, Variant, VARIANTS};
 use std::collections::HashMap;
 
 /// The tiny model's tensors by name, as f64.
@@ -181,6 +181,22 @@ fn threads_never_change_a_bit() {
     assert_eq!(e.ids.len(), 42);
     for v in VARIANTS {
         assert_eq!(enc.forward(&e, v, true, &Serial), enc.forward(&e, v, true, &Threads), "{}", v.label());
+    }
+}
+
+#[test]
+fn the_feed_forwards_fused_gelu_has_the_bits_of_gelu_after_the_product() {
+    // 42 tokens: blocks of 16, 16 and 10 rows, each GELU'd by its own task as it is written.
+    let enc = tiny(13);
+    let e = enc.encode(&"the quick brown fox jumps, a lazy dog. ".repeat(4)).unwrap();
+    let n = e.ids.len();
+    let f = enc.forward(&e, Variant::Transformer, false, &Serial);
+    for (lw, h) in enc.weights.layers.iter().zip(&f.hidden) {
+        let mut apart = ops::linear(h, n, &lw.ffn_in, &Serial);
+        ops::gelu(&mut apart);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&ops::linear_gelu(h, n, &lw.ffn_in, &Serial)), bits(&apart));
+        assert_eq!(bits(&ops::linear_gelu(h, n, &lw.ffn_in, &Threads)), bits(&apart));
     }
 }
 

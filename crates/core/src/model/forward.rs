@@ -17,7 +17,7 @@
 //! Every product runs on the shared kernels; the softmax uses the core's `exp`, the GELU `libm`.
 
 use super::config::BertConfig;
-use super::ops::{add, gelu, layer_norm, linear, softmax_rows, Pool};
+use super::ops::{add, layer_norm, linear, linear_gelu, softmax_rows, Pool};
 use super::weights::{BertWeights, LayerWeights};
 use crate::architecture::{self, Architecture};
 use crate::kernels::{pack_keys, pack_queries, scores_block, weighted_sums_block, KeyPanels, Shift, SumsScratch};
@@ -229,8 +229,7 @@ pub fn head_contribution(o_h: &[f32], n: usize, c: &BertConfig, lw: &LayerWeight
 
 /// `FFN(h) = gelu(h W_1^T + b_1) W_2^T + b_2` (`n x d`).
 pub fn ffn(h: &[f32], n: usize, lw: &LayerWeights, pool: &dyn Pool) -> Vec<f32> {
-    let mut mid = linear(h, n, &lw.ffn_in, pool);
-    gelu(&mut mid);
+    let mid = linear_gelu(h, n, &lw.ffn_in, pool);
     linear(&mid, n, &lw.ffn_out, pool)
 }
 

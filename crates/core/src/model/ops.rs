@@ -36,6 +36,18 @@ pub const ROWS_PER_TASK: usize = 16;
 /// `Y = X W^T + b` (`x`: `n x in`; returns `n x out`): each output `y_io = (sum_c x_ic w_oc) + b_o`,
 /// the sum over `c` in increasing order (the scores kernel, science.md "Matrix products").
 pub fn linear(x: &[f32], n: usize, lin: &Linear, pool: &dyn Pool) -> Vec<f32> {
+    linear_then(x, n, lin, pool, &|_| {})
+}
+
+/// [`linear`] followed by the exact [`gelu`] of every output, applied to each task's block as it
+/// is written (on the pool's threads, while the block is in cache); each element's arithmetic is
+/// `gelu`'s, so the bits are those of `linear` then `gelu`.
+pub fn linear_gelu(x: &[f32], n: usize, lin: &Linear, pool: &dyn Pool) -> Vec<f32> {
+    linear_then(x, n, lin, pool, &gelu)
+}
+
+/// [`linear`], then `after` on each task's block of whole output rows.
+fn linear_then(x: &[f32], n: usize, lin: &Linear, pool: &dyn Pool, after: &(dyn Fn(&mut [f32]) + Sync)) -> Vec<f32> {
     let (inp, out) = (lin.inp(), lin.out());
     let mut y = vec![0.0f32; n * out];
     pool.chunks(&mut y, ROWS_PER_TASK * out, &|k, block| {
@@ -49,6 +61,7 @@ pub fn linear(x: &[f32], n: usize, lin: &Linear, pool: &dyn Pool) -> Vec<f32> {
                 *v += b;
             }
         }
+        after(block);
     });
     y
 }
