@@ -37,3 +37,23 @@ pub const ARCHITECTURES: [Architecture; 5] = [SAN, SAN_MLP, SAN_SKIP, TRANSFORME
 pub fn order_of(label: &str) -> Option<usize> {
     ARCHITECTURES.iter().position(|a| a.label == label)
 }
+
+/// Serde for a lab's variant enum as its label (`SAN`, ...): written with `$ty::label`, read back
+/// with `$find` (a `fn(&str) -> Option<$ty>`), an unknown text refused as "no `$what` variant".
+#[macro_export]
+macro_rules! serde_as_label {
+    ($ty:ty, $find:expr, $what:expr) => {
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.label())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let text = <String as serde::Deserialize>::deserialize(d)?;
+                $find(&text).ok_or_else(|| serde::de::Error::custom(format!("no {} variant {:?}", $what, text)))
+            }
+        }
+    };
+}

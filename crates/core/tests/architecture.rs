@@ -78,3 +78,20 @@ fn each_legend_starts_with_the_label_and_says_what_its_own_layer_keeps() {
         assert_eq!(text, v.choice());
     }
 }
+
+#[test]
+fn both_labs_variants_are_their_labels_in_json() {
+    // The depth lab's read back from label or name, the model lab's from its label; NaN from null.
+    for v in depth::VARIANTS {
+        assert_eq!(serde_json::to_value(v).unwrap(), v.label());
+        assert_eq!(serde_json::from_value::<depth::Variant>(v.label().into()).unwrap(), v);
+        assert_eq!(serde_json::from_value::<depth::Variant>(v.name().into()).unwrap(), v);
+    }
+    let curve = serde_json::json!({ "variant": "SAN+MLP", "residual": [1.0, null] });
+    let c: attn_core::model::Curve = serde_json::from_value(curve.clone()).unwrap();
+    assert_eq!(c.variant, model_forward::Variant::SanMlp);
+    assert!(c.residual[0] == 1.0 && c.residual[1].is_nan());
+    assert_eq!(serde_json::to_value(&c).unwrap(), curve);
+    let e = serde_json::from_value::<model_forward::Variant>("san-mlp".into()).unwrap_err();
+    assert_eq!(e.to_string(), "no model variant \"san-mlp\"");
+}

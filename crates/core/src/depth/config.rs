@@ -22,7 +22,7 @@
 
 use crate::architecture::{self, Architecture};
 use crate::link::ConfigError;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::Serialize;
 
 /// Largest sequence length `n`.
 pub const MAX_TOKENS: usize = 512;
@@ -329,16 +329,5 @@ impl Variant {
     }
 }
 
-impl Serialize for Variant {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.label())
-    }
-}
-
-/// Read back from its label (or name), as [`Variant::from_name`].
-impl<'de> Deserialize<'de> for Variant {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
-        let text = String::deserialize(d)?;
-        Variant::from_name(&text).ok_or_else(|| serde::de::Error::custom(format!("no depth variant {:?}", text)))
-    }
-}
+// In JSON as its label, read back with `Variant::from_name` (label or name).
+crate::serde_as_label!(Variant, Variant::from_name, "depth");

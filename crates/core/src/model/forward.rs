@@ -21,7 +21,6 @@ use super::ops::{add, layer_norm, linear, linear_gelu, softmax_rows, Pool};
 use super::weights::{BertWeights, LayerWeights};
 use crate::architecture::{self, Architecture};
 use crate::kernels::{pack_keys, pack_queries, scores_block, weighted_sums_block, KeyPanels, Shift, SumsScratch};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Dong et al.'s four architectures on the trained weights (module documentation), in the order
 /// the lab shows them.
@@ -93,19 +92,8 @@ impl Variant {
     }
 }
 
-impl Serialize for Variant {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.label())
-    }
-}
-
-/// Read back from its label, as [`Variant::from_label`].
-impl<'de> Deserialize<'de> for Variant {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
-        let text = String::deserialize(d)?;
-        Variant::from_label(&text).ok_or_else(|| serde::de::Error::custom(format!("no model variant {:?}", text)))
-    }
-}
+// In JSON as its label, read back with `Variant::from_label`.
+crate::serde_as_label!(Variant, Variant::from_label, "model");
 
 /// What a forward pass keeps.
 #[derive(Clone, Debug, PartialEq)]
