@@ -25,10 +25,7 @@ impl DepthResults {
     /// order: the charts draw and list them so); throws on a name that is not a variant's.
     #[wasm_bindgen(constructor)]
     pub fn new(variants: Vec<String>) -> Result<DepthResults, JsError> {
-        let order = variants
-            .iter()
-            .map(|v| Variant::from_name(v).ok_or_else(|| JsError::new(&format!("no depth variant {:?}", v))))
-            .collect::<Result<_, _>>()?;
+        let order = variants.iter().map(|v| variant_named(v)).collect::<Result<_, _>>()?;
         Ok(DepthResults { order, variants: Vec::new() })
     }
 
@@ -44,7 +41,7 @@ impl DepthResults {
     /// Keeps a worker's `path_lengths` answer for `variant` (name or label), once its result is
     /// here; throws on an unknown variant or a malformed answer.
     pub fn set_paths(&mut self, variant: &str, paths: JsValue) -> Result<(), JsError> {
-        let v = Variant::from_name(variant).ok_or_else(|| JsError::new(&format!("no depth variant {:?}", variant)))?;
+        let v = variant_named(variant)?;
         let p: Option<PathLengths> =
             serde_wasm_bindgen::from_value(paths).map_err(|e| JsError::new(&format!("path lengths: {}", e)))?;
         if let Some(slot) = self.variants.iter_mut().find(|(r, _)| r.variant == v) {
@@ -52,16 +49,11 @@ impl DepthResults {
         }
         Ok(())
     }
+}
 
-    /// How many variants have finished.
-    pub fn len(&self) -> usize {
-        self.variants.len()
-    }
-
-    /// Whether none has.
-    pub fn is_empty(&self) -> bool {
-        self.variants.is_empty()
-    }
+/// The depth variant named `name` (name or label), or an error naming it.
+fn variant_named(name: &str) -> Result<Variant, JsError> {
+    Variant::from_name(name).ok_or_else(|| JsError::new(&format!("no depth variant {:?}", name)))
 }
 
 impl DepthResults {
@@ -80,6 +72,11 @@ impl DepthResults {
     /// Every finished variant as the charts read it.
     fn series(&self) -> Vec<Series<'_>> {
         self.variants.iter().map(|(r, p)| Series::of(r, p.as_ref())).collect()
+    }
+
+    /// Variant `v` as the charts read it, once its result is here.
+    fn series_of(&self, v: Variant) -> Option<Series<'_>> {
+        self.variants.iter().find(|(r, _)| r.variant == v).map(|(r, p)| Series::of(r, p.as_ref()))
     }
 }
 
@@ -118,10 +115,8 @@ pub fn draw_depth_histograms(
     dpr: f64,
     colours: &[u32],
 ) -> Result<JsValue, JsError> {
-    let want = Variant::from_name(variant);
-    let series = results.series();
-    let r = series.iter().find(|s| Some(s.label) == want.map(Variant::label));
-    to_js(&depth_chart::histograms(canvas, r, dpr, colours).map_err(|e| JsError::new(&e))?)
+    let r = Variant::from_name(variant).and_then(|v| results.series_of(v));
+    to_js(&depth_chart::histograms(canvas, r.as_ref(), dpr, colours).map_err(|e| JsError::new(&e))?)
 }
 
 /// Draws the same-sentence share of high-similarity pairs against layer, one curve per
@@ -196,7 +191,7 @@ mod tests {
         assert!(kept.series()[1].paths.is_some());
         kept.keep(again);
         assert_eq!(labels(&kept), ["transformer", "SAN", "SAN+skip"]);
-        assert_eq!(kept.len(), 3);
+        assert_eq!(kept.variants.len(), 3);
         assert!(kept.series()[1].paths.is_none());
     }
 }
