@@ -3,7 +3,7 @@
 //! sizes), [`canvas`] the drawing backend (text measured by the canvas itself, which the page's
 //! Content-Security-Policy allows), [`axes`], [`legend`] and [`plot_marks`] the common parts, [`quiet`] a panel with nothing to say
 //! (one sentence instead of a flat line); [`heatmap`] turns
-//! values into viridis pixels. One file per lab's charts: [`particles`] (the metrics over time),
+//! values into viridis pixels, [`pooled`] a matrix pooled once and coloured on any scale. One file per lab's charts: [`particles`] (the metrics over time),
 //! [`training`] (loss, entropy, `max |Δc|`, snap), [`sweep`] (entropy against `r`), [`depth`]
 //! (histograms, same-sentence share, paths, spectrum) and [`depth_residual`] (rank collapse).
 //! Every chart follows one protocol and returns one [`layout::Layout`] (where its axes, panels,
@@ -20,6 +20,7 @@ pub mod legend;
 pub mod particles;
 pub mod plot;
 pub mod plot_marks;
+pub mod pooled;
 pub mod quiet;
 pub mod sweep;
 pub mod training;

@@ -8,6 +8,7 @@
 //! show it: colours of `S` span each head's own off-diagonal range.
 
 use crate::charts::heatmap;
+use crate::charts::pooled::Pooled;
 use crate::js::Fields;
 use crate::to_js;
 use attn_core::depth::{parse, DepthRun, Variant};
@@ -126,7 +127,7 @@ impl DepthLab {
             let mut all = (f64::INFINITY, f64::NEG_INFINITY);
             for l in 1..=recorded {
                 for h in 0..c.heads {
-                    let (lo, hi) = off_diagonal_range(&matrix(l, h)?, n);
+                    let (lo, hi) = Pooled::new(&matrix(l, h)?, n, max_side as usize, true).range;
                     all = (all.0.min(lo), all.1.max(hi));
                 }
             }
@@ -140,10 +141,9 @@ impl DepthLab {
         for l in 1..=recorded {
             for h in 0..c.heads {
                 let s = matrix(l, h)?;
-                let t = match range {
-                    Some((lo, hi)) => tile_in(&s, n, max_side as usize, lo, hi),
-                    None => tile(&s, n, max_side as usize),
-                };
+                let pooled = Pooled::new(&s, n, max_side as usize, true);
+                let (lo, hi) = range.unwrap_or(pooled.range);
+                let t = pooled.rgba_in(lo, hi);
                 pixels.subarray(k * tile_len as u32, (k + 1) * tile_len as u32).copy_from(&t);
                 row.clear();
                 row.extend(s.iter().map(|&x| x as f32));
@@ -157,39 +157,6 @@ impl DepthLab {
         out.set("values", &values)?;
         out.done()
     }
-}
-
-/// Viridis pixels of one similarity matrix `s` (`n x n`, zero diagonal) over its off-diagonal
-/// range `[lo, hi]`; the diagonal at the low end.
-pub fn tile(s: &[f64], n: usize, max_side: usize) -> Vec<u8> {
-    let (lo, hi) = off_diagonal_range(s, n);
-    tile_in(s, n, max_side, lo, hi)
-}
-
-/// The smallest and largest finite off-diagonal entries of `s` (`n x n`); `(inf, -inf)` when
-/// there is none.
-pub fn off_diagonal_range(s: &[f64], n: usize) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for i in 0..n {
-        for j in 0..n {
-            let x = s[i * n + j];
-            if i != j && x.is_finite() {
-                lo = lo.min(x);
-                hi = hi.max(x);
-            }
-        }
-    }
-    (lo, hi)
-}
-
-/// Viridis pixels of `s` (`n x n`) with `[lo, hi]` spanning the colour map (a span that is not
-/// positive: 1; `lo` not finite: 0); the diagonal at the low end; an entry that is not finite
-/// grey ([`heatmap::NO_VALUE`]).
-pub fn tile_in(s: &[f64], n: usize, max_side: usize, lo: f64, hi: f64) -> Vec<u8> {
-    let span = if hi > lo { hi - lo } else { 1.0 };
-    let lo = if lo.is_finite() { lo } else { 0.0 };
-    let t: Vec<f64> = (0..n * n).map(|k| if k / n == k % n { 0.0 } else { (s[k] - lo) / span }).collect();
-    heatmap::rgba(&t, n, max_side, 1.0)
 }
 
 impl DepthLab {
@@ -224,33 +191,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tiles_span_the_off_diagonal_range_with_the_diagonal_dark() {
-        // S = [[0, 2, 4], [2, 0, 3], [4, 3, 0]]: range [2, 4].
-        let s = [0.0, 2.0, 4.0, 2.0, 0.0, 3.0, 4.0, 3.0, 0.0];
-        let px = tile(&s, 3, 512);
-        assert_eq!(px.len(), 3 * 3 * 4);
-        assert_eq!(&px[0..3], &heatmap::viridis(0.0)); // diagonal
-        assert_eq!(&px[4..7], &heatmap::viridis(0.0)); // S_01 = 2, the low end
-        assert_eq!(&px[8..11], &heatmap::viridis(1.0)); // S_02 = 4, the high end
-        assert_eq!(&px[20..23], &heatmap::viridis(0.5)); // S_12 = 3
-    }
-
-    #[test]
-    fn a_shared_range_colours_every_tile_on_one_scale() {
-        // Two heads: [2, 4] and [1, 2]; shared range [1, 4].
-        let a = [0.0, 2.0, 4.0, 0.0];
-        let b = [0.0, 1.0, 2.0, 0.0];
-        let (ra, rb) = (off_diagonal_range(&a, 2), off_diagonal_range(&b, 2));
-        assert_eq!((ra, rb), ((2.0, 4.0), (1.0, 2.0)));
-        let (lo, hi) = (ra.0.min(rb.0), ra.1.max(rb.1));
-        // Per head, b's largest entry is the top colour; on the shared scale it is a third up.
-        assert_eq!(&tile(&b, 2, 512)[8..11], &heatmap::viridis(1.0));
-        assert_eq!(&tile_in(&b, 2, 512, lo, hi)[8..11], &heatmap::viridis(1.0 / 3.0));
-        assert_eq!(&tile_in(&a, 2, 512, lo, hi)[8..11], &heatmap::viridis(1.0));
-        assert_eq!(&tile_in(&a, 2, 512, lo, hi)[4..7], &heatmap::viridis(1.0 / 3.0));
-    }
-
-    #[test]
     fn a_lab_runs_a_variant_and_gives_a_tile_per_layer_and_head() {
         let mut lab =
             DepthLab { run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()) };
@@ -261,7 +201,7 @@ mod tests {
         for l in 1..=c.layers {
             for h in 0..c.heads {
                 let s = lab.run.similarity_matrix(l, h).unwrap();
-                assert_eq!(tile(&s, n, 512).len(), n * n * 4);
+                assert_eq!(Pooled::new(&s, n, 512, true).rgba_in(0.0, 1.0).len(), n * n * 4);
                 count += 1;
             }
         }

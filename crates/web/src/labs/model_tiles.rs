@@ -3,8 +3,7 @@
 //! core `model::keys::TileScale`). Plain bytes for the page's `ImageData`; the numbers are the
 //! core's `f32`, read as `f64`.
 
-use super::depth::{off_diagonal_range, tile_in};
-use crate::charts::heatmap;
+use crate::charts::pooled::Pooled;
 use attn_core::model::analysis::similarity;
 use attn_core::model::keys::TileScale;
 use attn_core::model::Forward;
@@ -26,7 +25,8 @@ pub struct Tiles {
 }
 
 /// The tiles of forward `f` (`layers` layers), at most `max_side` pixels a side, on `scale`.
-/// A layer without records is an error.
+/// Each head's `P` and `S` are pooled once ([`Pooled`]), then coloured. A layer without records
+/// is an error.
 pub fn tiles(f: &Forward, layers: usize, max_side: usize, scale: TileScale) -> Result<Tiles, String> {
     let (n, heads) = (f.n, f.heads);
     let missing = || "model: a layer without records".to_string();
@@ -34,21 +34,13 @@ pub fn tiles(f: &Forward, layers: usize, max_side: usize, scale: TileScale) -> R
     let mut s_all = Vec::with_capacity(layers * heads);
     for l in 1..=layers {
         for h in 0..heads {
-            let p: Vec<f64> = f.attention(l, h).ok_or_else(missing)?.iter().map(|&x| x as f64).collect();
+            p_all.push(Pooled::new(f.attention(l, h).ok_or_else(missing)?, n, max_side, false));
             let o = f.head_output(l, h).ok_or_else(missing)?;
-            let s: Vec<f64> = similarity(o, n, f.d_head).iter().map(|&x| x as f64).collect();
-            p_all.push(p);
-            s_all.push(s);
+            s_all.push(Pooled::new(&similarity(o, n, f.d_head), n, max_side, true));
         }
     }
-    let mut attention_max: Vec<f64> = p_all.iter().map(|p| heatmap::finite_max(p)).collect();
-    let mut similarity_range: Vec<[f64; 2]> = s_all
-        .iter()
-        .map(|s| {
-            let (lo, hi) = off_diagonal_range(s, n);
-            [lo, hi]
-        })
-        .collect();
+    let mut attention_max: Vec<f64> = p_all.iter().map(Pooled::finite_max).collect();
+    let mut similarity_range: Vec<[f64; 2]> = s_all.iter().map(|s| [s.range.0, s.range.1]).collect();
     if scale == TileScale::Shared {
         let top = attention_max.iter().copied().fold(0.0f64, f64::max);
         attention_max.iter_mut().for_each(|m| *m = top);
@@ -56,12 +48,12 @@ pub fn tiles(f: &Forward, layers: usize, max_side: usize, scale: TileScale) -> R
         let hi = similarity_range.iter().map(|r| r[1]).fold(f64::NEG_INFINITY, f64::max);
         similarity_range.iter_mut().for_each(|r| *r = [lo, hi]);
     }
-    let side = heatmap::side(n, max_side).0;
+    let side = crate::charts::heatmap::side(n, max_side).0;
     let mut attention = Vec::with_capacity(layers * heads * side * side * 4);
     let mut sim = Vec::with_capacity(attention.capacity());
     for (k, (p, s)) in p_all.iter().zip(&s_all).enumerate() {
-        attention.extend(heatmap::rgba(p, n, max_side, attention_max[k]));
-        sim.extend(tile_in(s, n, max_side, similarity_range[k][0], similarity_range[k][1]));
+        attention.extend(p.rgba(attention_max[k]));
+        sim.extend(s.rgba_in(similarity_range[k][0], similarity_range[k][1]));
     }
     Ok(Tiles { side, attention, similarity: sim, attention_max, similarity_range })
 }

@@ -5,6 +5,7 @@
 
 use super::particles::ParticleLab;
 use crate::charts::heatmap;
+use crate::charts::pooled::Pooled;
 use attn_core::particles::analysis::metrics::{attention_views, cluster_labels_now};
 use attn_core::particles::analysis::TokenOrder;
 use js_sys::{Uint32Array, Uint8ClampedArray};
@@ -67,8 +68,8 @@ impl ParticleLab {
     pub fn heatmap_rgba(&mut self, max_side: u32) -> Result<Uint8ClampedArray, JsError> {
         self.ensure_p()?;
         let (p, side) = self.p_view();
-        let px = heatmap::rgba(p, side, max_side as usize, heatmap::finite_max(p));
-        Ok(Uint8ClampedArray::from(&px[..]))
+        let pooled = Pooled::new(p, side, max_side as usize, false);
+        Ok(Uint8ClampedArray::from(&pooled.rgba(pooled.finite_max())[..]))
     }
 
     /// [`ParticleLab::heatmap_rgba`] with the top of the colour scale chosen by the page: viridis of
@@ -151,8 +152,9 @@ impl ParticleLab {
     /// The view's pixels, viridis of `P_ij / top` (`top <= 0` or not finite: its largest entry).
     fn view_rgba(&self, max_side: u32, top: f64) -> Uint8ClampedArray {
         let (p, side) = self.p_view();
-        let scale = if top > 0.0 && top.is_finite() { top } else { heatmap::finite_max(p) };
-        Uint8ClampedArray::from(&heatmap::rgba(p, side, max_side as usize, scale)[..])
+        let pooled = Pooled::new(p, side, max_side as usize, false);
+        let scale = if top > 0.0 && top.is_finite() { top } else { pooled.finite_max() };
+        Uint8ClampedArray::from(&pooled.rgba(scale)[..])
     }
 
     /// Whether the heatmap's view is the one the workers made of the state last analysed.
