@@ -1,6 +1,7 @@
 //! The matrix products of attention, shared by every lab that computes attention (science.md,
 //! "Matrix products"): scores `S = A Bᵀ` ([`scores`]) and weighted sums
-//! `O = P Wᵀ` over rows of weights ([`sums`]), in `f32` or `f64` ([`Float`]).
+//! `O = P Wᵀ` over rows of weights ([`sums`]), in `f32` or `f64` ([`Float`]); and, on the score
+//! tiles, Gram matrices with a plain loop's bits ([`gram`]).
 //!
 //! Order of the arithmetic (what makes the same inputs give the same bits on every target, for
 //! every tile shape, any number of threads or workers):
@@ -25,6 +26,7 @@ mod avx2;
 mod avx512;
 mod element;
 mod float;
+pub mod gram;
 pub mod scores;
 pub mod shape;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -34,5 +36,6 @@ mod tiles;
 
 pub use element::{combine, Element, LANES};
 pub use float::Float;
-pub use scores::{pack_keys, pack_queries, scores_block, KeyPanels};
+pub use gram::gram;
+pub use scores::{pack_keys, pack_queries, scores_block, scores_block_from, KeyPanels};
 pub use sums::{weighted_sums_block, Shift, SumsScratch};

@@ -78,6 +78,12 @@ pub fn pack_queries<T: Float>(rows: usize, d: usize, query: impl Fn(usize, usize
 /// `s` holds at least `rows x n`, row-major). Needs `d >= 1`; panics if `queries` or `s` is
 /// shorter than stated.
 pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s: &mut [T]) {
+    scores_block_from(queries, rows, keys, 0, s);
+}
+
+/// [`scores_block`] against the keys from the panel holding key `first` on: `s[r * n + j]` for
+/// `j >= first - first % SK` (the panel's start), the other entries of `s` left as they are.
+pub fn scores_block_from<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, first: usize, s: &mut [T]) {
     let (n, d) = (keys.n, keys.d);
     if rows == 0 || n == 0 {
         return;
@@ -85,7 +91,7 @@ pub fn scores_block<T: Float>(queries: &[T], rows: usize, keys: &KeyPanels<T>, s
     assert!(d >= 1, "scores need d >= 1");
     let panels = n.div_ceil(SK);
     // Runs of `T::PANELS` panels at once where the target has a wider tile, the rest one by one.
-    let mut p = 0;
+    let mut p = first / SK;
     while T::PANELS > 1 && p + T::PANELS <= panels {
         match T::PANELS {
             2 => panel_run::<T, 2>(queries, rows, keys, p, s),

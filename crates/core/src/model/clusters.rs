@@ -3,21 +3,23 @@
 //! its own cluster); clusters are the connected components (single linkage), numbered 0, 1, … in
 //! the order of their first token. Tokens are 0-based and include `[CLS]` and `[SEP]`.
 
+use crate::kernels::gram;
+
 /// The default `cos_tol` (the model lab's key).
 pub const COS_TOL: f64 = 0.01;
 
 /// The `n x n` cosines of the rows of `x` (`n x d`, row-major; `f32` states, or the `f64` ones of
-/// a head's particles) in `f64`: `x_i·x_j / (|x_i| |x_j|)`, each sum over the features in
-/// increasing order; `None` for a pair with a zero vector (the diagonal included).
+/// a head's particles) in `f64`: `x_i·x_j / (|x_i| |x_j|)`, each dot product summed over the
+/// features in increasing order from 0 (the rows' Gram matrix, [`gram`]); `None` for a pair with
+/// a zero vector (the diagonal included).
 pub fn cosines<T: Copy + Into<f64>>(x: &[T], n: usize, d: usize) -> Vec<Option<f64>> {
-    let row = |i: usize| &x[i * d..(i + 1) * d];
-    let dot = |i: usize, j: usize| row(i).iter().zip(row(j)).fold(0.0f64, |s, (&a, &b)| s + a.into() * b.into());
-    let norms: Vec<f64> = (0..n).map(|i| dot(i, i).sqrt()).collect();
+    let dots = gram(n, d, |i, c| x[i * d + c].into());
+    let norms: Vec<f64> = (0..n).map(|i| dots[i * n + i].sqrt()).collect();
     let mut out = vec![None; n * n];
     for i in 0..n {
         for j in i..n {
             if norms[i] > 0.0 && norms[j] > 0.0 {
-                let c = dot(i, j) / (norms[i] * norms[j]);
+                let c = dots[i * n + j] / (norms[i] * norms[j]);
                 out[i * n + j] = Some(c);
                 out[j * n + i] = Some(c);
             }

@@ -17,6 +17,7 @@
 //! all defined, and §7.3's rule would read the token as a zero vector).
 
 use super::clusters::{cosines, labels_of, mean_cosine};
+use crate::kernels::gram;
 use crate::particles::analysis::rank::effective_rank_of_rows;
 use nalgebra::{DMatrix, SymmetricEigen};
 
@@ -172,26 +173,11 @@ pub fn fit(hidden: &[Vec<f32>], n: usize, d: usize) -> Pca {
     }
     let mean = column_mean(rows(), d);
     let count = m as f64;
-    // The centred fitted rows (`N x d`); row `a` of the covariance gathers `x_ra x_rb` for all
-    // `b >= a` row after row: each entry is still summed in row order, and the inner loop runs
-    // across independent entries (it vectorises without changing a bit).
+    // The centred fitted rows (`N x d`); the covariance is their columns' Gram matrix, each
+    // entry summed in row order (the plain loop's bits, [`gram`]), divided by `N`.
     let centred: Vec<f64> = rows().flat_map(|row| row.iter().zip(&mean).map(|(&v, mu)| v as f64 - mu)).collect();
-    let mut cov = DMatrix::zeros(d, d);
-    let mut acc = vec![0.0; d];
-    for a in 0..d {
-        acc[a..].iter_mut().for_each(|v| *v = 0.0);
-        for x in centred.chunks(d) {
-            let xa = x[a];
-            for (s, &xb) in acc[a..].iter_mut().zip(&x[a..]) {
-                *s += xa * xb;
-            }
-        }
-        for b in a..d {
-            let v = acc[b] / count;
-            cov[(a, b)] = v;
-            cov[(b, a)] = v;
-        }
-    }
+    let g = gram(d, m, |a, r| centred[r * d + a]);
+    let cov = DMatrix::from_fn(d, d, |a, b| g[a * d + b] / count);
     let total_variance = (0..d).fold(0.0, |s, a| s + cov[(a, a)]);
     let mut axes = vec![f64::NAN; k * d];
     let mut variance = vec![f64::NAN; k];
