@@ -277,6 +277,46 @@ interface DepthTiles {
 
 // ---- the module, with these results in place of `any` ------------------------------------------
 
+/** ParticleLab.metrics(): the metrics of the state shown (web `labs/particles_chart.rs`
+ * MetricsOut, core `particles::analysis::Metrics` flattened into it). */
+interface ParticleMetrics {
+  t: number;
+  step: number;
+  clusters: number;
+  boolean_distance: number;
+  effective_rank: number;
+  /** The interaction energy (sphere models with Q = K = V = I), else null. */
+  energy: number | null;
+  /** The hyperplanes' groups (Euclidean model with psi1 defined), else null. */
+  hyperplanes: number | null;
+  leaders: number[];
+}
+
+/** ParticleLab.psi1(): psi1 and the range of <psi1, z_i(0)> (web `labs/particles_overlays.rs` Psi). */
+interface ParticlePsi {
+  lambda: number;
+  psi: number[];
+  lo: number;
+  hi: number;
+}
+
+/** ParticleLab.initial_hull(): the initial tokens' convex hull (web `labs/particles_overlays.rs` Hull). */
+interface ParticleHull {
+  vertices: number[];
+  edges: [number, number][];
+  /** Per edge, the outward normals of the two faces it joins (3-D hulls; else empty). */
+  normals: [[number, number, number], [number, number, number]][];
+  points: number[][];
+}
+
+/** A ParticleLab whose answers are typed. */
+interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab']>, 'metrics' | 'finish_analyses' | 'psi1' | 'initial_hull'> {
+  metrics(): ParticleMetrics;
+  finish_analyses(): ParticleMetrics;
+  psi1(): ParticlePsi | null;
+  initial_hull(): ParticleHull | null;
+}
+
 /** The module with every lab (the model lab loads it; main.js `full`). */
 type AttnWasmModule = typeof import('./pkg/attn_web_full.js');
 
@@ -304,9 +344,10 @@ interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, '
 }
 
 /** The page's module as the page and the particle, training and depth labs use it. */
-type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab'> & {
+type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab' | 'ParticleLab'> & {
   check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
   DepthLab: new (config: string) => TypedDepthLab;
+  ParticleLab: new (config: string) => TypedParticleLab;
 };
 
 /** The module with every lab as the model lab uses it (main.js hands it to the model lab). */

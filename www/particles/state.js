@@ -4,6 +4,7 @@
 // once when the lab mounts (lab.js).
 
 export const app = {
+  /** @type {TypedParticleLab|null} the run shown */
   stepper: null,
   canonical: '',
   projection: { mode: 'pca2', a: 1, b: 2 },
@@ -15,7 +16,8 @@ export const app = {
   heatScaleChosen: false, // the view key `heatmap` likewise
   k: 2,
   needs: { data: true, metrics: true, heat: true, chart: true, draw: true },
-  metrics: null, // the last metrics computed
+  /** @type {ParticleMetrics|null} the last metrics computed */
+  metrics: null,
   metricsBy: null, // who computed them: 'page' (this thread) or 'workers' (the pool's analyses)
   metricsCost: 0,
   lastMetricsAt: -Infinity,

@@ -111,3 +111,26 @@ impl ParticleLab {
         to_js(&MetricsOut { t, step, metrics: m })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// metrics()'s JSON has exactly the fields `www/wasm.d.ts` declares (ParticleMetrics), with
+    /// the optional ones present as null.
+    #[test]
+    fn the_metrics_are_what_wasm_d_ts_declares() {
+        let m = Metrics {
+            clusters: 2,
+            boolean_distance: 0.1,
+            effective_rank: 1.5,
+            energy: None,
+            hyperplanes: None,
+            leaders: vec![3],
+        };
+        let v = serde_json::to_value(MetricsOut { t: 0.5, step: 7, metrics: &m }).unwrap();
+        assert_eq!(json_keys(&v), fields_of("ParticleMetrics"));
+        assert!(v["energy"].is_null() && v["hyperplanes"].is_null());
+    }
+}

@@ -133,3 +133,19 @@ impl ParticleLab {
         self.history.counts().0.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// psi1()'s and initial_hull()'s JSON have the fields `www/wasm.d.ts` declares (ParticlePsi,
+    /// ParticleHull).
+    #[test]
+    fn the_overlays_are_what_wasm_d_ts_declares() {
+        let psi = Psi { lambda: 1.0, psi: vec![1.0, 0.0], lo: -1.0, hi: 1.0 };
+        assert_eq!(json_keys(&serde_json::to_value(psi).unwrap()), fields_of("ParticlePsi"));
+        let hull = Hull { vertices: vec![0, 1], edges: vec![[0, 1]], normals: vec![], points: vec![vec![0.0, 1.0]] };
+        assert_eq!(json_keys(&serde_json::to_value(hull).unwrap()), fields_of("ParticleHull"));
+    }
+}
