@@ -309,12 +309,55 @@ interface ParticleHull {
   points: number[][];
 }
 
+/** ParticleLab.history_near(t): the chart's sample nearest to t (core
+ * `particles::analysis::history::Sample`). */
+interface ParticleSample {
+  t: number;
+  step: number;
+  clusters: number;
+  boolean_distance: number;
+  effective_rank: number;
+  energy: number | null;
+  hyperplanes: number | null;
+}
+
+/** ParticleLab.history_samples(): every sample of the chart, one array per metric (NaN: not
+ * defined; web `labs/particles_chart.rs` Samples). */
+interface ParticleSamples {
+  step: number[];
+  t: number[];
+  clusters: number[];
+  boolean_distance: number[];
+  effective_rank: number[];
+  energy: number[];
+  hyperplanes: number[];
+}
+
+/** One of ParticleLab.plateaus(): a settled run of one cluster count (core
+ * `particles::analysis::plateaus::Plateau`). */
+interface ParticlePlateau {
+  t0: number;
+  t1: number;
+  value: number;
+}
+
+/** ParticleLab.matrices(): Q, K, V, d x d row-major (web `labs/particles.rs` MatricesOut). */
+interface ParticleMatrices {
+  q: number[];
+  k: number[];
+  v: number[];
+}
+
 /** A ParticleLab whose answers are typed. */
-interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab']>, 'metrics' | 'finish_analyses' | 'psi1' | 'initial_hull'> {
+interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab']>, 'metrics' | 'finish_analyses' | 'psi1' | 'initial_hull' | 'history_near' | 'history_samples' | 'plateaus' | 'matrices'> {
   metrics(): ParticleMetrics;
   finish_analyses(): ParticleMetrics;
   psi1(): ParticlePsi | null;
   initial_hull(): ParticleHull | null;
+  history_near(t: number): ParticleSample | null;
+  history_samples(): ParticleSamples;
+  plateaus(): ParticlePlateau[];
+  matrices(): ParticleMatrices;
 }
 
 /** The module with every lab (the model lab loads it; main.js `full`). */

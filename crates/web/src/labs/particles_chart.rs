@@ -133,4 +133,38 @@ mod tests {
         assert_eq!(json_keys(&v), fields_of("ParticleMetrics"));
         assert!(v["energy"].is_null() && v["hyperplanes"].is_null());
     }
+
+    /// history_near's, history_samples' and plateaus' JSON have the fields `www/wasm.d.ts`
+    /// declares (ParticleSample, ParticleSamples, ParticlePlateau).
+    #[test]
+    fn the_history_is_what_wasm_d_ts_declares() {
+        use attn_core::particles::analysis::history::History;
+        let m = Metrics {
+            clusters: 1,
+            boolean_distance: 0.0,
+            effective_rank: 1.0,
+            energy: Some(0.5),
+            hyperplanes: None,
+            leaders: vec![],
+        };
+        let mut h = History::default();
+        for step in 0..40 {
+            h.push(step, step as f64, &m, 0.1);
+        }
+        let near = serde_json::to_value(h.nearest(3.0).unwrap()).unwrap();
+        assert_eq!(json_keys(&near), fields_of("ParticleSample"));
+        let z: [f64; 0] = [];
+        let samples = Samples {
+            step: &[],
+            t: &z,
+            clusters: &z,
+            boolean_distance: &z,
+            effective_rank: &z,
+            energy: &z,
+            hyperplanes: &z,
+        };
+        assert_eq!(json_keys(&serde_json::to_value(samples).unwrap()), fields_of("ParticleSamples"));
+        let plateaus = serde_json::to_value(h.plateaus()).unwrap();
+        assert_eq!(json_keys(&plateaus[0]), fields_of("ParticlePlateau"));
+    }
 }
