@@ -97,24 +97,44 @@ fn erff_select(x: f32) -> f32 {
     let sign = if negative { 1.0f32 } else { 0.0 };
     // erf(nan) = nan, erf(±inf) = ±1.
     let special = 1.0 - 2.0 * sign + 1.0 / x;
-    // |x| < 2^-28.
-    let tiny = 0.125 * (8.0 * x + EFX8 * x);
-    // |x| < 0.84375.
-    let z = x * x;
-    let r = PP[0] + z * (PP[1] + z * (PP[2] + z * (PP[3] + z * PP[4])));
-    let s = 1.0 + z * (QQ[0] + z * (QQ[1] + z * (QQ[2] + z * (QQ[3] + z * QQ[4]))));
-    let small = x + x * (r / s);
+    let small = erff_small(x);
     // 0.84375 <= |x| < 6: 1 - erfc2(ix, x); |x| >= 6: 1 - 2^-120; then the sign.
     let y = if ix < 0x40c0_0000 { 1.0 - erfc2(ix, x) } else { 1.0 - f32::from_bits(0x0380_0000) };
     let large = if negative { -y } else { y };
     if ix >= 0x7f80_0000 {
         special
-    } else if ix < 0x3180_0000 {
-        tiny
     } else if ix < 0x3f58_0000 {
         small
     } else {
         large
+    }
+}
+
+/// Whether `|x| < 0.84375`: `libm::erff`'s two cheapest branches ([`erff_small_lanes`]).
+#[inline(always)]
+pub fn is_small(x: f32) -> bool {
+    x.to_bits() & 0x7fff_ffff < 0x3f58_0000
+}
+
+/// `libm::erff` of each of `x`'s values, every one with `|x| < 0.84375` ([`is_small`]; others
+/// give meaningless values): the two branches of [`erff_lanes`] for them, a fraction of its work.
+pub fn erff_small_lanes(x: &[f32; LANES]) -> [f32; LANES] {
+    x.map(erff_small)
+}
+
+/// `libm::erff` for `|x| < 0.84375`: `x + x r(z) / s(z)`, `z = x²`, or below 2^-28 its tiny
+/// form.
+#[inline(always)]
+fn erff_small(x: f32) -> f32 {
+    let tiny = 0.125 * (8.0 * x + EFX8 * x);
+    let z = x * x;
+    let r = PP[0] + z * (PP[1] + z * (PP[2] + z * (PP[3] + z * PP[4])));
+    let s = 1.0 + z * (QQ[0] + z * (QQ[1] + z * (QQ[2] + z * (QQ[3] + z * QQ[4]))));
+    let small = x + x * (r / s);
+    if x.to_bits() & 0x7fff_ffff < 0x3180_0000 {
+        tiny
+    } else {
+        small
     }
 }
 
