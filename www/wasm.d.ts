@@ -360,6 +360,52 @@ interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab
   matrices(): ParticleMatrices;
 }
 
+/** TrainingLab.sample(i): the values recorded at iteration i, null where not yet (web
+ * `labs/training.rs` Sample). */
+interface TrainingSample {
+  iteration: number;
+  loss: number | null;
+  entropy: number | null;
+  max_dc: number | null;
+}
+
+/** TrainingLab.heatmap_layout(): the c_n heatmap's columns (core `training::heatmap::Layout`). */
+interface TrainingLayout {
+  columns: { slot: number; token: number; p: number }[];
+  blocks: { slot: number; class: number; kind: 'common' | 'distinct'; start: number; end: number; p_min: number; p_max: number }[];
+  classes: { class: number; query: number; next: number; query_label: string; next_label: string }[];
+  total_classes: number;
+}
+
+/** run_sweep_cell(...): one cell of the sweep over its seeds (core `training::CellResult` and
+ * the mean snap iteration; web `labs/training.rs`). */
+interface SweepCellResult {
+  queries: number;
+  eta_z: number;
+  ratio: number;
+  mean: number;
+  std: number;
+  entropies: number[];
+  snap_iterations: (number | null)[];
+  final_losses: number[];
+  mean_snap_iteration: number | null;
+  unsnapped: number;
+}
+
+/** sweep_plan(...): the sweep's size, or the configuration's refusal. */
+interface SweepPlanOk {
+  ok: true;
+  cells: number;
+  runs: number;
+  seconds: number;
+}
+
+/** A TrainingLab whose answers are typed. */
+interface TypedTrainingLab extends Omit<InstanceType<AttnPageModule['TrainingLab']>, 'sample' | 'heatmap_layout'> {
+  sample(i: number): TrainingSample;
+  heatmap_layout(): TrainingLayout;
+}
+
 /** The module with every lab (the model lab loads it; main.js `full`). */
 type AttnWasmModule = typeof import('./pkg/attn_web_full.js');
 
@@ -387,10 +433,13 @@ interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, '
 }
 
 /** The page's module as the page and the particle, training and depth labs use it. */
-type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab' | 'ParticleLab'> & {
+type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab' | 'ParticleLab' | 'TrainingLab' | 'run_sweep_cell' | 'sweep_plan'> & {
   check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
   DepthLab: new (config: string) => TypedDepthLab;
   ParticleLab: new (config: string) => TypedParticleLab;
+  TrainingLab: new (config: string) => TypedTrainingLab;
+  run_sweep_cell(config: string, queries: number, eta_z: number, ratio: number, seeds: number): SweepCellResult;
+  sweep_plan(config: string, eta_z: number, ratio: number, seeds: number): SweepPlanOk | CheckErr;
 };
 
 /** The module with every lab as the model lab uses it (main.js hands it to the model lab). */

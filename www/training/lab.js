@@ -56,6 +56,7 @@ export class TrainingLabPage {
     const { wasm } = ctx;
     this.ctx = ctx;
     this.wasm = wasm;
+    /** @type {TypedTrainingLab|null} the run shown */
     this.lab = null;
     this.canonical = '';
     this.needs = { heat: true, chart: true };

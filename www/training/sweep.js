@@ -106,7 +106,7 @@ export class SweepPanel {
     }
     // The core's one limit on a sweep (400 cells, 40 000 runs), and its estimated time.
     const plan = this.wasm.sweep_plan(this.base, etas.length, ratios.length, seeds);
-    if (!plan.ok) throw Object.assign(new Error(plan.message), { key: plan.key });
+    if (plan.ok === false) throw Object.assign(new Error(plan.message), { key: plan.key });
     const cells = [];
     for (const eta_z of etas) for (const ratio of ratios) cells.push({ eta_z, ratio });
     return { cells, seeds, plan };

@@ -10,6 +10,7 @@
 use crate::charts::heatmap;
 use crate::charts::{sweep as sweep_chart, training as training_chart};
 use crate::to_js;
+use attn_core::link::ConfigError;
 use attn_core::link::LabPreset;
 use attn_core::training::heatmap::{layout, Column, Layout};
 use attn_core::training::{check_sweep_size, estimated_run_seconds, parse, run_cell, SweepCell, Trainer};
@@ -32,18 +33,20 @@ pub const SNAP_WINDOW: usize = 10;
 /// invalid configuration or cell.
 #[wasm_bindgen]
 pub fn run_sweep_cell(config: &str, queries: u32, eta_z: f64, ratio: f64, seeds: u32) -> Result<JsValue, JsError> {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        #[serde(flatten)]
-        result: &'a attn_core::training::CellResult,
-        mean_snap_iteration: Option<f64>,
-        unsnapped: usize,
-    }
     let base = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
     let cell = SweepCell { queries: queries as usize, eta_z, ratio };
     let r = run_cell(&base, &cell, seeds).map_err(|e| JsError::new(&e.to_string()))?;
     let (mean_snap_iteration, unsnapped) = r.mean_snap_iteration();
-    to_js(&Out { result: &r, mean_snap_iteration, unsnapped })
+    to_js(&SweepCellOut { result: &r, mean_snap_iteration, unsnapped })
+}
+
+/// [`run_sweep_cell`]'s answer (`SweepCellResult` in `www/wasm.d.ts`).
+#[derive(Serialize)]
+struct SweepCellOut<'a> {
+    #[serde(flatten)]
+    result: &'a attn_core::training::CellResult,
+    mean_snap_iteration: Option<f64>,
+    unsnapped: usize,
 }
 
 /// How much longer a training run takes in the page's Web Worker (wasm, +simd128) than natively:
@@ -59,26 +62,31 @@ const PAGE_SLOWDOWN: f64 = 2.2;
 /// (`eta_z` or `ratio`), `seeds`, or a key of an invalid `config`. Never throws for bad input.
 #[wasm_bindgen]
 pub fn sweep_plan(config: &str, eta_z: u32, ratio: u32, seeds: u32) -> Result<JsValue, JsError> {
-    #[derive(Serialize)]
-    struct Plan {
-        ok: bool,
-        cells: usize,
-        runs: u64,
-        seconds: f64,
-    }
-    let plan = parse(config).and_then(|base| {
-        let size = check_sweep_size(1, eta_z as usize, ratio as usize, seeds)?;
-        Ok(Plan {
-            ok: true,
-            cells: size.cells,
-            runs: size.runs,
-            seconds: size.runs as f64 * estimated_run_seconds(&base) * PAGE_SLOWDOWN,
-        })
-    });
-    match plan {
+    match plan(config, eta_z, ratio, seeds) {
         Ok(p) => to_js(&p),
         Err(e) => to_js(&crate::check::CheckErr::from(e)),
     }
+}
+
+/// [`sweep_plan`]'s answer for an allowed sweep (`SweepPlanOk` in `www/wasm.d.ts`).
+#[derive(Serialize)]
+struct Plan {
+    ok: bool,
+    cells: usize,
+    runs: u64,
+    seconds: f64,
+}
+
+/// The plan of [`sweep_plan`], or the configuration's refusal.
+fn plan(config: &str, eta_z: u32, ratio: u32, seeds: u32) -> Result<Plan, ConfigError> {
+    let base = parse(config)?;
+    let size = check_sweep_size(1, eta_z as usize, ratio as usize, seeds)?;
+    Ok(Plan {
+        ok: true,
+        cells: size.cells,
+        runs: size.runs,
+        seconds: size.runs as f64 * estimated_run_seconds(&base) * PAGE_SLOWDOWN,
+    })
 }
 
 /// Most seeds per sweep cell (core `sweep::MAX_SEEDS`).
@@ -401,5 +409,33 @@ impl TrainingLab {
         };
         let layout = training_chart::draw(canvas, &data, dpr, colours).map_err(|e| JsError::new(&e))?;
         to_js(&layout)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// sample's, heatmap_layout's, run_sweep_cell's and sweep_plan's JSON have the fields
+    /// `www/wasm.d.ts` declares (TrainingSample, TrainingLayout, SweepCellResult, SweepPlanOk and
+    /// CheckErr).
+    #[test]
+    fn the_answers_are_what_wasm_d_ts_declares() {
+        let config = "lab=training&preset=scan-snap&iterations=3";
+        let lab = TrainingLab::new(config).unwrap();
+        let sample = Sample { iteration: 0, loss: Some(1.0), entropy: None, max_dc: None };
+        assert_eq!(json_keys(&serde_json::to_value(sample).unwrap()), fields_of("TrainingSample"));
+        let layout = serde_json::to_value(&lab.layout).unwrap();
+        assert_eq!(json_keys(&layout), fields_of("TrainingLayout"));
+        let base = parse(config).unwrap();
+        let r = run_cell(&base, &SweepCell { queries: 1, eta_z: base.eta_z, ratio: 1.0 }, 1).unwrap();
+        let (mean_snap_iteration, unsnapped) = r.mean_snap_iteration();
+        let cell = serde_json::to_value(SweepCellOut { result: &r, mean_snap_iteration, unsnapped }).unwrap();
+        assert_eq!(json_keys(&cell), fields_of("SweepCellResult"));
+        let ok = serde_json::to_value(plan(config, 2, 2, 1).ok().unwrap()).unwrap();
+        assert_eq!(json_keys(&ok), fields_of("SweepPlanOk"));
+        let refused = crate::check::CheckErr::from(plan(config, 2, 2, 0).err().unwrap());
+        assert_eq!(json_keys(&serde_json::to_value(refused).unwrap()), fields_of("CheckErr"));
     }
 }
