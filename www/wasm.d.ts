@@ -277,9 +277,9 @@ interface DepthTiles {
 
 // ---- the module, with these results in place of `any` ------------------------------------------
 
-/** ParticleLab.metrics(): the metrics of the state shown (web `labs/particles_chart.rs`
- * MetricsOut, core `particles::analysis::Metrics` flattened into it). */
-interface ParticleMetrics {
+/** ParticleLab.history_near(t): the chart's sample nearest to t (core
+ * `particles::analysis::history::Sample`). */
+interface ParticleSample {
   t: number;
   step: number;
   clusters: number;
@@ -289,6 +289,12 @@ interface ParticleMetrics {
   energy: number | null;
   /** The hyperplanes' groups (Euclidean model with psi1 defined), else null. */
   hyperplanes: number | null;
+}
+
+/** ParticleLab.metrics(): the metrics of the state shown, a sample of the chart and its leaders
+ * (web `labs/particles_chart.rs` MetricsOut, core `particles::analysis::Metrics` flattened into
+ * it). */
+interface ParticleMetrics extends ParticleSample {
   leaders: number[];
 }
 
@@ -309,17 +315,6 @@ interface ParticleHull {
   points: number[][];
 }
 
-/** ParticleLab.history_near(t): the chart's sample nearest to t (core
- * `particles::analysis::history::Sample`). */
-interface ParticleSample {
-  t: number;
-  step: number;
-  clusters: number;
-  boolean_distance: number;
-  effective_rank: number;
-  energy: number | null;
-  hyperplanes: number | null;
-}
 
 /** ParticleLab.history_samples(): every sample of the chart, one array per metric (NaN: not
  * defined; web `labs/particles_chart.rs` Samples). */
