@@ -103,7 +103,7 @@ fn erff_select(x: f32) -> f32 {
     let large = if negative { -y } else { y };
     if ix >= 0x7f80_0000 {
         special
-    } else if ix < 0x3f58_0000 {
+    } else if is_small(x) {
         small
     } else {
         large

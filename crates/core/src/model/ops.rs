@@ -165,7 +165,7 @@ pub fn softmax_rows(s: &mut [f32], n: usize, scale: f32) {
         // `v - m <= 0` (or NaN, from a non-finite row): the nonpositive form has `exp`'s bits
         // there in about half the operations, NaN kept by a select; its constants are read once
         // (`ExpConstants::opaque`: literal ones are rebuilt every iteration of a wasm loop).
-        // Eight at a time: four independent vector chains through the polynomial instead of one.
+        // [`EXP_LANES`] at a time: independent vector chains through the polynomial, not one.
         let k = ExpConstants::opaque();
         let weight = |v: f32, m: f32| {
             let x = (v - m) as f64;

@@ -1,9 +1,10 @@
 //! The charts the page draws with plotters onto a canvas (drawing only, no science: every value
 //! comes from the core). [`plot`] is what they share (themes, ticks, stacked panels, HiDPI
 //! sizes), [`canvas`] the drawing backend (text measured by the canvas itself, which the page's
-//! Content-Security-Policy allows), [`axes`], [`legend`] and [`plot_marks`] the common parts, [`quiet`] a panel with nothing to say
-//! (one sentence instead of a flat line); [`heatmap`] turns
-//! values into viridis pixels, [`pooled`] a matrix pooled once and coloured on any scale. One file per lab's charts: [`particles`] (the metrics over time),
+//! Content-Security-Policy allows), [`axes`], [`legend`] and [`plot_marks`] the common parts,
+//! [`quiet`] a panel with nothing to say (one sentence instead of a flat line); [`heatmap`] turns
+//! values into viridis pixels, [`pooled`] a matrix pooled once and coloured on any scale. One file
+//! per lab's charts: [`particles`] (the metrics over time),
 //! [`training`] (loss, entropy, `max |Δc|`, snap), [`sweep`] (entropy against `r`), [`depth`]
 //! (histograms, same-sentence share, paths, spectrum) and [`depth_residual`] (rank collapse).
 //! Every chart follows one protocol and returns one [`layout::Layout`] (where its axes, panels,
