@@ -5,6 +5,8 @@
 // struct it mirrors: a field renamed there must be renamed here, and tsc then fails on every
 // reader of the old name. The mirror is written by hand; crates/web's tests compare the fields
 // serde writes with the ones declared here (check_link's: link.rs), so a rename on one side fails.
+// The page's tables and charts (presets, key tables, view keys, chart layouts) are declared the
+// same way in wasm_page.d.ts.
 
 // ---- check_link (crates/web/src/link.rs LinkOk / LinkErr, check.rs CheckOk / CheckErr) --------
 
@@ -344,7 +346,7 @@ interface ParticleMatrices {
 }
 
 /** A ParticleLab whose answers are typed. */
-interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab']>, 'metrics' | 'finish_analyses' | 'psi1' | 'initial_hull' | 'history_near' | 'history_samples' | 'plateaus' | 'matrices'> {
+interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab']>, 'metrics' | 'finish_analyses' | 'psi1' | 'initial_hull' | 'history_near' | 'history_samples' | 'plateaus' | 'matrices' | 'overlays' | 'suggested_overlays' | 'analysis_spec' | 'draw_chart'> {
   metrics(): ParticleMetrics;
   finish_analyses(): ParticleMetrics;
   psi1(): ParticlePsi | null;
@@ -353,6 +355,11 @@ interface TypedParticleLab extends Omit<InstanceType<AttnPageModule['ParticleLab
   history_samples(): ParticleSamples;
   plateaus(): ParticlePlateau[];
   matrices(): ParticleMatrices;
+  /** The overlays drawn, and those the preset suggests: names in canonical order. */
+  overlays(): string[];
+  suggested_overlays(): string[];
+  analysis_spec(): ParticleAnalysisSpec;
+  draw_chart: Returning<InstanceType<AttnPageModule['ParticleLab']>['draw_chart'], ChartLayout>;
 }
 
 /** TrainingLab.sample(i): the values recorded at iteration i, null where not yet (web
@@ -396,9 +403,12 @@ interface SweepPlanOk {
 }
 
 /** A TrainingLab whose answers are typed. */
-interface TypedTrainingLab extends Omit<InstanceType<AttnPageModule['TrainingLab']>, 'sample' | 'heatmap_layout'> {
+interface TypedTrainingLab extends Omit<InstanceType<AttnPageModule['TrainingLab']>, 'sample' | 'heatmap_layout' | 'labels' | 'draw_chart'> {
   sample(i: number): TrainingSample;
   heatmap_layout(): TrainingLayout;
+  /** The label of every token id. */
+  labels(): string[];
+  draw_chart: Returning<InstanceType<AttnPageModule['TrainingLab']>['draw_chart'], ChartLayout>;
 }
 
 /** The module with every lab (the model lab loads it; main.js `full`). */
@@ -409,15 +419,17 @@ type AttnWasmModule = typeof import('./pkg/attn_web_full.js');
 type AttnPageModule = typeof import('./pkg/attn_web.js');
 
 /** A DepthLab whose results are typed. */
-interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles'> {
+interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles' | 'path_lengths'> {
   info(): DepthInfo;
+  path_lengths(): DepthPathLengths | null;
   similarity_tiles(max_side: number, shared: boolean): DepthTiles;
   run_variant(name: string): DepthVariantResult;
 }
 
 /** A ModelLab whose results are typed (workers/model.js holds it). */
-interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles' | 'layers_view' | 'repeat_view' | 'head_dynamics'> {
+interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles' | 'layers_view' | 'repeat_view' | 'head_dynamics' | 'head_spectrum'> {
   info(): ModelInfo;
+  head_spectrum(layer: number, head: number): ModelHeadSpectrum;
   tiles(max_side: number): ModelTiles;
   layers_view(): ModelLayersView;
   repeat_view(): ModelRepeatView;
@@ -428,7 +440,7 @@ interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, '
 }
 
 /** The page's module as the page and the particle, training and depth labs use it. */
-type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab' | 'ParticleLab' | 'TrainingLab' | 'run_sweep_cell' | 'sweep_plan'> & {
+type AttnPageWasm = Omit<AttnPageModule, keyof PageFunctions | 'check_link' | 'DepthLab' | 'ParticleLab' | 'TrainingLab' | 'run_sweep_cell' | 'sweep_plan'> & PageFunctions & {
   check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
   DepthLab: new (config: string) => TypedDepthLab;
   ParticleLab: new (config: string) => TypedParticleLab;
@@ -438,7 +450,7 @@ type AttnPageWasm = Omit<AttnPageModule, 'check_link' | 'DepthLab' | 'ParticleLa
 };
 
 /** The module with every lab as the model lab uses it (main.js hands it to the model lab). */
-type AttnWasm = Omit<AttnWasmModule, 'check_link' | 'check_model_link' | 'DepthLab'> & {
+type AttnWasm = Omit<AttnWasmModule, keyof PageFunctions | keyof ModelFunctions | 'check_link' | 'check_model_link' | 'DepthLab'> & PageFunctions & ModelFunctions & {
   check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
   check_model_link(text: string): ModelLinkCheck;
   DepthLab: new (config: string) => TypedDepthLab;

@@ -78,6 +78,7 @@ export class DepthLabPage {
     this.log = true;
     this.sharedScale = false; // view key grid_scale: one colour scale for every head
     this.svLayer = 1;
+    /** @type {ChartLayout|null} */
     this.resLayout = null;
     this.resHover = null;
     this.startedAt = 0; // performance.now() when the computation started (variants.js)

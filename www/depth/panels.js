@@ -52,12 +52,16 @@ export class DepthPanels {
   }
 
   /** Draws chart `id` with `fn(canvas, dpr, colours)`; the rectangles of the texts it drew go to
-   * the canvas's `data-labels` attribute (JSON `[{ text, x, y, w, h }]`, CSS px). */
+   * the canvas's `data-labels` attribute (JSON `[{ text, x, y, w, h }]`, CSS px).
+   * @param {string} id
+   * @param {(c: HTMLCanvasElement, dpr: number, colours: Uint32Array) => ChartLayout} fn
+   * @returns {ChartLayout|null} */
   chart(id, fn) {
+    const c = /** @type {HTMLCanvasElement} */ ($(id));
     try {
-      const { dpr } = fitCanvas($(id));
-      const drawn = fn($(id), dpr, chartColours());
-      setLabels($(id), drawn);
+      const { dpr } = fitCanvas(c);
+      const drawn = fn(c, dpr, chartColours());
+      setLabels(c, drawn);
       return drawn;
     } catch (e) {
       console.warn(e);

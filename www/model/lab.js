@@ -97,6 +97,7 @@ class ModelLabPage {
     this.result = null; // the last analysis (worker's result)
     this.head = null; // { layer, head, p, s } of the chosen head (Float32Arrays)
     this.ms = null; // the last analysis's time in the worker
+    /** @type {ChartLayout|null} */
     this.resLayout = null;
     this.worker = new Worker(new URL('../workers/model.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => this.onMessage(e.data);
@@ -413,9 +414,12 @@ class ModelLabPage {
     return checked;
   }
 
-  /** Draws chart `id` with `fn(canvas, dpr, colours)`; its texts go to `data-labels`. */
+  /** Draws chart `id` with `fn(canvas, dpr, colours)`; its texts go to `data-labels`.
+   * @param {string} id
+   * @param {(c: HTMLCanvasElement, dpr: number, colours: Uint32Array) => ChartLayout} fn
+   * @returns {ChartLayout|null} */
   chart(id, fn) {
-    const c = $(id);
+    const c = /** @type {HTMLCanvasElement} */ ($(id));
     try {
       const { dpr } = fitCanvas(c);
       const drawn = fn(c, dpr, chartColours());

@@ -17,6 +17,7 @@ export class PlotChart {
    */
   constructor(canvas, onHover, hoverAt) {
     this.canvas = canvas;
+    /** @type {ChartLayout|null} */
     this.layout = null;
     const report = (e) => {
       const rect = canvas.getBoundingClientRect();

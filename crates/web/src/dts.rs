@@ -1,17 +1,26 @@
-//! Tests' reader of `www/wasm.d.ts`, the page's declarations of the JSON this crate returns: the
-//! fields an interface declares (its own and those of the interfaces it extends), to compare with
-//! what serde writes for the Rust struct it mirrors.
+//! Tests' reader of `www/wasm.d.ts` and `www/wasm_page.d.ts`, the page's declarations of the
+//! JSON this crate returns: the fields an interface declares (its own and those of the interfaces
+//! it extends), to compare with what serde writes for the Rust struct it mirrors.
 
 use std::collections::BTreeSet;
 
-/// The text of `www/wasm.d.ts`.
+/// The declaration files, from the crate's folder.
+const FILES: [&str; 2] = ["/../../www/wasm.d.ts", "/../../www/wasm_page.d.ts"];
+
+/// The text of the declaration files, one after the other.
 fn dts() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/wasm.d.ts");
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+    FILES
+        .iter()
+        .map(|f| {
+            let path = format!("{}{}", env!("CARGO_MANIFEST_DIR"), f);
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
-/// The fields of interface `name` in `www/wasm.d.ts`: its members (`name:` or `name?:` at the
-/// interface's first level) and, for `extends A, B`, theirs.
+/// The fields of interface `name` in the declaration files: its members (`name:` or `name?:` at
+/// the interface's first level) and, for `extends A, B`, theirs.
 pub fn fields_of(name: &str) -> BTreeSet<String> {
     fields_in(&dts(), name)
 }

@@ -149,6 +149,18 @@ mod tests {
     /// check_link's JSON, valid and refused, has exactly the fields `www/wasm.d.ts` declares for
     /// it (LinkOk with CheckOk, its view as LinkView; LinkErr with CheckErr): a field renamed on
     /// one side only fails here.
+    /// key_table's rows and view_spec's answer have the fields `www/wasm_page.d.ts` declares
+    /// (KeyInfo, ViewSpecInfo), for every lab.
+    #[test]
+    fn the_tables_are_what_wasm_page_d_ts_declares() {
+        for lab in attn_core::labs::NAMES {
+            let rows = serde_json::to_value(lab::key_infos(lab).unwrap()).unwrap();
+            assert_eq!(json_keys(&rows[0]), fields_of("KeyInfo"), "{lab}");
+            let spec = serde_json::to_value(attn_core::view::spec_of(lab)).unwrap();
+            assert_eq!(json_keys(&spec), fields_of("ViewSpecInfo"), "{lab}");
+        }
+    }
+
     #[test]
     fn check_links_answers_are_what_wasm_d_ts_declares() {
         let l = parse_link("version=7&preset=polytope&step=3").unwrap();

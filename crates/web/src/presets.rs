@@ -53,3 +53,16 @@ pub fn preset_pairs(lab: &str, name: &str) -> Result<JsValue, JsError> {
 pub fn preset_link(lab: &str, name: &str) -> Result<String, JsError> {
     Ok((entry(lab)?.preset)(name).map_err(error)?.to_canonical_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// A preset's entry has the fields `www/wasm_page.d.ts` declares (PresetInfo).
+    #[test]
+    fn a_preset_is_what_wasm_page_d_ts_declares() {
+        let p = PresetInfo { name: "polytope", description: "d" };
+        assert_eq!(json_keys(&serde_json::to_value(p).unwrap()), fields_of("PresetInfo"));
+    }
+}

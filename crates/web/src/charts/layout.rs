@@ -45,3 +45,28 @@ pub struct Panel {
     /// Value at the top edge.
     pub v1: f64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// A chart's layout has the fields `www/wasm_page.d.ts` declares (ChartLayout, ChartPanel,
+    /// ChartRect, ChartText): a field renamed on one side only fails here.
+    #[test]
+    fn the_layout_is_what_wasm_page_d_ts_declares() {
+        let rect = Rect { x: 1.0, y: 2.0, w: 3.0, h: 4.0 };
+        let layout = Layout {
+            panels: vec![Panel { name: "clusters", y0: 0.0, y1: 10.0, v0: f64::NAN, v1: 1.0 }],
+            plot: Some(rect),
+            legend: Some(rect),
+            labels: vec![TextBox { text: "t".into(), x: 0.0, y: 0.0, w: 1.0, h: 1.0 }],
+            ..Layout::default()
+        };
+        let v = serde_json::to_value(&layout).unwrap();
+        assert_eq!(json_keys(&v), fields_of("ChartLayout"));
+        assert_eq!(json_keys(&v["panels"][0]), fields_of("ChartPanel"));
+        assert_eq!(json_keys(&v["plot"]), fields_of("ChartRect"));
+        assert_eq!(json_keys(&v["labels"][0]), fields_of("ChartText"));
+    }
+}

@@ -210,9 +210,9 @@ mod tests {
         assert!(lab.run.similarity_matrix(1, 0).is_none());
     }
 
-    /// info's and run_variant's JSON have exactly the fields `www/wasm.d.ts` declares for them
-    /// (DepthInfo; DepthVariantResult with LayerSimilarity and HeadSimilarity): a field renamed
-    /// on one side only fails here.
+    /// info's, run_variant's and path_lengths' JSON have exactly the fields `www/wasm.d.ts` and
+    /// `www/wasm_page.d.ts` declare for them (DepthInfo; DepthVariantResult with LayerSimilarity
+    /// and HeadSimilarity; DepthPathLengths): a field renamed on one side only fails here.
     #[test]
     fn the_answers_are_what_wasm_d_ts_declares() {
         use crate::dts::{fields_of, json_keys};
@@ -223,5 +223,7 @@ mod tests {
         assert_eq!(json_keys(&r["similarity"][0]["heads"][0]), fields_of("HeadSimilarity"));
         assert_eq!(json_keys(&serde_json::to_value(lab.info_of()).unwrap()), fields_of("DepthInfo"));
         assert_eq!(std::collections::BTreeSet::from(TILES_FIELDS.map(String::from)), fields_of("DepthTiles"));
+        let paths = serde_json::to_value(lab.run.path_lengths().unwrap()).unwrap();
+        assert_eq!(json_keys(&paths), fields_of("DepthPathLengths"));
     }
 }

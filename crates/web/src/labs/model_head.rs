@@ -52,3 +52,27 @@ impl ModelLab {
         to_js(&HeadSpectrumOut { layer, head, d: m.d, dk: m.dk, v: pairs(&spectrum.v), s: pairs(&spectrum.s), verdict })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// head_spectrum's answer has the fields `www/wasm_page.d.ts` declares (ModelHeadSpectrum,
+    /// ModelVerdict).
+    #[test]
+    fn the_spectrum_is_what_wasm_page_d_ts_declares() {
+        let verdict = Verdict {
+            lambda1: (1.0, 0.0),
+            real: true,
+            positive: true,
+            simple: true,
+            phi1_s_phi1: Some(0.5),
+            hyperplanes_row: true,
+        };
+        let out = HeadSpectrumOut { layer: 1, head: 0, d: 2, dk: 1, v: vec![[1.0, 0.0]], s: vec![[0.5, 0.0]], verdict };
+        let v = serde_json::to_value(&out).unwrap();
+        assert_eq!(json_keys(&v), fields_of("ModelHeadSpectrum"));
+        assert_eq!(json_keys(&v["verdict"]), fields_of("ModelVerdict"));
+    }
+}

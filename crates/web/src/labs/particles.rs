@@ -299,11 +299,6 @@ impl ParticleLab {
         self.sim.config().to_canonical_string()
     }
 
-    /// Every key of the configuration with its value: `[[key, value], ...]` in canonical order.
-    pub fn config_pairs(&self) -> Result<JsValue, JsError> {
-        to_js(&self.sim.config().pairs())
-    }
-
     /// Whether the interaction energy is defined (sphere model with Q = K = V = I).
     pub fn energy_defined(&self) -> bool {
         energy_defined(&self.sim)

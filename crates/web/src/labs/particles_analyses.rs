@@ -136,3 +136,16 @@ impl ParticleLab {
         self.supplied.as_ref().map(|s| s.step)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dts::{fields_of, json_keys};
+
+    /// analysis_spec's answer has the fields `www/wasm_page.d.ts` declares (ParticleAnalysisSpec).
+    #[test]
+    fn the_spec_is_what_wasm_page_d_ts_declares() {
+        let spec = Spec { side: 2, block: 4, positions: vec![1, 0], rank: true };
+        assert_eq!(json_keys(&serde_json::to_value(&spec).unwrap()), fields_of("ParticleAnalysisSpec"));
+    }
+}

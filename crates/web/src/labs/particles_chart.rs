@@ -68,8 +68,9 @@ impl ParticleLab {
     /// read the sample of the step shown.
     ///
     /// `canvas.width/height` must be in device pixels (CSS size times `dpr`); fonts and lines are
-    /// scaled by `dpr`. `colours`: the page's chart theme (charts::plot::theme). Returns the layout in CSS pixels for
-    /// mapping the mouse to a time: `{ x0, x1, t0, t1, panels: [{ name, y0, y1, v0, v1 }] }`.
+    /// scaled by `dpr`. `colours`: the page's chart theme (charts::plot::theme). Returns the
+    /// layout in CSS pixels for mapping the mouse to a time (`charts::layout::Layout`,
+    /// `ChartLayout` in `www/wasm_page.d.ts`).
     pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, colours: &[u32]) -> Result<JsValue, JsError> {
         let c = self.sim.config();
         let t_last = self.history.t.last().copied().unwrap_or(0.0);

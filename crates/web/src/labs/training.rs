@@ -392,7 +392,8 @@ impl TrainingLab {
     /// Draws loss, distinct-token entropy and `max |Δc|` against iteration with plotters
     /// (references: `ln M`, the uniform-attention entropy, `snap_tol`; the snap iteration as a
     /// vertical line). `canvas.width/height` in device pixels, `dpr` per CSS px. Returns the
-    /// layout in CSS px for hover: `{ x0, x1, i0, i1, panels: [{ name, y0, y1 }] }`.
+    /// layout in CSS px for hover (`charts::layout::Layout`, `ChartLayout` in
+    /// `www/wasm_page.d.ts`).
     pub fn draw_chart(&self, canvas: HtmlCanvasElement, dpr: f64, colours: &[u32]) -> Result<JsValue, JsError> {
         let r = self.trainer.record();
         let snap = self.snap();
