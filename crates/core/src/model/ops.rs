@@ -11,6 +11,7 @@ use super::weights::{Linear, Norm};
 use crate::erff::{erff_lanes, erff_small_lanes, is_small, LANES};
 use crate::exp::ExpConstants;
 use crate::kernels::{pack_queries, scores_block};
+use std::f32::consts::FRAC_1_SQRT_2;
 
 /// Runs independent tasks, each writing one chunk of an output slice.
 pub trait Pool: Sync {
@@ -89,39 +90,64 @@ pub fn layer_norm(x: &mut [f32], d: usize, norm: &Norm, eps: f32) {
 }
 
 /// The exact GELU in place, `x (1 + erf(x / sqrt 2)) / 2`, erf with the bits of `libm::erff`
-/// ([`crate::erff`]). The arguments are sorted, without a branch, into those below 0.84375 in
-/// magnitude (about three in four in MiniLM), whose erf is [`erff_small_lanes`]' few operations,
-/// and the rest ([`erff_lanes`], every branch of `erff` computed); [`LANES`] at a time, padded.
+/// ([`crate::erff`]). [`LANES`] values at a time, in place, take [`erff_small_lanes`]' few
+/// operations, right for the arguments below 0.84375 in magnitude (about three in four in
+/// MiniLM); the places of the others are noted without a branch, and those are then gathered,
+/// [`LANES`] at a time (padded), for [`erff_lanes`] (every branch of `erff` computed).
 pub fn gelu(x: &mut [f32]) {
-    let inv_sqrt2 = std::f32::consts::FRAC_1_SQRT_2;
-    // Per block: the arguments of each kind and their places in the block.
-    let mut arg = [[0.0f32; GELU_BLOCK + LANES]; 2];
-    let mut at = [[0u16; GELU_BLOCK + LANES]; 2];
+    // Per block: the places of the values whose argument is not small, and those arguments.
+    let mut at = [0u16; GELU_BLOCK + LANES];
+    let mut arg = [0.0f32; GELU_BLOCK + LANES];
     for block in x.chunks_mut(GELU_BLOCK) {
-        let mut count = [0usize; 2];
-        for (i, &v) in block.iter().enumerate() {
-            let a = v * inv_sqrt2;
-            let kind = usize::from(!is_small(a));
-            arg[kind][count[kind]] = a;
-            at[kind][count[kind]] = i as u16;
-            count[kind] += 1;
+        let mut count = 0;
+        let whole = block.len() - block.len() % LANES;
+        let mut chunks = block.chunks_exact_mut(LANES);
+        for (c, lanes) in (&mut chunks).enumerate() {
+            let lanes: &mut [f32; LANES] = lanes.try_into().expect("LANES values");
+            count = gelu_small_lanes(lanes, c * LANES, &mut at, count);
         }
-        for kind in 0..2 {
-            // Padding: 0 is small, and its erf is discarded.
-            arg[kind][count[kind]..count[kind].next_multiple_of(LANES)].fill(0.0);
-            for c in (0..count[kind]).step_by(LANES) {
-                let lanes: &[f32; LANES] = arg[kind][c..c + LANES].try_into().expect("LANES values");
-                let erf = if kind == 0 { erff_small_lanes(lanes) } else { erff_lanes(lanes) };
-                for (&i, &e) in at[kind][c..(c + LANES).min(count[kind])].iter().zip(&erf) {
-                    let v = &mut block[i as usize];
-                    *v = 0.5 * *v * (1.0 + e);
-                }
+        let tail = chunks.into_remainder();
+        if !tail.is_empty() {
+            // Padded with 0, which is small: no place noted for the padding.
+            let mut lanes = [0.0f32; LANES];
+            lanes[..tail.len()].copy_from_slice(tail);
+            count = gelu_small_lanes(&mut lanes, whole, &mut at, count);
+            tail.copy_from_slice(&lanes[..tail.len()]);
+        }
+        for (a, &i) in arg.iter_mut().zip(&at[..count]) {
+            *a = block[i as usize] * FRAC_1_SQRT_2;
+        }
+        // Padding: 0's erf is discarded.
+        arg[count..count.next_multiple_of(LANES)].fill(0.0);
+        for c in (0..count).step_by(LANES) {
+            let lanes: &[f32; LANES] = arg[c..c + LANES].try_into().expect("LANES values");
+            let erf = erff_lanes(lanes);
+            for (&i, &e) in at[c..(c + LANES).min(count)].iter().zip(&erf) {
+                let v = &mut block[i as usize];
+                *v = 0.5 * *v * (1.0 + e);
             }
         }
     }
 }
 
-/// Values of [`gelu`] sorted together.
+/// [`gelu`] of each of `lanes`' values whose argument `v / sqrt 2` is small ([`is_small`]); the
+/// others are kept, their places (`first` + lane) noted in `at` from `count` on. Returns the new
+/// count.
+#[inline(always)]
+fn gelu_small_lanes(lanes: &mut [f32; LANES], first: usize, at: &mut [u16], mut count: usize) -> usize {
+    let a = lanes.map(|v| v * FRAC_1_SQRT_2);
+    let erf = erff_small_lanes(&a);
+    for (k, v) in lanes.iter_mut().enumerate() {
+        let small = is_small(a[k]);
+        at[count] = (first + k) as u16;
+        count += usize::from(!small);
+        let g = 0.5 * *v * (1.0 + erf[k]);
+        *v = if small { g } else { *v };
+    }
+    count
+}
+
+/// Values of [`gelu`] per pass (their places fit a `u16`).
 const GELU_BLOCK: usize = 1024;
 
 /// Softmax of every row of `s` (`rows x n`) after dividing by `scale`:
