@@ -70,24 +70,51 @@ fn linear_then(x: &[f32], n: usize, lin: &Linear, pool: &dyn Pool, after: &(dyn 
 
 /// LayerNorm of every row of `x` (`n x d`) in place: `y = (x - mean) / sqrt(var + eps) * gain + bias`,
 /// `mean` and `var` (the biased variance) summed over the features in increasing order.
+///
+/// Each row's arithmetic is the plain loop's, in its order; for speed, [`NORM_ROWS`] rows go
+/// together and their sums, each a chain in increasing feature, advance side by side so the
+/// chains overlap (one row's chain alone waits on each addition's latency).
 pub fn layer_norm(x: &mut [f32], d: usize, norm: &Norm, eps: f32) {
+    if d == 0 {
+        return;
+    }
+    let mut blocks = x.chunks_exact_mut(NORM_ROWS * d);
+    for block in &mut blocks {
+        layer_norm_rows::<NORM_ROWS>(block, d, norm, eps);
+    }
+    for row in blocks.into_remainder().chunks_exact_mut(d) {
+        layer_norm_rows::<1>(row, d, norm, eps);
+    }
+}
+
+/// [`layer_norm`] of the `R` rows of `block` (`R x d`), side by side.
+#[inline(always)]
+fn layer_norm_rows<const R: usize>(block: &mut [f32], d: usize, norm: &Norm, eps: f32) {
     let inv_d = 1.0 / d as f32;
-    for row in x.chunks_mut(d) {
-        let mut sum = 0.0f32;
-        for &v in row.iter() {
-            sum += v;
+    let mut sum = [0.0f32; R];
+    for k in 0..d {
+        for (r, t) in sum.iter_mut().enumerate() {
+            *t += block[r * d + k];
         }
-        let mean = sum * inv_d;
-        let mut sq = 0.0f32;
-        for &v in row.iter() {
-            sq += (v - mean) * (v - mean);
+    }
+    let mean = sum.map(|t| t * inv_d);
+    let mut sq = [0.0f32; R];
+    for k in 0..d {
+        for (r, t) in sq.iter_mut().enumerate() {
+            let v = block[r * d + k];
+            *t += (v - mean[r]) * (v - mean[r]);
         }
-        let denom = (sq * inv_d + eps).sqrt();
+    }
+    for ((row, &m), &q) in block.chunks_exact_mut(d).zip(&mean).zip(&sq) {
+        let denom = (q * inv_d + eps).sqrt();
         for ((v, &g), &b) in row.iter_mut().zip(&norm.gain).zip(&norm.bias) {
-            *v = (*v - mean) / denom * g + b;
+            *v = (*v - m) / denom * g + b;
         }
     }
 }
+
+/// Rows of [`layer_norm`] computed side by side.
+const NORM_ROWS: usize = 16;
 
 /// The exact GELU in place, `x (1 + erf(x / sqrt 2)) / 2`, erf with the bits of `libm::erff`
 /// ([`crate::erff`]). [`LANES`] values at a time, in place, take [`erff_small_lanes`]' few
@@ -277,6 +304,46 @@ mod tests {
                 }
                 for (k, &v) in e.iter().enumerate() {
                     assert_eq!(got[i * n + k].to_bits(), (v / sum).to_bits(), "rows {rows}, n {n}, row {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layer_norm_equals_the_plain_loop_bit_for_bit() {
+        let mut r = crate::rng::Rng::new(12, 0);
+        for &(rows, d) in &[(1, 1), (3, 5), (16, 384), (17, 9), (37, 64), (40, 384)] {
+            let norm = Norm {
+                gain: (0..d).map(|_| (1.0 + 0.1 * r.normal()) as f32).collect(),
+                bias: (0..d).map(|_| (0.1 * r.normal()) as f32).collect(),
+            };
+            let mut x: Vec<f32> = (0..rows * d).map(|_| (r.normal() * 3.0 + 0.5) as f32).collect();
+            if rows > 2 {
+                x[d] = f32::NAN;
+                x[2 * d] = f32::INFINITY;
+                x[rows * d - 1] = 1e30;
+            }
+            let mut got = x.clone();
+            layer_norm(&mut got, d, &norm, 1e-12);
+            let inv_d = 1.0 / d as f32;
+            for (i, row) in x.chunks(d).enumerate() {
+                let mut sum = 0.0f32;
+                for &v in row {
+                    sum += v;
+                }
+                let mean = sum * inv_d;
+                let mut sq = 0.0f32;
+                for &v in row {
+                    sq += (v - mean) * (v - mean);
+                }
+                let denom = (sq * inv_d + 1e-12).sqrt();
+                for (k, &v) in row.iter().enumerate() {
+                    let want = (v - mean) / denom * norm.gain[k] + norm.bias[k];
+                    let g = got[i * d + k];
+                    assert!(
+                        g.to_bits() == want.to_bits() || (g.is_nan() && want.is_nan()),
+                        "rows {rows}, d {d}, row {i}, feature {k}"
+                    );
                 }
             }
         }
