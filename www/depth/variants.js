@@ -22,7 +22,7 @@ const $ = (id) => document.getElementById(id);
 const WORKERS = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 
 /**
- * @typedef {{ variant: string, result: boolean, tiles: boolean, shared: boolean }} DepthJob
+ * @typedef {{ variant: string, result: boolean, tiles: boolean, shared: boolean, paths: boolean }} DepthJob
  * @typedef {{ worker: Worker, job: DepthJob|null, last: string|null }} DepthWorker
  *   (job: the message it is on; last: the variant its records hold)
  */
@@ -101,11 +101,12 @@ export class DepthVariants {
       const [job] = this.page.queue.splice(at, 1);
       const tiles = this.labelOf(job.variant) === this.page.panels.selectedVariant();
       const shared = this.page.sharedScale;
-      w.job = { ...job, tiles, shared };
+      const paths = job.result && this.pathsWanted();
+      w.job = { ...job, tiles, shared, paths };
       w.last = job.variant;
       w.worker.postMessage({
         id: this.page.job, config: this.page.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
-        result: job.result, tiles, paths: job.result && this.pathsWanted(),
+        result: job.result, tiles, paths,
       });
     }
     const jobs = this.jobs();
@@ -146,13 +147,15 @@ export class DepthVariants {
     }
     if (msg.tiles) this.keepTiles(label, msg.shared, msg.tiles);
     this.ensureTiles();
-    if (this.page.visible) this.page.panels.drawAll();
-    if (!msg.result) {
-      w.job = null; // a tiles-only reply has no paths message
+    // Without a paths message to follow (tiles only, or no paths asked), the worker is done: its
+    // next message goes before the drawing, so that it computes while the page draws.
+    if (!msg.result || !w.job?.paths) {
+      w.job = null;
       this.sendNext();
     } else {
       this.updateStatus();
     }
+    if (this.page.visible) this.page.panels.drawAll();
   }
 
   /**

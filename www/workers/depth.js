@@ -13,7 +13,8 @@
 //        tiles: { side, pixels, values } | null, ms, wasmBytes, startMs } (wasmBytes: the size of
 //        this worker's wasm memory, which holds the records of one variant; startMs: the ms from
 //        the worker's start to its wasm ready),
-//      then, when a result was asked for, { id, ok: true, kind: 'paths', variant, paths, ms };
+//      then, when a result and its paths were asked for, { id, ok: true, kind: 'paths', variant,
+//      paths, ms } (paths: null when the stack has none);
 //      or { id, ok: false, error }
 
 import init, { DepthLab } from '../pkg/attn_web.js';
@@ -44,10 +45,10 @@ self.onmessage = async (e) => {
     const transfer = tiles ? [tiles.pixels.buffer, tiles.values.buffer] : [];
     const wasmBytes = (await ready).memory.buffer.byteLength;
     self.postMessage({ id, ok: true, kind: 'result', variant, shared: Boolean(shared), result: wantResult ? result : null, tiles, ms, wasmBytes, startMs: await started }, transfer);
-    if (!wantResult) return;
+    if (!wantResult || !wantPaths) return;
     // The path-length decomposition (linear, bias-free stacks) follows, so the curve shows first.
     const t1 = performance.now();
-    const paths = wantPaths ? lab.path_lengths() : null;
+    const paths = lab.path_lengths();
     self.postMessage({ id, ok: true, kind: 'paths', variant, paths, ms: performance.now() - t1 });
   } catch (err) {
     self.postMessage({ id, ok: false, error: String(err && err.message ? err.message : err) });
