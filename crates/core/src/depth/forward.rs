@@ -19,6 +19,7 @@
 use super::config::{Activation, Block, DepthConfig, LayerNorm};
 use super::weights::{LayerWeights, Mlp, WeightStore};
 use super::{products, Real};
+use crate::exp::ExpConstants;
 use crate::kernels::{self, KeyPanels, Shift};
 use nalgebra::DMatrix;
 
@@ -140,9 +141,18 @@ pub fn layer_norm<T: Real>(m: &mut DMatrix<T>, scales: &mut Vec<T>) {
     scales.extend_from_slice(&inv);
 }
 
-/// Softmax of every column of `s` after multiplying by `scale` (max-subtracted).
+/// Softmax of every column of `s` after multiplying by `scale` (max-subtracted): each weight
+/// `(v - max).exp_fixed()`, the sum in increasing row. The exponentials of a column run
+/// [`EXP_LANES`] at a time on [`ExpConstants::eval`], which has `exp`'s bits for the nonpositive
+/// arguments a softmax has (NaN, from a non-finite column, kept by a select): a loop that
+/// vectorises, with each weight's arithmetic unchanged.
 fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
-    for mut col in s.column_iter_mut() {
+    let n = s.nrows();
+    if n == 0 {
+        return;
+    }
+    let k = ExpConstants::opaque();
+    for col in s.as_mut_slice().chunks_exact_mut(n) {
         let mut max = T::lift(f64::NEG_INFINITY);
         for v in col.iter_mut() {
             *v *= scale;
@@ -150,15 +160,30 @@ fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
                 max = *v;
             }
         }
+        let weight = |v: T| {
+            let x = (v - max).widen();
+            let e = k.eval(x);
+            T::lift(if x.is_nan() { x } else { e })
+        };
+        let mut lanes = col.chunks_exact_mut(EXP_LANES);
+        for chunk in &mut lanes {
+            let x: [T; EXP_LANES] = std::array::from_fn(|i| chunk[i]);
+            chunk.copy_from_slice(&x.map(weight));
+        }
+        for v in lanes.into_remainder() {
+            *v = weight(*v);
+        }
         let mut sum = T::zero();
-        for v in col.iter_mut() {
-            *v = (*v - max).exp_fixed();
-            sum += *v;
+        for &v in col.iter() {
+            sum += v;
         }
         let inv = T::one() / sum;
         col.iter_mut().for_each(|v| *v *= inv);
     }
 }
+
+/// Weights of a column of [`softmax_columns`] exponentiated together (speed only).
+const EXP_LANES: usize = 8;
 
 /// Multi-head self-attention of `z` (`n x d_model`): returns `SA(z)` (`n x d_model`) and the
 /// heads' outputs before `W_O` (`n x H d_head`); appends each head's `P` (row-major) to `p_out`.
@@ -290,4 +315,52 @@ pub fn run<T: Real>(c: &DepthConfig, block: &Block, x0: &[f64], n: usize) -> For
         }
     }
     Forward { n, heads: c.heads, d_head: c.d_head, hidden, layers, overflow }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`softmax_columns`] against the plain loop (`exp_fixed` per weight, summed as it goes).
+    fn equals_the_plain_loop<T: Real>(lift: impl Fn(f64) -> T, bits: impl Fn(T) -> u64) {
+        let mut r = crate::rng::Rng::new(13, 0);
+        for &(rows, cols) in &[(1, 1), (5, 3), (8, 4), (37, 6), (128, 3)] {
+            let mut s = DMatrix::<T>::from_fn(rows, cols, |_, _| lift(r.normal() * 6.0));
+            if rows > 2 && cols > 2 {
+                // Weights that underflow, a NaN, and a column with an infinity.
+                s[(1, 0)] = lift(-1e4);
+                s[(0, 1)] = lift(f64::NAN);
+                s[(rows - 1, 2)] = lift(f64::INFINITY);
+                s[(0, 2)] = lift(f64::NEG_INFINITY);
+            }
+            let scale = lift(0.125);
+            let mut want = s.clone();
+            for mut col in want.column_iter_mut() {
+                let mut max = lift(f64::NEG_INFINITY);
+                for v in col.iter_mut() {
+                    *v *= scale;
+                    if *v > max {
+                        max = *v;
+                    }
+                }
+                let mut sum = T::zero();
+                for v in col.iter_mut() {
+                    *v = (*v - max).exp_fixed();
+                    sum += *v;
+                }
+                let inv = T::one() / sum;
+                col.iter_mut().for_each(|v| *v *= inv);
+            }
+            softmax_columns(&mut s, scale);
+            for (k, (&g, &w)) in s.iter().zip(want.iter()).enumerate() {
+                assert_eq!(bits(g), bits(w), "{rows} x {cols}, entry {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_columns_equal_the_plain_loop_bit_for_bit() {
+        equals_the_plain_loop(|x| x, f64::to_bits);
+        equals_the_plain_loop(|x| x as f32, |v: f32| u64::from(v.to_bits()));
+    }
 }
