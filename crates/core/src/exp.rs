@@ -249,6 +249,34 @@ impl ExpConstants {
         let kf = -floor_small(k.half - x * k.log2_e, k);
         k.scale.apply(exp_reduced(x, kf, k), kf)
     }
+
+    /// [`exp`]`(x)` for a softmax's argument `v - max`, which is `<= 0` or NaN (from a
+    /// non-finite row): [`ExpConstants::eval`] with the NaN kept by a select. The same bits as
+    /// `exp` for those arguments.
+    #[inline(always)]
+    pub fn weight(&self, x: f64) -> f64 {
+        let e = self.eval(x);
+        if x.is_nan() {
+            x
+        } else {
+            e
+        }
+    }
+}
+
+/// `f` of every value of `values` in place, `L` at a time: a loop over a fixed-width array, which
+/// vectorises (the softmaxes' exponentials with [`ExpConstants::weight`]); each value's arithmetic
+/// is `f`'s.
+#[inline(always)]
+pub fn map_in_lanes<T: Copy, const L: usize>(values: &mut [T], f: impl Fn(T) -> T + Copy) {
+    let mut lanes = values.chunks_exact_mut(L);
+    for chunk in &mut lanes {
+        let x: [T; L] = std::array::from_fn(|i| chunk[i]);
+        chunk.copy_from_slice(&x.map(f));
+    }
+    for v in lanes.into_remainder() {
+        *v = f(*v);
+    }
 }
 
 /// [`exp`] for `x <= 0` (including `-inf`), with the same bits: the arguments of the attention

@@ -19,7 +19,7 @@
 use super::config::{Activation, Block, DepthConfig, LayerNorm};
 use super::weights::{LayerWeights, Mlp, WeightStore};
 use super::{products, Real};
-use crate::exp::ExpConstants;
+use crate::exp::{map_in_lanes, ExpConstants};
 use crate::kernels::{self, KeyPanels, Shift};
 use nalgebra::DMatrix;
 
@@ -143,9 +143,8 @@ pub fn layer_norm<T: Real>(m: &mut DMatrix<T>, scales: &mut Vec<T>) {
 
 /// Softmax of every column of `s` after multiplying by `scale` (max-subtracted): each weight
 /// `(v - max).exp_fixed()`, the sum in increasing row. The exponentials of a column run
-/// [`EXP_LANES`] at a time on [`ExpConstants::eval`], which has `exp`'s bits for the nonpositive
-/// arguments a softmax has (NaN, from a non-finite column, kept by a select): a loop that
-/// vectorises, with each weight's arithmetic unchanged.
+/// [`EXP_LANES`] at a time on [`ExpConstants::weight`], which has `exp`'s bits for the
+/// arguments a softmax has: a loop that vectorises, with each weight's arithmetic unchanged.
 fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
     let n = s.nrows();
     if n == 0 {
@@ -160,19 +159,7 @@ fn softmax_columns<T: Real>(s: &mut DMatrix<T>, scale: T) {
                 max = *v;
             }
         }
-        let weight = |v: T| {
-            let x = (v - max).widen();
-            let e = k.eval(x);
-            T::lift(if x.is_nan() { x } else { e })
-        };
-        let mut lanes = col.chunks_exact_mut(EXP_LANES);
-        for chunk in &mut lanes {
-            let x: [T; EXP_LANES] = std::array::from_fn(|i| chunk[i]);
-            chunk.copy_from_slice(&x.map(weight));
-        }
-        for v in lanes.into_remainder() {
-            *v = weight(*v);
-        }
+        map_in_lanes::<T, EXP_LANES>(col, |v| T::lift(k.weight((v - max).widen())));
         let mut sum = T::zero();
         for &v in col.iter() {
             sum += v;

@@ -9,7 +9,7 @@
 
 use super::weights::{Linear, Norm};
 use crate::erff::{erff_lanes, erff_small_lanes, is_small, LANES};
-use crate::exp::ExpConstants;
+use crate::exp::{map_in_lanes, ExpConstants};
 use crate::kernels::{pack_queries, scores_block};
 use std::f32::consts::FRAC_1_SQRT_2;
 
@@ -220,20 +220,8 @@ pub fn softmax_rows(s: &mut [f32], n: usize, scale: f32) {
         // (`ExpConstants::opaque`: literal ones are rebuilt every iteration of a wasm loop).
         // [`EXP_LANES`] at a time: independent vector chains through the polynomial, not one.
         let k = ExpConstants::opaque();
-        let weight = |v: f32, m: f32| {
-            let x = (v - m) as f64;
-            let e = k.eval(x);
-            (if x.is_nan() { x } else { e }) as f32
-        };
         for (row, &m) in block.chunks_mut(n).zip(&max) {
-            let mut lanes = row.chunks_exact_mut(EXP_LANES);
-            for chunk in &mut lanes {
-                let x: [f32; EXP_LANES] = std::array::from_fn(|i| chunk[i]);
-                chunk.copy_from_slice(&x.map(|v| weight(v, m)));
-            }
-            for v in lanes.into_remainder() {
-                *v = weight(*v, m);
-            }
+            map_in_lanes::<f32, EXP_LANES>(row, |v| k.weight((v - m) as f64) as f32);
         }
         if rows == SOFTMAX_ROWS {
             for k in 0..n {
