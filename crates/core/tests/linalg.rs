@@ -1,6 +1,7 @@
-//! exp(tV) by the core's own scaling and squaring, against closed forms.
+//! exp(tV) by the core's own scaling and squaring, against closed forms; the blocked product
+//! against the plain loop.
 
-use attn_core::linalg::expm_scaled;
+use attn_core::linalg::{expm_scaled, rows_times};
 
 fn full(v: &[f64], d: usize, t: f64) -> Vec<f64> {
     let (m, s) = expm_scaled(v, d, t);
@@ -43,4 +44,35 @@ fn huge_times_keep_the_scale_apart() {
     assert_eq!(sd, 1000.0);
     assert_eq!(d[0], 1.0);
     assert_eq!(d[3], 0.0);
+}
+
+#[test]
+fn rows_times_is_the_plain_loop_bit_for_bit() {
+    let mut seed = 11u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+    };
+    for (n, k, m, ldx, ldw) in
+        [(1, 1, 1, 1, 1), (5, 3, 9, 4, 12), (9, 17, 16, 17, 16), (13, 40, 35, 41, 35), (4, 0, 8, 0, 8)]
+    {
+        let mut x: Vec<f64> = (0..n * ldx).map(|_| next()).collect();
+        let w: Vec<f64> = (0..k * ldw).map(|_| next() * 1e3).collect();
+        if n > 1 && k > 0 {
+            // A token of zeros (the zero start keeps +0.0 for negative weights) and a NaN.
+            x[ldx..ldx + k].iter_mut().for_each(|v| *v = 0.0);
+            x[0] = f64::NAN;
+        }
+        let mut got = vec![0.0; n * m];
+        rows_times(&x, ldx, &w, ldw, n, k, m, &mut got);
+        for i in 0..n {
+            for o in 0..m {
+                let mut s = 0.0;
+                for c in 0..k {
+                    s += x[i * ldx + c] * w[c * ldw + o];
+                }
+                assert_eq!(got[i * m + o].to_bits(), s.to_bits(), "n {n} k {k} m {m}: entry {i}, {o}");
+            }
+        }
+    }
 }

@@ -273,20 +273,20 @@ impl HeadRun {
     /// The rescaled tokens `z = exp(-tV_h) x = x + W_o F(-t) W_v x` at `t = step · dt` (R^d);
     /// `None` when an entry is not finite.
     pub fn rescaled(&self) -> Option<Vec<f64>> {
-        let (d, dk) = (self.m.d, self.m.dk);
+        let (n, d, dk) = (self.n, self.m.d, self.m.dk);
         let f = value_exp_factor(&self.core, dk, -(self.step as f64 * self.spec.dt));
-        let mut z = self.x.clone();
-        let (mut u, mut g) = (vec![0.0; dk], vec![0.0; dk]);
-        for zi in z.chunks_mut(d) {
-            for (r, ur) in u.iter_mut().enumerate() {
-                *ur = (0..d).fold(0.0, |s, c| s + self.m.wv[r * d + c] * zi[c]);
+        let mut u = vec![0.0; n * dk];
+        self.field.values(&self.x, &mut u);
+        let mut g = vec![0.0; n * dk];
+        for (ui, gi) in u.chunks_exact(dk.max(1)).zip(g.chunks_exact_mut(dk.max(1))) {
+            for (r, gr) in gi.iter_mut().enumerate() {
+                *gr = (0..dk).fold(0.0, |s, c| s + f[r * dk + c] * ui[c]);
             }
-            for (r, gr) in g.iter_mut().enumerate() {
-                *gr = (0..dk).fold(0.0, |s, c| s + f[r * dk + c] * u[c]);
-            }
-            for (a, za) in zi.iter_mut().enumerate() {
-                *za += (0..dk).fold(0.0, |s, r| s + self.m.wo[a * dk + r] * g[r]);
-            }
+        }
+        let mut z = vec![0.0; n * d];
+        self.field.output_of(&g, &mut z, n);
+        for (za, &xa) in z.iter_mut().zip(&self.x) {
+            *za += xa; // x_a + (W_o g)_a: the same sum as the plain loop (addition commutes)
         }
         z.iter().all(|v| v.is_finite()).then_some(z)
     }

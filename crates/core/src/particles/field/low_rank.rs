@@ -8,13 +8,18 @@
 //! `[k_j; q_j]`), and the velocity is `W_o (sum_j P_ij u_j)`: O(n d d_k + n² d_k) per evaluation.
 //! The softmax is the particle lab's ([`super::rows::softmax_row`], the rational exponential of
 //! today's links); every sum runs in a fixed order (the projections over the features in
-//! increasing order, the weighted sums in the lane order of [`super::rows`]): the same bits
-//! natively and in wasm. The particle lab's own dense [`super::Field`] is untouched.
+//! increasing order, the scores over the score coordinates in increasing order, the weighted
+//! sums in the lane order of [`super::rows`]): the same bits natively and in wasm. The scores
+//! and the weighted sums of all rows run on the shared tiles ([`crate::kernels::scores_block`],
+//! [`crate::kernels::weighted_sums_block`]), which add in those orders. The particle lab's own
+//! dense [`super::Field`] is untouched.
 //!
 //! On the sphere of radius `R` (§2.1 SA) the velocity is projected onto the tangent space at
 //! `x_i`, `v - (<x_i, v> / |x_i|²) x_i`.
 
-use super::rows::{softmax_row, weighted_sum, WeightExp};
+use super::rows::{softmax_row, WeightExp};
+use crate::kernels::{self, KeyPanels, Shift, SumsScratch};
+use crate::linalg::rows_times;
 use crate::run::Divergence;
 
 crate::named_enum! {
@@ -45,7 +50,7 @@ pub struct Factors<'a> {
 }
 
 /// The low-rank velocity field of one head over `n` tokens, with its scratch memory (nothing is
-/// allocated after [`LowRankField::new`]).
+/// allocated after the first evaluation).
 #[derive(Clone, Debug)]
 pub struct LowRankField {
     n: usize,
@@ -66,10 +71,16 @@ pub struct LowRankField {
     b: Vec<f64>,
     /// The values `u_j`, coordinate-major (`d_k x n`).
     u: Vec<f64>,
-    /// One row of scores, then weights (`n`).
-    e: Vec<f64>,
-    /// `sum_j P_ij u_j` of one row (`d_k`).
+    /// The score sides packed for the scores kernel (queries `a`, keys `b`).
+    packed_a: Vec<f64>,
+    packed_b: KeyPanels<f64>,
+    /// Every row's scores, then its unnormalised weights (`n x n`, row-major).
+    s: Vec<f64>,
+    /// Each row's `1 / sum_j e_ij` (`n`).
+    inv: Vec<f64>,
+    /// `sum_j e_ij u_j` of every row (`n x d_k`, row-major), and the kernel's working memory.
     g: Vec<f64>,
+    sums: SumsScratch<f64>,
 }
 
 impl LowRankField {
@@ -107,8 +118,12 @@ impl LowRankField {
             a: vec![0.0; m * n],
             b: vec![0.0; m * n],
             u: vec![0.0; dk * n],
-            e: vec![0.0; n],
-            g: vec![0.0; dk],
+            packed_a: Vec::new(),
+            packed_b: KeyPanels::default(),
+            s: vec![0.0; n * n],
+            inv: vec![0.0; n],
+            g: vec![0.0; n * dk],
+            sums: SumsScratch::sized(n, dk),
         }
     }
 
@@ -122,16 +137,7 @@ impl LowRankField {
     fn prepare(&mut self, state: &[f64]) -> Result<(), Divergence> {
         let (n, d, dk) = (self.n, self.d, self.dk);
         let w3 = 3 * dk;
-        for i in 0..n {
-            let pi = &mut self.p[i * w3..(i + 1) * w3];
-            pi.iter_mut().for_each(|x| *x = 0.0);
-            for (c, &x) in state[i * d..(i + 1) * d].iter().enumerate() {
-                let wc = &self.wt[c * w3..(c + 1) * w3];
-                for (o, &w) in pi.iter_mut().zip(wc) {
-                    *o += w * x;
-                }
-            }
-        }
+        rows_times(state, d, &self.wt, w3, n, d, w3, &mut self.p);
         if self.p.iter().any(|x| !x.is_finite()) {
             return Err(Divergence {
                 message: "the projections W_q x, W_k x, W_v x overflowed (tokens too large for f64)".into(),
@@ -153,25 +159,28 @@ impl LowRankField {
         Ok(())
     }
 
-    /// Row `i`'s unnormalised weights into `self.e`; returns `1 / sum`.
-    fn row(&mut self, i: usize) -> Result<f64, Divergence> {
+    /// Every row's unnormalised weights into `self.s` and `1 / sum` into `self.inv`: the scores
+    /// `s_ij = sum_r a_ir b_jr` (`r` in increasing order, the scores kernel), then each row's
+    /// softmax.
+    fn weights(&mut self) -> Result<(), Divergence> {
         let n = self.n;
-        let m = self.a.len() / n.max(1);
-        let e = &mut self.e[..n];
-        // e[j] = sum_r a_ir b_jr, r in increasing order.
-        let a0 = self.a[i];
-        e.iter_mut().zip(&self.b[..n]).for_each(|(s, &x)| *s = a0 * x);
-        for r in 1..m {
-            let ar = self.a[r * n + i];
-            for (s, &bj) in e.iter_mut().zip(&self.b[r * n..(r + 1) * n]) {
-                *s += ar * bj;
-            }
+        if n == 0 {
+            return Ok(());
         }
-        let rw = softmax_row(e, self.c, WeightExp::Rational).map_err(|_| Divergence {
-            message: "the scores x_iᵀ A x_j overflowed (tokens too large for f64); use a smaller dt or stop earlier"
-                .into(),
-        })?;
-        Ok(1.0 / rw.sum)
+        let m = self.a.len() / n;
+        let (a, b) = (&self.a, &self.b);
+        kernels::pack_queries(n, m, |i, r| a[r * n + i], &mut self.packed_a);
+        kernels::pack_keys(n, m, |j, r| b[r * n + j], &mut self.packed_b);
+        kernels::scores_block(&self.packed_a, n, &self.packed_b, &mut self.s);
+        for (row, inv) in self.s.chunks_exact_mut(n).zip(self.inv.iter_mut()) {
+            let rw = softmax_row(row, self.c, WeightExp::Rational).map_err(|_| Divergence {
+                message:
+                    "the scores x_iᵀ A x_j overflowed (tokens too large for f64); use a smaller dt or stop earlier"
+                        .into(),
+            })?;
+            *inv = 1.0 / rw.sum;
+        }
+        Ok(())
     }
 
     /// The velocity of every token of `state` (`n x d`) into `out` (`n x d`): `sum_j P_ij V_h x_j`,
@@ -180,33 +189,39 @@ impl LowRankField {
     pub fn velocity(&mut self, state: &[f64], out: &mut [f64], tangent: bool) -> Result<(), Divergence> {
         let (n, d, dk) = (self.n, self.d, self.dk);
         self.prepare(state)?;
-        for i in 0..n {
-            let inv = self.row(i)?;
-            for r in 0..dk {
-                self.g[r] = weighted_sum(&self.e, &self.u[r * n..(r + 1) * n], n) * inv;
-            }
-            let oi = &mut out[i * d..(i + 1) * d];
-            oi.iter_mut().for_each(|o| *o = 0.0);
-            for r in 0..dk {
-                let gr = self.g[r];
-                for (o, &w) in oi.iter_mut().zip(&self.wo_t[r * d..(r + 1) * d]) {
-                    *o += w * gr;
-                }
-            }
-            if tangent {
-                project_tangent_scaled(&state[i * d..(i + 1) * d], oi);
+        self.weights()?;
+        kernels::weighted_sums_block(&self.s, n, &self.u, n, dk, Shift::None, &mut self.g, &mut self.sums);
+        for (gi, &inv) in self.g.chunks_exact_mut(dk.max(1)).zip(&self.inv) {
+            gi.iter_mut().for_each(|g| *g *= inv);
+        }
+        self.output_of(&self.g, out, n);
+        if tangent {
+            for (xi, oi) in state.chunks_exact(d.max(1)).zip(out.chunks_exact_mut(d.max(1))).take(n) {
+                project_tangent_scaled(xi, oi);
             }
         }
         super::check_velocity(out)
     }
 
+    /// `u_i = W_v x_i` of every token of `state` (`n x d`) into `out` (`n x d_k`).
+    pub fn values(&self, state: &[f64], out: &mut [f64]) {
+        let (n, d, dk) = (self.n, self.d, self.dk);
+        rows_times(state, d, &self.wt[2 * dk..], 3 * dk, n, d, dk, out);
+    }
+
+    /// `W_o g_i` of `rows` rows `g` (`rows x d_k`) into `out` (`rows x d`).
+    pub fn output_of(&self, g: &[f64], out: &mut [f64], rows: usize) {
+        rows_times(g, self.dk, &self.wo_t, self.d, rows, self.dk, self.d, out);
+    }
+
     /// Streams the rows of `P` of `state`: `visit(i, row)` for `i = 0..n` in order.
     pub fn attention_rows(&mut self, state: &[f64], visit: &mut dyn FnMut(usize, &[f64])) -> Result<(), Divergence> {
+        let n = self.n.max(1);
         self.prepare(state)?;
-        for i in 0..self.n {
-            let inv = self.row(i)?;
-            self.e.iter_mut().for_each(|x| *x *= inv);
-            visit(i, &self.e);
+        self.weights()?;
+        for (i, (row, &inv)) in self.s.chunks_exact_mut(n).zip(&self.inv).enumerate() {
+            row.iter_mut().for_each(|x| *x *= inv);
+            visit(i, row);
         }
         Ok(())
     }
