@@ -427,16 +427,22 @@ interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, '
 }
 
 /** A ModelLab whose results are typed (workers/model.js holds it). */
-interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles' | 'layers_view' | 'repeat_view' | 'head_dynamics' | 'head_spectrum'> {
+interface TypedModelLab extends Omit<InstanceType<AttnWasmModule['ModelLab']>, 'info' | 'analyse' | 'analyse_unmodified' | 'surgery' | 'tiles' | 'layers_view' | 'repeat_view' | 'head_dynamics' | 'head_particles' | 'head_spectrum'> {
   info(): ModelInfo;
   head_spectrum(layer: number, head: number): ModelHeadSpectrum;
   tiles(max_side: number): ModelTiles;
   layers_view(): ModelLayersView;
   repeat_view(): ModelRepeatView;
   head_dynamics(): ModelHeadParticles;
+  head_particles(): TypedHeadParticles;
   analyse(text: string): ModelAnalysis;
   analyse_unmodified(text: string): ModelAnalysis;
   surgery(text: string): ModelCurve[];
+}
+
+/** ModelLab.head_particles's run, its answer typed. */
+interface TypedHeadParticles extends Omit<InstanceType<AttnWasmModule['HeadParticles']>, 'finish'> {
+  finish(): ModelHeadParticles;
 }
 
 /** The page's module as the page and the particle, training and depth labs use it. */

@@ -2,7 +2,8 @@
 // every listed sample's time, clusters, labels, mean cosine, Boolean distance, leaders and
 // hyperplane groups equal `attn encode --config LINK --head-dynamics L,H` bit for bit, for `x`,
 // for the rescaled `z` and on the sphere (key head_space, which reopens from the link); the
-// tokens, P and the chart are drawn; the arrow keys move the moment shown.
+// tokens, P and the chart are drawn; the arrow keys move the moment shown; on a long text the
+// run's progress shows, and a head picked mid-run is analysed at once (the older run dropped).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,6 +38,19 @@ async function dynamics(page) {
     delete plain.p;
     return { ...plain, ms: window.__attnModel.dynamicsMs(), config: window.__attnModel.configString() };
   });
+}
+
+/** The Euler steps per second the panel's status counts over 1.5 s (the run must be going). */
+async function stepsPerSecond(page) {
+  const read = () => page.waitForFunction(() => {
+    const m = document.getElementById('md-dyn-status').textContent.match(/Euler step (\d+) of/);
+    return m && Number(m[1]) > 0 && [Number(m[1]), performance.now()];
+  }, null, { timeout: 60_000, polling: 20 }).then((h) => h.jsonValue());
+  const [s0, t0] = await read();
+  await page.waitForTimeout(1500);
+  const [s1, t1] = await read();
+  assert.ok(s1 > s0, `the run moved: step ${s0}, then ${s1}`);
+  return (s1 - s0) / ((t1 - t0) / 1000);
 }
 
 /** attn encode's head particles of `config` (its own layer, head, bilinear and head_space). */
@@ -204,6 +218,41 @@ describe("model lab: the chosen head's particles", () => {
       const groups = d.hyperplanes[at];
       assert.ok(labels.includes(`⟨ψ₁, x_i⟩: ${groups} group${groups === 1 ? '' : 's'} (§1.3's hyperplanes ⟨ψ₁, z⟩ = c)`), labels.join(' | '));
       assert.ok(await coloured(page, '#md-dyn-psi') > 50, 'the tokens are drawn on the strip');
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a 512-token text: the run counts its Euler steps, and a head picked mid-run is analysed without waiting for it', { timeout: 300_000 }, async () => {
+    const text = (await readFile(new URL('../../crates/xtask/bench/model_text_512.txt', import.meta.url), 'utf8')).trim();
+    const page = await openPage(browser, `lab=model&model=all-MiniLM-L6-v2@53aa51172d142c89&text=${encodeURIComponent(text)}&layer=2&head=0`);
+    try {
+      await page.waitForFunction(() => window.__attnModel?.result()?.head === 0, null, { timeout: 240_000 });
+      // While the particles run, the panel says how far they are.
+      const [step, steps] = await (await page.waitForFunction(() => {
+        const m = document.getElementById('md-dyn-status').textContent.match(/Euler step (\d+) of (\d+)/);
+        return m && [Number(m[1]), Number(m[2])];
+      }, null, { timeout: 120_000, polling: 20 })).jsonValue();
+      assert.ok(step > 0 && step < steps && steps === 1000, `step ${step} of ${steps}`);
+      assert.equal(await page.evaluate(() => window.__attnModel.dynamics()), null, 'no run drawn yet');
+      const before = await stepsPerSecond(page);
+      // Head 1 of layer 2, picked on the grid mid-run.
+      await page.locator('#md-att-grid').scrollIntoViewIfNeeded();
+      const g = await page.evaluate(() => window.__attnModel.gridGeometry());
+      const box = await page.locator('#md-att-grid').boundingBox();
+      const t0 = Date.now();
+      await page.mouse.click(box.x + g.x0 + g.cell * 1.5, box.y + g.y0 + g.cell * 1.5);
+      await page.waitForFunction(() => window.__attnModel.result()?.head === 1, null, { timeout: 240_000 });
+      const waited = Date.now() - t0;
+      // Head 1's run goes as fast as head 0's did: head 0's was dropped, not run beside it.
+      const after = await stepsPerSecond(page);
+      assert.ok(after > 0.7 * before, `Euler steps per second: ${after} for head 1 against ${before} for head 0 before the pick`);
+      const d = await dynamics(page);
+      assert.deepEqual([d.layer, d.head, d.n], [2, 1, 512]);
+      // Its analysis came before the rest of head 0's run would have: a whole run (head 1's, the
+      // same Euler steps on the same tokens) takes d.ms.
+      assert.ok(waited < 0.6 * d.ms, `head 1 analysed ${waited} ms after the pick; a whole run takes ${Math.round(d.ms)} ms`);
       assertNoErrors(page);
     } finally {
       await page.close();

@@ -17,6 +17,7 @@ export const CAPTIONS = {
   spectrum: 'V_h = W_o W_v moves the tokens, dx_i/dt = Σ_j P_ij V_h x_j; S_h = (W_qᵀW_k + W_kᵀW_q) / (2√d_k) scores them. All d_model eigenvalues come from the d_k × d_k and 2d_k × 2d_k blocks; the rest are exactly 0. The verdict reads §1.3 of the clusters paper (Geshkovski et al. 2023) on these matrices.',
   dynamics: 'The head alone as §1\'s particle system, its trained weights constant in time: the tokens start at h_{L−1} (the input of layer L in the unmodified forward) and move by forward Euler (dt = 0.01, to t = 10) with P_ij = softmax_j(x_iᵀ S_h x_j), β = 1 (the key bilinear=raw scores with B_h instead). Tokens: two PCA axes fitted on every sample of the run; colour: clusters (1 − cos ≤ cos_tol; grey: a token alone); ringed: leaders. P: rows are the query tokens, viridis on 0 to 1. Where §1.3\'s hyperplanes row applies, a strip shows each token\'s ⟨ψ₁, x_i⟩ on its range: its groups are the hyperplanes. The Boolean distance max|P − round P| falls to 0 when P becomes 0/1 (§1.7). The numbers are attn encode --head-dynamics L,H\'s.',
   dynamicsWaiting: 'The particles of this head run after the analysis (about 1000 Euler steps)…',
+  dynamicsRunning: 'The particles of this head are running: Euler step $step of $steps…',
   dynamicsStopped: 'The run stopped at Euler step $step: $what.',
   verdictNotReal: 'λ₁ = $lambda is not real (imaginary part $im): the hyperplanes row needs a real, positive, simple λ₁.',
   verdictNotPositive: 'λ₁ = $lambda is not positive: the hyperplanes row needs a real, positive, simple λ₁.',

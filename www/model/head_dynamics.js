@@ -69,6 +69,11 @@ export class HeadDynamics {
     $('md-dyn-status').textContent = CAPTIONS.dynamicsWaiting;
   }
 
+  /** The worker's run for the analysis shown has taken `step` of its `steps` Euler steps. */
+  progress(step, steps) {
+    $('md-dyn-status').textContent = CAPTIONS.dynamicsRunning.replace('$step', String(step)).replace('$steps', String(steps));
+  }
+
   /** The worker's run (ModelLab.head_dynamics), or its refusal `error`; `tokens` names the tokens. */
   set(dyn, error, tokens, ms) {
     this.stop();

@@ -277,6 +277,8 @@ class ModelLabPage {
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.repeatPanel.setLayers(m.info.layers);
       this.loaded();
+    } else if (m.kind === 'dynamics-progress') {
+      if (m.id === this.job && this.result) this.headDyn.progress(m.step, m.steps);
     } else if (m.kind === 'dynamics') {
       if (m.id === this.dynFor) this.dynFor = null;
       if (m.id === this.job && this.result) this.headDyn.set(m.dynamics ?? null, m.error ?? null, this.result.tokens, m.ms);

@@ -22,8 +22,10 @@
 //      { kind: 'result', id, result, tiles: { side, attention, similarity }, p, s, spectrum, layers, ms }
 //        (spectrum: the link's head's spectra and §1.3's verdict, ModelLab.head_spectrum; layers:
 //        the tokens through the layers, ModelLab.layers_view's typed arrays)
-//      { kind: 'dynamics', id, dynamics, ms }  (after each result: the link's head as a particle
-//        system, ModelLab.head_dynamics's typed arrays)
+//      { kind: 'dynamics-progress', id, step, steps }, then { kind: 'dynamics', id, dynamics, ms }
+//        (after each result: the link's head as a particle system, ModelLab.head_particles run in
+//        slices of about DYNAMICS_SLICE_MS with a turn of the event loop between them, so a newer
+//        'analyse' is read and the older run dropped; dynamics: ModelLab.head_dynamics's typed arrays)
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'repeat-progress', id, done, iterations }, then { kind: 'repeat', id, view, ms }
 //        (view: ModelLab.repeat_view) or { kind: 'repeat-error', id, error }
@@ -187,9 +189,29 @@ async function files(msg) {
   pool?.loaded({ kind: 'files', files: msg.files, device: msg.device }, got.sha256, got.configText, msg.device ?? navigator.deviceMemory ?? 0);
 }
 
+/** The head particles' Euler steps run in slices of about this many ms (then the worker reads
+ * its messages), DYNAMICS_STEPS steps per call. */
+const DYNAMICS_SLICE_MS = 50;
+const DYNAMICS_STEPS = 5;
+let analyseJob = 0; // the newest 'analyse'
+
+/** A turn of this worker's event loop: the messages already queued are read first (a port's
+ * message, not a timer: nested timers wait at least 4 ms). */
+function nextTurn() {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve) => {
+    port1.onmessage = () => {
+      port1.close();
+      resolve(undefined);
+    };
+    port2.postMessage(null);
+  });
+}
+
 /** Analyses `link`: with a ready helper, the surgery variants there while this worker runs the
  * unmodified model (`result.workers`: 2), else everything here (1). */
 async function analyse({ id, link, maxSide }) {
+  analyseJob = id;
   const t0 = performance.now();
   const surgery = pool?.surgery(link) ?? null;
   const result = surgery ? lab.analyse_unmodified(link) : lab.analyse(link);
@@ -210,14 +232,28 @@ async function analyse({ id, link, maxSide }) {
     [tiles.attention.buffer, tiles.similarity.buffer, p.buffer, s.buffer, ...arrays]);
   // Then the chosen head's particles (about 1000 Euler steps: the result above is drawn meanwhile),
   // after a turn of this worker's event loop (the helper worker it may be starting gets going).
-  await new Promise((resolve) => { setTimeout(resolve, 0); });
+  await nextTurn();
+  if (analyseJob !== id) return; // a newer link: its analysis first, this run is not wanted
   const t1 = performance.now();
+  let run = null;
   let dyn;
   try {
-    dyn = lab.head_dynamics();
+    run = lab.head_particles();
+    for (;;) {
+      const t = performance.now();
+      let done = false;
+      while (!done && performance.now() - t < DYNAMICS_SLICE_MS) done = run.advance(DYNAMICS_STEPS);
+      if (done) break;
+      self.postMessage({ kind: 'dynamics-progress', id, step: run.step(), steps: run.steps() });
+      await nextTurn();
+      if (analyseJob !== id) return;
+    }
+    dyn = run.finish();
   } catch (err) {
     self.postMessage({ kind: 'dynamics', id, error: String(err && err.message ? err.message : err) });
     return;
+  } finally {
+    run?.free();
   }
   const dynArrays = ['t', 'step', 'clusters', 'mean_cos', 'labels', 'boolean_distance', 'leaders', 'max_norm', 'hyperplanes', 'psi', 'coords', 'p', 'p_rgba'].map((k) => dyn[k].buffer);
   self.postMessage({ kind: 'dynamics', id, dynamics: dyn, ms: performance.now() - t1 }, dynArrays);

@@ -9,7 +9,7 @@ use crate::common::nan_max;
 use crate::tiny_bert::{config_json, safetensors, vocab_txt};
 use attn_core::linalg::expm_scaled;
 use attn_core::model::head_dynamics::{
-    run_observed, run_to_end, HeadDynamicsSpec, HeadRun, Sample, HYPERPLANE_TOL, SAMPLES,
+    run_observed, run_to_end, HeadDynamicsSpec, HeadRun, Listed, Sample, HYPERPLANE_TOL, SAMPLES,
 };
 use attn_core::model::heads::{head_matrices, HeadMatrices};
 use attn_core::model::repeat::Repeater;
@@ -249,6 +249,30 @@ fn a_run_starts_from_the_unmodified_forward_and_lists_its_samples() {
     assert!(result.stopped.is_none() && result.z.is_some());
     // The time stepping moved the tokens.
     assert_ne!(result.x, want);
+}
+
+#[test]
+fn a_run_listed_in_slices_is_the_whole_run_bit_for_bit() {
+    // A slice of 7 steps (not a multiple of `every`), a slice of 1, and a run stopped by overflow.
+    let enc = tiny();
+    let ids = enc.encode("the quick brown fox jumps over the lazy dog.").unwrap();
+    for (s, slice) in [
+        (spec(2, 0, Bilinear::Sym, false, 0.01, 3.0), 7),
+        (spec(1, 1, Bilinear::Raw, true, 0.05, 2.0), 1),
+        (spec(1, 0, Bilinear::Raw, false, 1e306, 3e306), 2),
+    ] {
+        let whole = run_to_end(&mut HeadRun::from_encoder(&enc, &ids, s, &Serial).unwrap().unwrap());
+        let mut run = HeadRun::from_encoder(&enc, &ids, s, &Serial).unwrap().unwrap();
+        let (mut listed, mut calls, mut seen) = (Listed::default(), 0, Vec::new());
+        while !listed.advance(&mut run, &mut |_, sample: &Sample| seen.push(sample.step), slice) {
+            calls += 1;
+            assert!(run.step_count() <= calls * slice, "at most {slice} steps a call");
+        }
+        let sliced = listed.finish(&run);
+        assert_eq!(sliced, whole, "{s:?} in slices of {slice}");
+        assert_eq!(seen, whole.samples.iter().map(|x| x.step).collect::<Vec<_>>());
+        assert!(calls >= 1 || sliced.stopped.is_some(), "{s:?}: more than one slice, or stopped in the first");
+    }
 }
 
 #[test]

@@ -417,31 +417,59 @@ pub fn run_to_end(run: &mut HeadRun) -> HeadDynamics {
 /// [`run_to_end`], calling `seen(run, sample)` at each listed sample with the run in that state
 /// (the page keeps what it draws: the tokens and `P` at each sample).
 pub fn run_observed(run: &mut HeadRun, seen: &mut dyn FnMut(&mut HeadRun, &Sample)) -> HeadDynamics {
-    let (steps, every, sphere) = (run.spec.steps(), run.spec.every(), run.spec.sphere);
-    let mut samples = Vec::new();
-    let mut stopped = None;
-    match run.sample() {
-        Ok(s) => {
-            seen(run, &s);
-            samples.push(s)
+    let mut listed = Listed::default();
+    while !listed.advance(run, seen, u64::MAX) {}
+    listed.finish(run)
+}
+
+/// A run listed a slice at a time: [`run_observed`]'s samples, in the same order with the same
+/// bits, from calls of [`Listed::advance`] that each take a bounded number of Euler steps (so a
+/// Web Worker can answer its messages between slices and drop a run nobody waits for).
+#[derive(Debug, Default)]
+pub struct Listed {
+    samples: Vec<Sample>,
+    stopped: Option<HeadStopped>,
+    begun: bool,
+}
+
+impl Listed {
+    /// Takes up to `max_steps` Euler steps of `run` (the first call lists the initial state
+    /// first), calling `seen` at each listed sample; true once the run is over (its last step
+    /// taken, or stopped by a non-finite state).
+    pub fn advance(&mut self, run: &mut HeadRun, seen: &mut dyn FnMut(&mut HeadRun, &Sample), max_steps: u64) -> bool {
+        let (steps, every) = (run.spec.steps(), run.spec.every());
+        if !self.begun {
+            self.begun = true;
+            self.list(run, seen);
         }
-        Err(e) => stopped = Some(e),
-    }
-    while stopped.is_none() && run.step < steps {
-        if let Err(e) = run.step() {
-            stopped = Some(e);
-            break;
-        }
-        if run.step.is_multiple_of(every) || run.step == steps {
-            match run.sample() {
-                Ok(s) => {
-                    seen(run, &s);
-                    samples.push(s)
-                }
-                Err(e) => stopped = Some(e),
+        let mut taken = 0;
+        while self.stopped.is_none() && run.step < steps && taken < max_steps {
+            taken += 1;
+            if let Err(e) = run.step() {
+                self.stopped = Some(e);
+                break;
+            }
+            if run.step.is_multiple_of(every) || run.step == steps {
+                self.list(run, seen);
             }
         }
+        self.stopped.is_some() || run.step >= steps
     }
-    let z = if sphere { None } else { run.rescaled() };
-    HeadDynamics { samples, x: run.x.clone(), z, stopped }
+
+    /// Lists the sample of `run`'s state now, or records why it cannot be taken.
+    fn list(&mut self, run: &mut HeadRun, seen: &mut dyn FnMut(&mut HeadRun, &Sample)) {
+        match run.sample() {
+            Ok(s) => {
+                seen(run, &s);
+                self.samples.push(s)
+            }
+            Err(e) => self.stopped = Some(e),
+        }
+    }
+
+    /// The whole run: the samples listed, the final tokens and why it stopped early.
+    pub fn finish(self, run: &HeadRun) -> HeadDynamics {
+        let z = if run.spec.sphere { None } else { run.rescaled() };
+        HeadDynamics { samples: self.samples, x: run.x.clone(), z, stopped: self.stopped }
+    }
 }

@@ -1,14 +1,15 @@
 //! The chosen head of the model lab as a particle system (science.md §7.6): the core's
 //! [`attn_core::model::head_dynamics`] run of the last analysed link's head (`layer`, `head`,
 //! `bilinear`, `head_space`, `cos_tol`; the default `dt` and `until`), marshalled as typed arrays
-//! for the page (`www/model/head_dynamics.js`). The samples' statistics are those
+//! for the page (`www/model/head_dynamics.js`); [`HeadParticles`] runs it a slice of Euler steps
+//! at a time (the model worker answers its messages between slices). The samples' statistics are those
 //! `attn encode --head-dynamics L,H` prints, bit for bit; the drawn coordinates are the tokens on
 //! two (or three) PCA axes fitted once on every sample's tokens ([`layers_view::fit`]).
 
 use super::model::ModelLab;
 use crate::charts::heatmap::viridis;
 use crate::js::Fields;
-use attn_core::model::head_dynamics::{run_observed, HeadDynamicsSpec, HeadRun, Sample, TokenStats};
+use attn_core::model::head_dynamics::{HeadDynamicsSpec, HeadRun, HeadStopped, Listed, Sample, TokenStats};
 use attn_core::model::keys::HeadSpace;
 use attn_core::model::layers_view;
 use attn_core::model::Serial;
@@ -54,9 +55,25 @@ const HEAD_PARTICLES_FIELDS: [&str; 24] = [
     "stopped",
 ];
 
+/// The chosen head's particles being run: [`ModelLab::head_particles`], then
+/// [`HeadParticles::advance`] until it answers true, then [`HeadParticles::finish`].
+#[wasm_bindgen]
+pub struct HeadParticles {
+    spec: HeadDynamicsSpec,
+    space: HeadSpace,
+    n: usize,
+    d: usize,
+    /// The run (none when it could not start: `start_stopped` says why).
+    run: Option<HeadRun>,
+    start_stopped: Option<HeadStopped>,
+    listed: Listed,
+    kept: Vec<Kept>,
+}
+
 #[wasm_bindgen]
 impl ModelLab {
-    /// The head particles of the last analysed link: `{ layer, head, space, n, d, steps, every,
+    /// The head particles of the last analysed link, run to the end ([`ModelLab::head_particles`]
+    /// advanced until done, then finished): `{ layer, head, space, n, d, steps, every,
     /// dt, samples, k, t, step, clusters, mean_cos, labels, boolean_distance, leaders, max_norm,
     /// hyperplanes, psi, coords, p, p_rgba, stopped }`. Per listed sample (`samples` of them): `t`, `step`,
     /// the drawn tokens' `clusters` and `mean_cos` (`x`'s, or `z`'s for `head_space=z`; NaN where
@@ -69,36 +86,88 @@ impl ModelLab {
     /// `stopped`: null, or `{ step, what }` for a run stopped by a non-finite state. Throws before
     /// any analysis.
     pub fn head_dynamics(&self) -> Result<Object, JsError> {
+        let mut run = self.head_particles()?;
+        while !run.advance(u32::MAX) {}
+        run.finish()
+    }
+
+    /// The head particles of the last analysed link, started (nothing stepped yet). Throws before
+    /// any analysis, or for a head out of the model's range.
+    pub fn head_particles(&self) -> Result<HeadParticles, JsError> {
         let (Some(a), Some(link)) = (&self.analysis, &self.link) else {
             return Err(JsError::new("model: no text analysed yet"));
         };
         let spec = HeadDynamicsSpec::of_link(link);
         spec.check().map_err(|e| JsError::new(&e))?;
-        let rescaled = link.head_space == HeadSpace::Z;
-        let (n, d) = (a.forward.n, a.forward.d);
         let run = HeadRun::from_encoder(self.encoder(), &a.encoding, spec, &Serial).ok_or_else(|| {
             JsError::new(&format!("layer {}, head {}: out of the model's range", link.layer, link.head))
         })?;
-        let mut kept: Vec<Kept> = Vec::new();
-        let (samples, stopped) = match run {
-            Ok(mut run) => {
-                let result = run_observed(&mut run, &mut |run: &mut HeadRun, _: &Sample| {
-                    let tokens: Vec<f32> = if rescaled {
-                        run.rescaled().map_or_else(|| vec![f32::NAN; n * d], |z| z.iter().map(|&v| v as f32).collect())
-                    } else {
-                        run.state().iter().map(|&v| v as f32).collect()
-                    };
-                    let mut p = vec![f32::NAN; n * n];
-                    let _ = run.attention_rows(&mut |i, row| {
-                        for (j, &v) in row.iter().take(n).enumerate() {
-                            p[i * n + j] = v as f32;
-                        }
-                    });
-                    kept.push(Kept { tokens, p, psi: run.psi_values() });
+        let (run, start_stopped) = match run {
+            Ok(run) => (Some(run), None),
+            Err(stopped) => (None, Some(stopped)),
+        };
+        Ok(HeadParticles {
+            spec,
+            space: link.head_space,
+            n: a.forward.n,
+            d: a.forward.d,
+            run,
+            start_stopped,
+            listed: Listed::default(),
+            kept: Vec::new(),
+        })
+    }
+}
+
+#[wasm_bindgen]
+impl HeadParticles {
+    /// Takes up to `steps` Euler steps (the first call also lists the initial state); true once
+    /// the run is over.
+    pub fn advance(&mut self, steps: u32) -> bool {
+        let Some(run) = self.run.as_mut() else {
+            return true;
+        };
+        let (n, d, rescaled, kept) = (self.n, self.d, self.space == HeadSpace::Z, &mut self.kept);
+        self.listed.advance(
+            run,
+            &mut |run: &mut HeadRun, _: &Sample| {
+                let tokens: Vec<f32> = if rescaled {
+                    run.rescaled().map_or_else(|| vec![f32::NAN; n * d], |z| z.iter().map(|&v| v as f32).collect())
+                } else {
+                    run.state().iter().map(|&v| v as f32).collect()
+                };
+                let mut p = vec![f32::NAN; n * n];
+                let _ = run.attention_rows(&mut |i, row| {
+                    for (j, &v) in row.iter().take(n).enumerate() {
+                        p[i * n + j] = v as f32;
+                    }
                 });
+                kept.push(Kept { tokens, p, psi: run.psi_values() });
+            },
+            u64::from(steps),
+        )
+    }
+
+    /// Euler steps taken so far.
+    pub fn step(&self) -> f64 {
+        self.run.as_ref().map_or(0.0, |r| r.step_count() as f64)
+    }
+
+    /// Euler steps of the whole run.
+    pub fn steps(&self) -> f64 {
+        self.spec.steps() as f64
+    }
+
+    /// The run's answer ([`ModelLab::head_dynamics`]'s object), from the samples listed so far.
+    pub fn finish(&mut self) -> Result<Object, JsError> {
+        let (spec, n, d, rescaled) = (self.spec, self.n, self.d, self.space == HeadSpace::Z);
+        let kept = std::mem::take(&mut self.kept);
+        let (samples, stopped) = match self.run.as_ref() {
+            Some(run) => {
+                let result = std::mem::take(&mut self.listed).finish(run);
                 (result.samples, result.stopped)
             }
-            Err(stopped) => (Vec::new(), Some(stopped)),
+            None => (Vec::new(), self.start_stopped.clone()),
         };
         let frames: Vec<Vec<f32>> = kept.iter().map(|k| k.tokens.clone()).collect();
         let pca = layers_view::fit(&frames, n, d);
@@ -135,7 +204,7 @@ impl ModelLab {
         let mut out = Fields::new("model: head particles", &[&HEAD_PARTICLES_FIELDS]);
         out.set("layer", &JsValue::from(spec.layer as u32))?;
         out.set("head", &JsValue::from(spec.head as u32))?;
-        out.set("space", &JsValue::from_str(attn_core::link::Named::name(link.head_space)))?;
+        out.set("space", &JsValue::from_str(attn_core::link::Named::name(self.space)))?;
         out.set("n", &JsValue::from(n as u32))?;
         out.set("d", &JsValue::from(d as u32))?;
         out.set("steps", &JsValue::from(spec.steps() as f64))?;
