@@ -48,11 +48,8 @@ fn huge_times_keep_the_scale_apart() {
 
 #[test]
 fn rows_times_is_the_plain_loop_bit_for_bit() {
-    let mut seed = 11u64;
-    let mut next = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
-    };
+    let mut rng = attn_core::rng::Rng::new(11, 0);
+    let mut next = || rng.uniform(-0.5, 0.5);
     for (n, k, m, ldx, ldw) in
         [(1, 1, 1, 1, 1), (5, 3, 9, 4, 12), (9, 17, 16, 17, 16), (13, 40, 35, 41, 35), (4, 0, 8, 0, 8)]
     {
