@@ -99,6 +99,8 @@ class ModelLabPage {
     this.ms = null; // the last analysis's time in the worker
     /** @type {ChartLayout|null} */
     this.resLayout = null;
+    /** @type {{ id: number, step: number }|null} the last head-particle run the worker dropped */
+    this.droppedRun = null;
     this.worker = new Worker(new URL('../workers/model.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => this.onMessage(e.data);
 
@@ -153,6 +155,8 @@ class ModelLabPage {
       dynamics: () => this.headDyn.dyn, // the chosen head's particles (ModelLab.head_dynamics)
       dynamicsAt: () => this.headDyn.at, // the sample shown
       dynamicsMs: () => this.headDyn.ms, // the worker's time for the run (ms)
+      droppedRun: () => this.droppedRun, // { id, step }: the last run the worker dropped unfinished
+      job: () => this.job, // the id of the last analysis sent to the worker
       layersView: () => this.layers, // ModelLab.layers_view's typed arrays (layers.js draws them)
       // The tokens through the layers as drawn: the layer shown and [x, y, token] per token (CSS px).
       layersShown: () => ({ layer: this.layersPanel.layer, drawn: (this.layersPanel.tokens.drawn ?? []).map((p) => [...p]) }),
@@ -277,6 +281,8 @@ class ModelLabPage {
       $('md-file').textContent = `loaded in ${(m.ms / 1000).toFixed(1)} s${m.cached ? " from the browser's cache" : ''}`;
       this.repeatPanel.setLayers(m.info.layers);
       this.loaded();
+    } else if (m.kind === 'dynamics-dropped') {
+      this.droppedRun = { id: m.id, step: m.step }; // a newer analysis took the worker
     } else if (m.kind === 'dynamics-progress') {
       if (m.id === this.job && this.result) this.headDyn.progress(m.step, m.steps);
     } else if (m.kind === 'dynamics') {

@@ -25,7 +25,8 @@
 //      { kind: 'dynamics-progress', id, step, steps }, then { kind: 'dynamics', id, dynamics, ms }
 //        (after each result: the link's head as a particle system, ModelLab.head_particles run in
 //        slices of about DYNAMICS_SLICE_MS with a turn of the event loop between them, so a newer
-//        'analyse' is read and the older run dropped; dynamics: ModelLab.head_dynamics's typed arrays)
+//        'analyse' is read and the older run dropped, answered { kind: 'dynamics-dropped', id,
+//        step }; dynamics: ModelLab.head_dynamics's typed arrays)
 //      { kind: 'head', id, layer, head, p, s }
 //      { kind: 'repeat-progress', id, done, iterations }, then { kind: 'repeat', id, view, ms }
 //        (view: ModelLab.repeat_view) or { kind: 'repeat-error', id, error }
@@ -246,7 +247,10 @@ async function analyse({ id, link, maxSide }) {
       if (done) break;
       self.postMessage({ kind: 'dynamics-progress', id, step: run.step(), steps: run.steps() });
       await nextTurn();
-      if (analyseJob !== id) return;
+      if (analyseJob !== id) {
+        self.postMessage({ kind: 'dynamics-dropped', id, step: run.step() });
+        return;
+      }
     }
     dyn = run.finish();
   } catch (err) {
