@@ -15,9 +15,10 @@ export async function settle(page) {
 }
 
 /**
- * The state shown, read in one go: t, step, the last metrics (and their step), each token's
- * drawn position (CSS px in the token canvas), its cluster label, and the view's scale (CSS px
- * per unit of the drawn coordinates, from the ticks' positions).
+ * The state shown, read in one go (no frame runs in between): t, step, the last metrics (and
+ * their step), each token's drawn position (CSS px in the token canvas), its cluster label and
+ * colour slot, and the view's scale (CSS px per unit of the drawn coordinates, from the ticks'
+ * positions).
  */
 export function snapshot(page) {
   return page.evaluate(() => {
@@ -29,6 +30,7 @@ export function snapshot(page) {
       metrics: m ? { ...m, leaders: Array.from(m.leaders ?? []) } : null,
       drawn: a.drawnTokens(),
       labels: Array.from(a.labels()),
+      slots: Array.from(a.slots()),
       tokens: Array.from(a.tokens()),
       d: a.d(),
       n: a.n(),

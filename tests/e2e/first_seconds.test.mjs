@@ -48,9 +48,9 @@ function labelPartition(labels) {
 /** The state shown with its metrics of the same step (a frame later if they are not yet). */
 async function consistent(page) {
   for (let k = 0; k < 30; k++) {
+    // The colour slots in the same read as the labels (a frame between two reads moved them apart).
     const s = await snapshot(page);
-    const slots = await page.evaluate(() => Array.from(window.__attn.slots()));
-    if (s.metrics && s.metrics.step === s.step && s.drawn.length === s.n) return { ...s, slots };
+    if (s.metrics && s.metrics.step === s.step && s.drawn.length === s.n) return s;
     await settle(page);
   }
   throw new Error('no frame whose metrics are of the step drawn');
