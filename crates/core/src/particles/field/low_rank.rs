@@ -65,15 +65,12 @@ pub struct LowRankField {
     c: f64,
     /// Each token's projections `[q_i; k_i; u_i]` (`n x 3d_k`).
     p: Vec<f64>,
-    /// Query side of the scores, coordinate-major (`m x n`, `m = d_k` raw, `2d_k` sym).
-    a: Vec<f64>,
-    /// Key side of the scores, coordinate-major (`m x n`).
-    b: Vec<f64>,
     /// The values `u_j`, coordinate-major (`d_k x n`).
     u: Vec<f64>,
-    /// The score sides packed for the scores kernel (queries `a`, keys `b`).
-    packed_a: Vec<f64>,
-    packed_b: KeyPanels<f64>,
+    /// The score sides packed for the scores kernel, read from `p`: the queries `q_i` (`raw`)
+    /// or `[q_i; k_i]` (`sym`), the keys `k_j` or `[k_j; q_j]`.
+    packed_q: Vec<f64>,
+    packed_k: KeyPanels<f64>,
     /// Every row's scores, then its unnormalised weights (`n x n`, row-major).
     s: Vec<f64>,
     /// Each row's `1 / sum_j e_ij` (`n`).
@@ -101,10 +98,6 @@ impl LowRankField {
                 wo_t[r * d + a] = f.wo[a * dk + r];
             }
         }
-        let m = match bilinear {
-            Bilinear::Sym => 2 * dk,
-            Bilinear::Raw => dk,
-        };
         let scale = 1.0 / (dk as f64).sqrt();
         LowRankField {
             n,
@@ -115,11 +108,9 @@ impl LowRankField {
             wo_t,
             c: if bilinear == Bilinear::Sym { 0.5 * scale } else { scale },
             p: vec![0.0; n * 3 * dk],
-            a: vec![0.0; m * n],
-            b: vec![0.0; m * n],
             u: vec![0.0; dk * n],
-            packed_a: Vec::new(),
-            packed_b: KeyPanels::default(),
+            packed_q: Vec::new(),
+            packed_k: KeyPanels::default(),
             s: vec![0.0; n * n],
             inv: vec![0.0; n],
             g: vec![0.0; n * dk],
@@ -132,8 +123,8 @@ impl LowRankField {
         self.n
     }
 
-    /// Projects the tokens of `state` (`n x d`) by the factors and lays out the score sides and
-    /// the values (module documentation).
+    /// Projects the tokens of `state` (`n x d`) by the factors and lays out the values
+    /// coordinate-major (module documentation).
     fn prepare(&mut self, state: &[f64]) -> Result<(), Divergence> {
         let (n, d, dk) = (self.n, self.d, self.dk);
         let w3 = 3 * dk;
@@ -146,32 +137,27 @@ impl LowRankField {
         for i in 0..n {
             let pi = &self.p[i * w3..(i + 1) * w3];
             for r in 0..dk {
-                let (q, k, u) = (pi[r], pi[dk + r], pi[2 * dk + r]);
-                self.a[r * n + i] = q;
-                self.b[r * n + i] = k;
-                if self.bilinear == Bilinear::Sym {
-                    self.a[(dk + r) * n + i] = k;
-                    self.b[(dk + r) * n + i] = q;
-                }
-                self.u[r * n + i] = u;
+                self.u[r * n + i] = pi[2 * dk + r];
             }
         }
         Ok(())
     }
 
     /// Every row's unnormalised weights into `self.s` and `1 / sum` into `self.inv`: the scores
-    /// `s_ij = sum_r a_ir b_jr` (`r` in increasing order, the scores kernel), then each row's
+    /// `s_ij = sum_r a_ir b_jr` (`r` in increasing order, the scores kernel; `a_i = q_i`,
+    /// `b_j = k_j` for `raw`, `a_i = [q_i; k_i]`, `b_j = [k_j; q_j]` for `sym`), then each row's
     /// softmax.
     fn weights(&mut self) -> Result<(), Divergence> {
         let n = self.n;
         if n == 0 {
             return Ok(());
         }
-        let m = self.a.len() / n;
-        let (a, b) = (&self.a, &self.b);
-        kernels::pack_queries(n, m, |i, r| a[r * n + i], &mut self.packed_a);
-        kernels::pack_keys(n, m, |j, r| b[r * n + j], &mut self.packed_b);
-        kernels::scores_block(&self.packed_a, n, &self.packed_b, &mut self.s);
+        let (dk, p) = (self.dk, &self.p);
+        let m = if self.bilinear == Bilinear::Sym { 2 * dk } else { dk };
+        // In `p`'s row `[q; k; u]`, `a_i` starts at `q_i` and `b_j` at `k_j`, wrapping to `q_j`.
+        kernels::pack_queries(n, m, |i, r| p[i * 3 * dk + r], &mut self.packed_q);
+        kernels::pack_keys(n, m, |j, r| p[j * 3 * dk + (dk + r) % (2 * dk)], &mut self.packed_k);
+        kernels::scores_block(&self.packed_q, n, &self.packed_k, &mut self.s);
         for (row, inv) in self.s.chunks_exact_mut(n).zip(self.inv.iter_mut()) {
             let rw = softmax_row(row, self.c, WeightExp::Rational).map_err(|_| Divergence {
                 message:
