@@ -256,6 +256,8 @@ interface DepthInfo {
   /** Their names in the order workers side by side take them (the first, then heaviest first). */
   schedule: string[];
   precision: 'f32' | 'f64';
+  /** Whether the first variant of `schedule` pays to run in halves on two workers. */
+  halves: boolean;
 }
 
 /** DepthLab.run_variant's answer (core depth/variants.rs `VariantResult`; a NaN is NaN in the
@@ -419,8 +421,9 @@ type AttnWasmModule = typeof import('./pkg/attn_web_full.js');
 type AttnPageModule = typeof import('./pkg/attn_web.js');
 
 /** A DepthLab whose results are typed. */
-interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles' | 'path_lengths'> {
+interface TypedDepthLab extends Omit<InstanceType<AttnWasmModule['DepthLab']>, 'info' | 'run_variant' | 'similarity_tiles' | 'path_lengths' | 'half_result'> {
   info(): DepthInfo;
+  half_result(singular_values: Float64Array): DepthVariantResult;
   path_lengths(): DepthPathLengths | null;
   similarity_tiles(max_side: number, shared: boolean): DepthTiles;
   run_variant(name: string): DepthVariantResult;

@@ -94,3 +94,39 @@ describe('depth lab: the page and `attn depth` give the same bits', { skip: !ATT
     });
   }
 });
+
+describe('depth lab: the page\'s workers give `attn depth`\'s bits', { skip: !ATTN_BIN && 'ATTN_BIN is not set' }, () => {
+  test('bert-init: its first variant in halves on the two workers, every variant as the CLI\'s', { timeout: 300_000 }, async () => {
+    const config = 'lab=depth&preset=bert-init';
+    const cli = JSON.parse(await runCli(['depth', '--config', config, '--similarity']));
+    const page = await openPage(browser, config);
+    try {
+      // Done, or stopped by an error (the state line says which).
+      await page.waitForFunction(() => window.__attnDepth && window.__attnDepth.total() > 0 && !window.__attnDepth.busy() && !window.__attnDepth.pending(), null, { timeout: 240_000 });
+      const state = await page.evaluate(() => document.getElementById('dp-state').textContent);
+      assert.match(state, /^done in /);
+      const { results, halves, cores } = await page.evaluate(() => ({
+        results: window.__attnDepth.results(),
+        halves: window.__attnDepth.halves(),
+        cores: navigator.hardwareConcurrency,
+      }));
+      // Two cores: the first variant ran in halves (each worker half the heads and half the
+      // columns of O W_O).
+      assert.equal(halves, cores >= 2 ? 'san' : null);
+      assert.equal(results.length, cli.variants.length);
+      for (const want of cli.variants) {
+        const got = results.find((r) => r.variant === want.variant);
+        assert.ok(got, `${want.variant} drawn`);
+        const diff = differences(
+          { residual: got.residual, composite_norm: got.composite_norm, singular_values: got.singular_values, similarity: got.similarity, overflow: got.overflow },
+          { residual: want.residual, composite_norm: want.composite_norm, singular_values: want.singular_values, similarity: want.similarity, overflow: want.overflow },
+          want.variant,
+        );
+        assert.deepEqual(diff, [], `${want.variant}: page and CLI differ`);
+      }
+      assertNoErrors(page);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -67,6 +67,8 @@ export class DepthLabPage {
     this.lastDone = ''; // the label of the variant that finished last
     this.tiles = null; // the shown variant's { variant, shared, side, pixels, values, layers, heads, n }, or null
     this.times = new Map(); // variant label -> ms in the worker
+    /** @type {string|null} */
+    this.halvesRun = null; // the variant last run in halves on both workers (variants.js)
     /** @type {import('./variants.js').DepthWorker[]} */
     this.workers = []; // the workers computing the variants (variants.js)
     this.workerCreatedAt = 0; // performance.now() when the workers were created
@@ -196,6 +198,7 @@ export class DepthLabPage {
       residualLayout: () => this.resLayout,
       workerMemory: () => this.workerBytes ?? null, // bytes of the worker's wasm memory
       times: () => Object.fromEntries(this.times),
+      halves: () => this.halvesRun ?? null, // the variant last run in halves on both workers
       wasm,
     });
   }

@@ -1,6 +1,8 @@
 // Computing the depth lab's variants in its workers (workers/depth.js, each its own wasm
 // instance; one per core, at most two, computing variants side by side): one message per
-// variant, each reply's result kept and drawn as it arrives, with progress, Cancel and the
+// variant (the first in halves on both workers when the core says it pays: each computes half
+// the heads and half the columns of O W_O, handing the other what it computed through a
+// MessageChannel), each reply's result kept and drawn as it arrives, with progress, Cancel and the
 // summary for screen readers. Similarity tiles (f32 values and pixels,
 // L·H·n²·4 bytes and more) are kept for one variant only, the one the grid's selector shows:
 // the worker sends them with that variant's result, or on request when the selector changes
@@ -22,7 +24,7 @@ const $ = (id) => document.getElementById(id);
 const WORKERS = Math.max(1, Math.min(2, navigator.hardwareConcurrency || 1));
 
 /**
- * @typedef {{ variant: string, result: boolean, tiles: boolean, shared: boolean, paths: boolean }} DepthJob
+ * @typedef {{ variant: string, result: boolean, tiles: boolean, shared: boolean, paths: boolean, halves?: boolean }} DepthJob
  * @typedef {{ worker: Worker, job: DepthJob|null, last: string|null }} DepthWorker
  *   (job: the message it is on; last: the variant its records hold)
  */
@@ -46,7 +48,10 @@ export class DepthVariants {
     this.page.charted = new this.page.wasm.DepthResults(this.page.info.variants);
     this.page.tiles = null;
     this.page.times = new Map();
+    this.page.halvesRun = null;
     this.page.queue = this.page.info.schedule.map((variant) => ({ variant, result: true }));
+    // The first variant in halves on both workers when that pays (core depth::halves).
+    if (this.page.info.halves && WORKERS === 2 && this.page.queue.length) this.page.queue[0].halves = true;
     this.overflow([]);
     this.page.busy = true;
     this.page.controls.setBusy(true);
@@ -94,6 +99,12 @@ export class DepthVariants {
    * the one the grid's selector shows), or the tiles of the variant shown (to the worker whose
    * records hold it, when that one is idle). */
   sendNext() {
+    const first = this.page.queue[0];
+    if (first?.halves) {
+      first.halves = false;
+      const workers = this.ensureWorkers();
+      if (workers.length === 2 && workers.every((w) => !w.job)) this.sendHalves(/** @type {DepthJob} */ (this.page.queue.shift()), workers);
+    }
     for (const w of this.ensureWorkers()) {
       if (w.job) continue;
       const at = this.page.queue.findIndex((j) => j.result || w.last === j.variant || !this.page.workers.some((o) => !o.job && o.last === j.variant));
@@ -115,6 +126,27 @@ export class DepthVariants {
     } else if (this.page.busy) {
       this.finish(null);
     }
+  }
+
+  /** Sends variant `job` to both workers in halves, joined by a MessageChannel: half 0 answers
+   * with the result (and the tiles and paths when asked), half 1 only when done; both then hold
+   * the variant's records. @param {DepthJob} job @param {DepthWorker[]} workers */
+  sendHalves(job, workers) {
+    this.page.halvesRun = job.variant;
+    const channel = new MessageChannel();
+    const tiles = this.labelOf(job.variant) === this.page.panels.selectedVariant();
+    const shared = this.page.sharedScale;
+    const paths = this.pathsWanted();
+    workers.forEach((w, half) => {
+      const lead = half === 0;
+      const port = lead ? channel.port1 : channel.port2;
+      w.job = { variant: job.variant, result: lead, tiles: lead && tiles, shared, paths: lead && paths };
+      w.last = job.variant;
+      w.worker.postMessage({
+        id: this.page.job, config: this.page.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
+        result: lead, tiles: lead && tiles, paths: lead && paths, half, port,
+      }, [port]);
+    });
   }
 
   /** A worker's reply (`w`: that worker). */

@@ -18,6 +18,7 @@ mod config;
 mod depth;
 mod depth_bert_init;
 mod depth_config;
+mod depth_halves;
 mod depth_similarity;
 mod erff;
 mod euclidean;

@@ -181,19 +181,45 @@ pub fn attention<T: Real>(
     d_head: usize,
     p_out: &mut Vec<T>,
 ) -> (DMatrix<T>, DMatrix<T>) {
+    let mut o = DMatrix::<T>::zeros(z.nrows(), heads * d_head);
+    attend_heads(z, w, heads, d_head, 0..heads, &mut o, p_out);
+    let out = output_columns(&o, w, 0..w.wo.ncols());
+    (out, o)
+}
+
+/// Heads `range` (of `heads`) of multi-head attention on `z` (`n x d_model`): writes each head's
+/// output `O_h = P_h V_h` into its columns of `o` (`n x H d_head`) and appends its `P_h`
+/// (row-major) to `p_out`. Each entry is computed as for all heads at once (the products'
+/// entries do not depend on which columns are computed with them).
+pub fn attend_heads<T: Real>(
+    z: &DMatrix<T>,
+    w: &LayerWeights<T>,
+    heads: usize,
+    d_head: usize,
+    range: std::ops::Range<usize>,
+    o: &mut DMatrix<T>,
+    p_out: &mut Vec<T>,
+) {
     let n = z.nrows();
     let hd = heads * d_head;
-    let mut qkv = products::mul(z, &w.wqkv);
-    add_bias(&mut qkv, &w.bqkv);
+    let (first, width) = (range.start * d_head, range.len() * d_head);
+    // `Q, K` and `V` of the heads in `range` (`n x width` each; bias added when there is one).
+    let project = |offset: usize| {
+        let mut m = products::mul(z, &w.wqkv.columns(offset + first, width));
+        if !w.bqkv.is_empty() {
+            add_bias(&mut m, &w.bqkv[offset + first..offset + first + width]);
+        }
+        m
+    };
+    let (q, k, v) = (project(0), project(hd), project(2 * hd));
     let scale = T::lift(1.0 / (d_head as f64).sqrt());
-    let mut o = DMatrix::<T>::zeros(n, hd);
     let mut st = DMatrix::<T>::zeros(n, n);
     let (mut qp, mut kp, mut oh) = (Vec::new(), KeyPanels::default(), vec![T::zero(); n * d_head]);
-    // Columns of the column-major `qkv` are contiguous: column `c` is `data[c n .. (c + 1) n]`.
-    let data = qkv.as_slice();
-    for h in 0..heads {
-        let (q, k) = (&data[h * d_head * n..], &data[(hd + h * d_head) * n..]);
-        let v = &data[(2 * hd + h * d_head) * n..(2 * hd + (h + 1) * d_head) * n];
+    for (t, h) in range.enumerate() {
+        // Column `c` of a column-major matrix is `data[c n .. (c + 1) n]`: head `h` is the block
+        // of `d_head` columns at `t d_head` in `q, k, v`, at `h d_head` in `o`.
+        let block = t * d_head * n..(t + 1) * d_head * n;
+        let (q, k, v) = (&q.as_slice()[block.clone()], &k.as_slice()[block.clone()], &v.as_slice()[block]);
         // Scores with the shared kernel (science.md, "Matrix products"): st's column-major data
         // is S row-major (column i holds query i's scores), so after the softmax it is P row-major.
         kernels::pack_queries(n, d_head, |i, c| q[c * n + i], &mut qp);
@@ -212,15 +238,23 @@ pub fn attention<T: Real>(
             &mut oh,
             &mut kernels::SumsScratch::default(),
         );
+        let out = &mut o.as_mut_slice()[h * d_head * n..(h + 1) * d_head * n];
         for c in 0..d_head {
-            for (i, x) in o.column_mut(h * d_head + c).iter_mut().enumerate() {
+            for (i, x) in out[c * n..(c + 1) * n].iter_mut().enumerate() {
                 *x = oh[i * d_head + c];
             }
         }
     }
-    let mut out = products::mul(&o, &w.wo);
-    add_bias(&mut out, &w.bo);
-    (out, o)
+}
+
+/// Columns `cols` of `O W_O (+ b_O)` (`n x cols.len()`): the attention sublayer's output from
+/// the heads' outputs `o` (`n x H d_head`), each entry as in the whole product.
+pub fn output_columns<T: Real>(o: &DMatrix<T>, w: &LayerWeights<T>, cols: std::ops::Range<usize>) -> DMatrix<T> {
+    let mut out = products::mul(o, &w.wo.columns(cols.start, cols.len()));
+    if !w.bo.is_empty() {
+        add_bias(&mut out, &w.bo[cols]);
+    }
+    out
 }
 
 /// `act(z W_1 + b_1) W_2 + b_2`.
@@ -262,9 +296,22 @@ pub fn layer<T: Real>(
     } else {
         attention(x, w, heads, d_head, &mut attention_p)
     };
+    let y = after_attention(x, a, w, block, &mut ln_scale);
+    (y, LayerRecord { attention: attention_p, head_outputs: o, ln_scale })
+}
+
+/// The rest of a layer after its attention sublayer's output `a`: the skip connection, the post
+/// LayerNorm (its scales pushed onto `ln_scale`) and the MLP sublayer (module documentation).
+pub fn after_attention<T: Real>(
+    x: &DMatrix<T>,
+    a: DMatrix<T>,
+    w: &LayerWeights<T>,
+    block: &Block,
+    ln_scale: &mut Vec<T>,
+) -> DMatrix<T> {
     let mut y = if block.skip { a + x } else { a };
     if block.layernorm == LayerNorm::Post {
-        layer_norm(&mut y, &mut ln_scale);
+        layer_norm(&mut y, ln_scale);
     }
     if let (true, Some(m)) = (block.mlp, w.mlp.as_ref()) {
         let out = if block.layernorm == LayerNorm::Pre {
@@ -280,7 +327,7 @@ pub fn layer<T: Real>(
         }
         y = z;
     }
-    (y, LayerRecord { attention: attention_p, head_outputs: o, ln_scale })
+    y
 }
 
 /// The forward pass of a validated configuration's stack with architecture `block` on `x0`

@@ -25,6 +25,7 @@
 pub mod config;
 pub mod embeddings;
 pub mod forward;
+pub mod halves;
 pub mod input;
 pub mod keys;
 pub mod parse;

@@ -15,6 +15,7 @@
 
 use super::config::{DepthConfig, Precision, Variant};
 use super::forward::{self, rows_f64, Forward};
+use super::halves::{HalfRun, HalfState};
 use super::input::Input;
 use super::paths::{self, PathLengths};
 use super::rank;
@@ -89,18 +90,25 @@ pub struct DepthRun {
     config: DepthConfig,
     input: Input,
     last: Option<(Variant, Records)>,
+    /// A pass in halves under way ([`super::halves`]).
+    half: Option<(Variant, HalfState)>,
 }
 
 impl DepthRun {
     /// A run of a validated configuration; the input comes from the configuration.
     pub fn new(config: &DepthConfig) -> DepthRun {
-        DepthRun { config: config.clone(), input: Input::from_config(config), last: None }
+        DepthRun { config: config.clone(), input: Input::from_config(config), last: None, half: None }
     }
 
     /// A run on given tokens (`n x d` row-major, e.g. the particle view's current tokens); the
     /// configuration must have `input=particle`, `tokens = n`, `d_model = d`. Errors name the key.
     pub fn with_tokens(config: &DepthConfig, tokens: &[f64], n: usize, d: usize) -> Result<DepthRun, ConfigError> {
-        Ok(DepthRun { config: config.clone(), input: Input::from_tokens(config, tokens, n, d)?, last: None })
+        Ok(DepthRun {
+            config: config.clone(),
+            input: Input::from_tokens(config, tokens, n, d)?,
+            last: None,
+            half: None,
+        })
     }
 
     /// The configuration.
@@ -143,6 +151,7 @@ impl DepthRun {
     /// time, also while the next one runs).
     pub fn run_variant(&mut self, v: Variant) -> VariantResult {
         self.last = None;
+        self.half = None;
         let block = v.block(&self.config);
         let (result, records) = match self.config.precision {
             Precision::F32 => {
@@ -211,12 +220,138 @@ impl DepthRun {
     }
 }
 
+/// A pass in halves pays off when the first variant is this much work ([`Variant::work`],
+/// multiply-adds) or more: the halves hand each other every head's `P` and `O` twice a layer.
+pub const HALVES_FROM_WORK: f64 = 1e9;
+
+/// A variant's pass in two halves, one per worker ([`super::halves`]).
+impl DepthRun {
+    /// Whether the first variant to run should run in halves on two workers: two heads at least
+    /// and [`HALVES_FROM_WORK`] of work.
+    pub fn halves_pay(&self) -> bool {
+        let c = &self.config;
+        let first = self.schedule().first().copied();
+        c.heads >= 2 && c.d_model >= 2 && first.is_some_and(|v| v.work(c, self.input.n) >= HALVES_FROM_WORK)
+    }
+
+    /// Starts half `half` (0 or 1) of variant `v`'s pass; the records of the previous variant
+    /// are dropped.
+    pub fn start_half(&mut self, v: Variant, half: usize) -> Result<(), String> {
+        self.last = None;
+        self.half = None;
+        let block = v.block(&self.config);
+        let (c, x0, n) = (&self.config, &self.input.tokens, self.input.n);
+        let state = match c.precision {
+            Precision::F32 => HalfState::F32(HalfRun::new(c, &block, x0, n, half)?),
+            Precision::F64 => HalfState::F64(HalfRun::new(c, &block, x0, n, half)?),
+        };
+        self.half = Some((v, state));
+        Ok(())
+    }
+
+    fn half_state(&mut self) -> Result<&mut HalfState, String> {
+        self.half.as_mut().map(|(_, s)| s).ok_or_else(|| "no pass in halves has been started".into())
+    }
+
+    /// Step 1 of the next layer ([`HalfRun::heads`]); `None` when every layer is done.
+    pub fn half_heads(&mut self) -> Result<Option<Vec<f64>>, String> {
+        Ok(self.half_state()?.heads())
+    }
+
+    /// Step 2 ([`HalfRun::take_heads`]).
+    pub fn half_take_heads(&mut self, theirs: &[f64]) -> Result<Vec<f64>, String> {
+        self.half_state()?.take_heads(theirs)
+    }
+
+    /// Step 3 ([`HalfRun::take_output`]).
+    pub fn half_take_output(&mut self, theirs: &[f64]) -> Result<(), String> {
+        self.half_state()?.take_output(theirs)
+    }
+
+    /// Ends the pass in halves once every layer is done: its records become the last variant's,
+    /// as after [`DepthRun::run_variant`] (the result: [`DepthRun::last_result_but_singular_values`]
+    /// and the other half's [`DepthRun::last_singular_values`]).
+    pub fn finish_half(&mut self) -> Result<(), String> {
+        if !self.half_state()?.done() {
+            return Err("finish_half: the pass in halves has layers left".into());
+        }
+        let (v, state) = self.half.take().expect("checked above");
+        let records = match state {
+            HalfState::F32(h) => Records::F32(h.into_forward()),
+            HalfState::F64(h) => Records::F64(h.into_forward()),
+        };
+        self.last = Some((v, records));
+        Ok(())
+    }
+
+    /// The last variant's result but for its singular values ([`analyze_but_singular_values`]).
+    pub fn last_result_but_singular_values(&self) -> Option<VariantResult> {
+        let (c, input) = (&self.config, &self.input);
+        Some(match self.last.as_ref()? {
+            (v, Records::F32(f)) => analyze_but_singular_values(c, input, *v, f),
+            (v, Records::F64(f)) => analyze_but_singular_values(c, input, *v, f),
+        })
+    }
+
+    /// The singular values of the last variant's `X_0 .. X_L` ([`singular_values`]), list after
+    /// list in one array of `(L + 1) min(n, d_model)` values.
+    pub fn last_singular_values(&self) -> Option<Vec<f64>> {
+        let (c, n) = (&self.config, self.input.n);
+        let lists = match &self.last.as_ref()?.1 {
+            Records::F32(f) => singular_values(c, n, f),
+            Records::F64(f) => singular_values(c, n, f),
+        };
+        Some(lists.concat())
+    }
+
+    /// `result` with the singular values `flat` ([`DepthRun::last_singular_values`]' layout).
+    pub fn with_singular_values(&self, mut result: VariantResult, flat: &[f64]) -> Result<VariantResult, String> {
+        let k = self.input.n.min(self.config.d_model);
+        if k == 0 || flat.len() != (self.config.layers + 1) * k {
+            return Err(format!("{} singular values, not {} lists of {k}", flat.len(), self.config.layers + 1));
+        }
+        result.singular_values = flat.chunks(k).map(<[f64]>::to_vec).collect();
+        Ok(result)
+    }
+}
+
 /// The analyzers of one forward pass: residuals, norms, singular values, similarity statistics.
 pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<T>) -> VariantResult {
+    let mut result = analyze_but_singular_values(c, input, v, f);
+    result.singular_values = singular_values(c, input.n, f);
+    result
+}
+
+/// The singular values of each `X_l` of a forward pass, as [`VariantResult::singular_values`]
+/// (NaN lists from an overflowed layer on).
+pub fn singular_values<T: Real>(c: &DepthConfig, n: usize, f: &Forward<T>) -> Vec<Vec<f64>> {
+    let d = c.d_model;
+    let mut out = Vec::with_capacity(c.layers + 1);
+    for h in &f.hidden {
+        let x = rows_f64(h);
+        if !x.iter().all(|v| v.is_finite()) {
+            break;
+        }
+        out.push(match c.precision {
+            Precision::F32 => rank::singular_values_gram(&x, n, d),
+            Precision::F64 => rank::singular_values(&x, n, d),
+        });
+    }
+    out.resize(c.layers + 1, vec![f64::NAN; n.min(d)]);
+    out
+}
+
+/// [`analyze`] but for the singular values, left empty (the costliest part: a pass in halves
+/// has them computed by the other half, [`DepthRun::last_singular_values`]).
+pub fn analyze_but_singular_values<T: Real>(
+    c: &DepthConfig,
+    input: &Input,
+    v: Variant,
+    f: &Forward<T>,
+) -> VariantResult {
     let (n, d) = (input.n, c.d_model);
     let mut residual = vec![f64::NAN; c.layers + 1];
     let mut composite_norm = vec![f64::NAN; c.layers + 1];
-    let mut singular_values = Vec::with_capacity(c.layers + 1);
     for (l, h) in f.hidden.iter().enumerate() {
         let x = rows_f64(h);
         if !x.iter().all(|v| v.is_finite()) {
@@ -225,12 +360,7 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
         }
         residual[l] = rank::relative_residual_with(c.residual_def, &x, n, d);
         composite_norm[l] = rank::composite_norm(&x, n, d);
-        singular_values.push(match c.precision {
-            Precision::F32 => rank::singular_values_gram(&x, n, d),
-            Precision::F64 => rank::singular_values(&x, n, d),
-        });
     }
-    singular_values.resize(c.layers + 1, vec![f64::NAN; n.min(d)]);
     let mut layers = Vec::with_capacity(f.layers.len());
     for (index, rec) in f.layers.iter().enumerate() {
         let l = index + 1;
@@ -264,5 +394,5 @@ pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<
             if c.precision == Precision::F32 { "f32" } else { "f64" }
         )
     });
-    VariantResult { variant: v, residual, composite_norm, singular_values, similarity: layers, overflow }
+    VariantResult { variant: v, residual, composite_norm, singular_values: Vec::new(), similarity: layers, overflow }
 }

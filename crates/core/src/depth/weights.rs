@@ -249,6 +249,17 @@ fn random_vector<T: Real>(seed: u32, layer: usize, kind: Kind, len: usize, sd: f
 /// Generates the weights of `layer` (`layer` is ignored when `shared`) for a validated
 /// configuration; the MLP only when `with_mlp`.
 pub fn layer_weights<T: Real>(c: &DepthConfig, layer: usize, with_mlp: bool) -> LayerWeights<T> {
+    layer_weights_of_heads(c, layer, with_mlp, 0..c.heads)
+}
+
+/// [`layer_weights`] with the random `W_Q, W_K, W_V` of the heads in `heads` only (the other
+/// heads' columns stay zero; each head has its own stream, so those drawn are the same).
+pub fn layer_weights_of_heads<T: Real>(
+    c: &DepthConfig,
+    layer: usize,
+    with_mlp: bool,
+    heads: std::ops::Range<usize>,
+) -> LayerWeights<T> {
     let layer = if c.shared { 0 } else { layer };
     let (d, h, dh) = (c.d_model, c.heads, c.d_head);
     let hd = h * dh;
@@ -272,7 +283,7 @@ pub fn layer_weights<T: Real>(c: &DepthConfig, layer: usize, with_mlp: bool) -> 
             wo[(a, a)] = T::one();
         }
     } else {
-        for head in 0..h {
+        for head in heads {
             random_matrix(seed, layer, Kind::Query, head, dh, c.qk_scale, &mut wqkv, head * dh);
             random_matrix(seed, layer, Kind::Key, head, dh, c.qk_scale, &mut wqkv, hd + head * dh);
             random_matrix(seed, layer, Kind::Value, head, dh, c.weight_scale, &mut wqkv, 2 * hd + head * dh);

@@ -11,6 +11,7 @@ use crate::charts::heatmap;
 use crate::charts::pooled::Pooled;
 use crate::js::Fields;
 use crate::to_js;
+use attn_core::depth::variants::VariantResult;
 use attn_core::depth::{parse, DepthRun, Variant};
 use attn_core::link::quote;
 use attn_core::link::LabPreset;
@@ -43,6 +44,8 @@ struct Info<'a> {
     schedule: Vec<&'static str>,
     /// `f32` or `f64` (the residual chart's log axis marks its round-off).
     precision: &'static str,
+    /// Whether the first variant of `schedule` pays to run in halves on two workers.
+    halves: bool,
 }
 
 /// The fields of [`DepthLab::similarity_tiles`]' answer (`DepthTiles` in `www/wasm.d.ts`).
@@ -53,6 +56,8 @@ const TILES_FIELDS: [&str; 3] = ["side", "pixels", "values"];
 #[wasm_bindgen]
 pub struct DepthLab {
     run: DepthRun,
+    /// Half 0's analysis waiting for the other half's singular values.
+    pending: Option<VariantResult>,
 }
 
 #[wasm_bindgen]
@@ -61,7 +66,7 @@ impl DepthLab {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str) -> Result<DepthLab, JsError> {
         let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(DepthLab { run: DepthRun::new(&c) })
+        Ok(DepthLab { run: DepthRun::new(&c), pending: None })
     }
 
     /// `{ canonical, preset, description, n, d_model, d_head, layers, heads, labels, sentence,
@@ -74,13 +79,56 @@ impl DepthLab {
     /// core's `VariantResult` (`{ variant, residual, composite_norm, singular_values,
     /// similarity, overflow }`, NaN as null).
     pub fn run_variant(&mut self, name: &str) -> Result<JsValue, JsError> {
-        let v = Variant::from_name(name).ok_or_else(|| {
-            JsError::new(&format!(
-                "`variants`: {} is not a variant; allowed: san, san-mlp, san-skip, transformer, configured",
-                quote(name)
-            ))
-        })?;
-        to_js(&self.run.run_variant(v))
+        to_js(&self.run.run_variant(variant(name)?))
+    }
+
+    /// Starts half `half` (0 or 1) of variant `name`'s pass, the other half in another worker
+    /// (core `depth::halves`; the previous records are dropped).
+    pub fn half_start(&mut self, name: &str, half: u32) -> Result<(), JsError> {
+        let v = variant(name)?;
+        self.run.start_half(v, half as usize).map_err(|e| JsError::new(&e))
+    }
+
+    /// Step 1 of the next layer: this half's heads (`O_h` columns, then `P_h`) for the other
+    /// half, or undefined when every layer is done.
+    pub fn half_heads(&mut self) -> Result<Option<Vec<f64>>, JsError> {
+        self.run.half_heads().map_err(|e| JsError::new(&e))
+    }
+
+    /// Step 2: takes the other half's heads; returns this half's columns of `O W_O`.
+    pub fn half_take_heads(&mut self, theirs: &[f64]) -> Result<Vec<f64>, JsError> {
+        self.run.half_take_heads(theirs).map_err(|e| JsError::new(&e))
+    }
+
+    /// Step 3: takes the other half's columns of `O W_O`, which ends the layer.
+    pub fn half_take_output(&mut self, theirs: &[f64]) -> Result<(), JsError> {
+        self.run.half_take_output(theirs).map_err(|e| JsError::new(&e))
+    }
+
+    /// Ends the pass in halves: its records become the last variant's (tiles, paths).
+    pub fn half_finish(&mut self) -> Result<(), JsError> {
+        self.run.finish_half().map_err(|e| JsError::new(&e))
+    }
+
+    /// Half 0's part of the last variant's analysis: everything but the singular values, kept
+    /// until [`DepthLab::half_result`] brings them.
+    pub fn half_analyse(&mut self) -> Result<(), JsError> {
+        self.pending = Some(
+            self.run.last_result_but_singular_values().ok_or_else(|| JsError::new("depth: no records to analyse"))?,
+        );
+        Ok(())
+    }
+
+    /// Half 1's part: the singular values of the last variant's `X_0 .. X_L`, list after list.
+    pub fn singular_values(&self) -> Result<Vec<f64>, JsError> {
+        self.run.last_singular_values().ok_or_else(|| JsError::new("depth: no records to analyse"))
+    }
+
+    /// The last variant's result (as `run_variant`'s): [`DepthLab::half_analyse`]'s part with
+    /// the other half's singular values.
+    pub fn half_result(&mut self, singular_values: &[f64]) -> Result<JsValue, JsError> {
+        let rest = self.pending.take().ok_or_else(|| JsError::new("depth: half_analyse first"))?;
+        to_js(&self.run.with_singular_values(rest, singular_values).map_err(|e| JsError::new(&e))?)
     }
 
     /// The name (`san`, ...) of the variant whose records the tiles read, or undefined before
@@ -182,8 +230,19 @@ impl DepthLab {
             variant_labels: c.variants.iter().map(|v| v.label()).collect(),
             schedule: self.run.schedule().iter().map(|v| v.name()).collect(),
             precision: c.precision.name(),
+            halves: self.run.halves_pay(),
         }
     }
+}
+
+/// The variant named `name`, or an error naming the key.
+fn variant(name: &str) -> Result<Variant, JsError> {
+    Variant::from_name(name).ok_or_else(|| {
+        JsError::new(&format!(
+            "`variants`: {} is not a variant; allowed: san, san-mlp, san-skip, transformer, configured",
+            quote(name)
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -192,8 +251,10 @@ mod tests {
 
     #[test]
     fn a_lab_runs_a_variant_and_gives_a_tile_per_layer_and_head() {
-        let mut lab =
-            DepthLab { run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()) };
+        let mut lab = DepthLab {
+            pending: None,
+            run: DepthRun::new(&parse("lab=depth&preset=collapse-small&layers=2&tokens=8").unwrap()),
+        };
         let _ = lab.run.run_variant(Variant::SanSkip);
         let c = lab.run.config();
         let n = lab.run.n();
@@ -216,7 +277,8 @@ mod tests {
     #[test]
     fn the_answers_are_what_wasm_d_ts_declares() {
         use crate::dts::{fields_of, json_keys};
-        let mut lab = DepthLab { run: DepthRun::new(&parse("lab=depth&preset=context-text&layers=2").unwrap()) };
+        let mut lab =
+            DepthLab { pending: None, run: DepthRun::new(&parse("lab=depth&preset=context-text&layers=2").unwrap()) };
         let r = serde_json::to_value(lab.run.run_variant(Variant::SanSkip)).unwrap();
         assert_eq!(json_keys(&r), fields_of("DepthVariantResult"));
         assert_eq!(json_keys(&r["similarity"][0]), fields_of("LayerSimilarity"));
