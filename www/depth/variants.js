@@ -187,7 +187,8 @@ export class DepthVariants {
     } else {
       this.updateStatus();
     }
-    if (this.page.visible) this.page.panels.drawAll();
+    // Half 1 of a pass in halves brings neither a result nor tiles: nothing to draw again.
+    if (this.page.visible && (msg.result || msg.tiles)) this.page.panels.drawAll();
   }
 
   /**
