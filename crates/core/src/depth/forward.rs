@@ -22,6 +22,7 @@ use super::{products, Real};
 use crate::exp::{map_in_lanes, ExpConstants};
 use crate::kernels::{self, KeyPanels, Shift};
 use nalgebra::DMatrix;
+use std::borrow::Cow;
 
 /// LayerNorm's epsilon (BERT's).
 pub const LN_EPS: f64 = 1e-12;
@@ -289,15 +290,22 @@ pub fn layer<T: Real>(
     let n = x.nrows();
     let mut ln_scale = Vec::new();
     let mut attention_p = Vec::with_capacity(heads * n * n);
-    let (a, o) = if block.layernorm == LayerNorm::Pre {
-        let mut z = x.clone();
-        layer_norm(&mut z, &mut ln_scale);
-        attention(&z, w, heads, d_head, &mut attention_p)
-    } else {
-        attention(x, w, heads, d_head, &mut attention_p)
-    };
+    let z = attention_input(x, block, &mut ln_scale);
+    let (a, o) = attention(&z, w, heads, d_head, &mut attention_p);
     let y = after_attention(x, a, w, block, &mut ln_scale);
     (y, LayerRecord { attention: attention_p, head_outputs: o, ln_scale })
+}
+
+/// What a layer's attention sublayer reads: `LN_pre(x)` for `layernorm=pre` (its scales pushed
+/// onto `ln_scale`), else `x` itself.
+pub fn attention_input<'a, T: Real>(x: &'a DMatrix<T>, block: &Block, ln_scale: &mut Vec<T>) -> Cow<'a, DMatrix<T>> {
+    if block.layernorm == LayerNorm::Pre {
+        let mut z = x.clone();
+        layer_norm(&mut z, ln_scale);
+        Cow::Owned(z)
+    } else {
+        Cow::Borrowed(x)
+    }
 }
 
 /// The rest of a layer after its attention sublayer's output `a`: the skip connection, the post

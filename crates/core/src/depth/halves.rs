@@ -18,10 +18,9 @@
 //! by both halves, the MLP is computed whole by both.
 
 use super::config::{Block, DepthConfig};
-use super::forward::{self, after_attention, attend_heads, from_rows, layer_norm, Forward, LayerRecord};
+use super::forward::{self, after_attention, attend_heads, attention_input, from_rows, Forward, LayerRecord};
 use super::weights::{layer_weights_of_heads, LayerWeights};
 use super::Real;
-use crate::depth::config::LayerNorm;
 use nalgebra::DMatrix;
 use std::ops::Range;
 
@@ -98,19 +97,17 @@ impl<T: Real> HalfRun<T> {
         }
         let w = &self.weights.as_ref().expect("generated above").1;
         let x = self.forward.hidden.last().expect("the input at least");
-        let (mut ln_scale, mut p_own) = (Vec::new(), Vec::with_capacity(own.len() * n * n));
+        let mut ln_scale = Vec::new();
+        let z = attention_input(x, &self.block, &mut ln_scale);
         let mut o = DMatrix::<T>::zeros(n, heads * dh);
-        if self.block.layernorm == LayerNorm::Pre {
-            let mut z = x.clone();
-            layer_norm(&mut z, &mut ln_scale);
-            attend_heads(&z, w, heads, dh, own.clone(), &mut o, &mut p_own);
-        } else {
-            attend_heads(x, w, heads, dh, own.clone(), &mut o, &mut p_own);
-        }
+        // Every head's `P` in place: the heads before this half's as zeros, then its own
+        // (appended by `attend_heads`), then the rest as zeros.
+        let mut p = vec![T::zero(); own.start * n * n];
+        p.reserve(heads * n * n - p.len());
+        attend_heads(&z, w, heads, dh, own.clone(), &mut o, &mut p);
+        p.resize(heads * n * n, T::zero());
         let mut sent = o.as_slice()[own.start * dh * n..own.end * dh * n].to_vec();
-        sent.extend_from_slice(&p_own);
-        let mut p = vec![T::zero(); heads * n * n];
-        p[own.start * n * n..own.end * n * n].copy_from_slice(&p_own);
+        sent.extend_from_slice(&p[own.start * n * n..own.end * n * n]);
         self.pending = Some(Pending { ln_scale, o, p, a: None });
         Some(sent)
     }

@@ -317,28 +317,7 @@ impl DepthRun {
 
 /// The analyzers of one forward pass: residuals, norms, singular values, similarity statistics.
 pub fn analyze<T: Real>(c: &DepthConfig, input: &Input, v: Variant, f: &Forward<T>) -> VariantResult {
-    let mut result = analyze_but_singular_values(c, input, v, f);
-    result.singular_values = singular_values(c, input.n, f);
-    result
-}
-
-/// The singular values of each `X_l` of a forward pass, as [`VariantResult::singular_values`]
-/// (NaN lists from an overflowed layer on).
-pub fn singular_values<T: Real>(c: &DepthConfig, n: usize, f: &Forward<T>) -> Vec<Vec<f64>> {
-    let d = c.d_model;
-    let mut out = Vec::with_capacity(c.layers + 1);
-    for h in &f.hidden {
-        let x = rows_f64(h);
-        if !x.iter().all(|v| v.is_finite()) {
-            break;
-        }
-        out.push(match c.precision {
-            Precision::F32 => rank::singular_values_gram(&x, n, d),
-            Precision::F64 => rank::singular_values(&x, n, d),
-        });
-    }
-    out.resize(c.layers + 1, vec![f64::NAN; n.min(d)]);
-    out
+    analyze_with(c, input, v, f, true)
 }
 
 /// [`analyze`] but for the singular values, left empty (the costliest part: a pass in halves
@@ -349,17 +328,53 @@ pub fn analyze_but_singular_values<T: Real>(
     v: Variant,
     f: &Forward<T>,
 ) -> VariantResult {
+    analyze_with(c, input, v, f, false)
+}
+
+/// The singular values of each `X_l` of a forward pass, as [`VariantResult::singular_values`]
+/// (NaN lists from an overflowed layer on).
+pub fn singular_values<T: Real>(c: &DepthConfig, n: usize, f: &Forward<T>) -> Vec<Vec<f64>> {
+    let mut out: Vec<Vec<f64>> = finite_rows(f).map(|x| singular_values_of(c, &x, n)).collect();
+    out.resize(c.layers + 1, vec![f64::NAN; n.min(c.d_model)]);
+    out
+}
+
+/// `X_0, X_1, ...` as row-major `f64`, one at a time, up to the first with a non-finite entry
+/// (the overflowed layer, whose statistics stay NaN).
+fn finite_rows<T: Real>(f: &Forward<T>) -> impl Iterator<Item = Vec<f64>> + '_ {
+    f.hidden.iter().map(rows_f64).take_while(|x| x.iter().all(|v| v.is_finite()))
+}
+
+/// The singular values of one `X_l` (`x`, `n x d_model` row-major): SVD for `precision=f64`,
+/// from the Gram matrix for `f32`.
+fn singular_values_of(c: &DepthConfig, x: &[f64], n: usize) -> Vec<f64> {
+    match c.precision {
+        Precision::F32 => rank::singular_values_gram(x, n, c.d_model),
+        Precision::F64 => rank::singular_values(x, n, c.d_model),
+    }
+}
+
+/// [`analyze`], with the singular values only `with_singular_values` (each `X_l` converted once).
+fn analyze_with<T: Real>(
+    c: &DepthConfig,
+    input: &Input,
+    v: Variant,
+    f: &Forward<T>,
+    with_singular_values: bool,
+) -> VariantResult {
     let (n, d) = (input.n, c.d_model);
     let mut residual = vec![f64::NAN; c.layers + 1];
     let mut composite_norm = vec![f64::NAN; c.layers + 1];
-    for (l, h) in f.hidden.iter().enumerate() {
-        let x = rows_f64(h);
-        if !x.iter().all(|v| v.is_finite()) {
-            // The overflowed layer: residual, norm and singular values stay NaN.
-            break;
-        }
+    let mut singular_values = Vec::new();
+    for (l, x) in finite_rows(f).enumerate() {
         residual[l] = rank::relative_residual_with(c.residual_def, &x, n, d);
         composite_norm[l] = rank::composite_norm(&x, n, d);
+        if with_singular_values {
+            singular_values.push(singular_values_of(c, &x, n));
+        }
+    }
+    if with_singular_values {
+        singular_values.resize(c.layers + 1, vec![f64::NAN; n.min(d)]);
     }
     let mut layers = Vec::with_capacity(f.layers.len());
     for (index, rec) in f.layers.iter().enumerate() {
@@ -394,5 +409,5 @@ pub fn analyze_but_singular_values<T: Real>(
             if c.precision == Precision::F32 { "f32" } else { "f64" }
         )
     });
-    VariantResult { variant: v, residual, composite_norm, singular_values: Vec::new(), similarity: layers, overflow }
+    VariantResult { variant: v, residual, composite_norm, singular_values, similarity: layers, overflow }
 }
