@@ -103,22 +103,14 @@ export class DepthVariants {
     if (first?.halves) {
       first.halves = false;
       const workers = this.ensureWorkers();
-      if (workers.length === 2 && workers.every((w) => !w.job)) this.sendHalves(/** @type {DepthJob} */ (this.page.queue.shift()), workers);
+      if (workers.length === 2 && workers.every((w) => !w.job)) this.sendHalves(this.page.queue.shift(), workers);
     }
     for (const w of this.ensureWorkers()) {
       if (w.job) continue;
       const at = this.page.queue.findIndex((j) => j.result || w.last === j.variant || !this.page.workers.some((o) => !o.job && o.last === j.variant));
       if (at < 0) continue;
-      const [job] = this.page.queue.splice(at, 1);
-      const tiles = this.labelOf(job.variant) === this.page.panels.selectedVariant();
-      const shared = this.page.sharedScale;
-      const paths = job.result && this.pathsWanted();
-      w.job = { ...job, tiles, shared, paths };
-      w.last = job.variant;
-      w.worker.postMessage({
-        id: this.page.job, config: this.page.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
-        result: job.result, tiles, paths,
-      });
+      const [queued] = this.page.queue.splice(at, 1);
+      this.assign(w, this.jobFor(queued));
     }
     const jobs = this.jobs();
     if (jobs.length) {
@@ -128,24 +120,37 @@ export class DepthVariants {
     }
   }
 
-  /** Sends variant `job` to both workers in halves, joined by a MessageChannel: half 0 answers
-   * with the result (and the tiles and paths when asked), half 1 only when done; both then hold
-   * the variant's records. @param {DepthJob} job @param {DepthWorker[]} workers */
-  sendHalves(job, workers) {
-    this.page.halvesRun = job.variant;
+  /** The message for queued entry `queued` ({ variant, result }): with the variant's tiles when
+   * the grid's selector shows it, on the grid's scale, and its paths when they are wanted.
+   * @param {{ variant: string, result: boolean }} queued @returns {DepthJob} */
+  jobFor(queued) {
+    const tiles = this.labelOf(queued.variant) === this.page.panels.selectedVariant();
+    return { variant: queued.variant, result: queued.result, tiles, shared: this.page.sharedScale, paths: queued.result && this.pathsWanted() };
+  }
+
+  /** Gives worker `w` job `job` (`extra`: more fields of its message, `transfer` their buffers).
+   * @param {DepthWorker} w @param {DepthJob} job @param {object} [extra] @param {Transferable[]} [transfer] */
+  assign(w, job, extra = {}, transfer = []) {
+    w.job = job;
+    w.last = job.variant;
+    w.worker.postMessage({
+      id: this.page.job, config: this.page.canonical, variant: job.variant, maxSide: MAX_SIDE, shared: job.shared,
+      result: job.result, tiles: job.tiles, paths: job.paths, ...extra,
+    }, transfer);
+  }
+
+  /** Sends queued entry `queued` to both workers in halves, joined by a MessageChannel: half 0
+   * answers with the result (and the tiles and paths when asked), half 1 is asked for nothing
+   * but its half; both then hold the variant's records.
+   * @param {{ variant: string, result: boolean }} queued @param {DepthWorker[]} workers */
+  sendHalves(queued, workers) {
+    this.page.halvesRun = queued.variant;
     const channel = new MessageChannel();
-    const tiles = this.labelOf(job.variant) === this.page.panels.selectedVariant();
-    const shared = this.page.sharedScale;
-    const paths = this.pathsWanted();
+    const whole = this.jobFor(queued);
     workers.forEach((w, half) => {
-      const lead = half === 0;
-      const port = lead ? channel.port1 : channel.port2;
-      w.job = { variant: job.variant, result: lead, tiles: lead && tiles, shared, paths: lead && paths };
-      w.last = job.variant;
-      w.worker.postMessage({
-        id: this.page.job, config: this.page.canonical, variant: job.variant, maxSide: MAX_SIDE, shared,
-        result: lead, tiles: lead && tiles, paths: lead && paths, half, port,
-      }, [port]);
+      const port = half === 0 ? channel.port1 : channel.port2;
+      const job = half === 0 ? whole : { ...whole, result: false, tiles: false, paths: false };
+      this.assign(w, job, { half, port }, [port]);
     });
   }
 
