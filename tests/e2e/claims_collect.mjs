@@ -38,12 +38,13 @@ export function collectInPage(page) {
   }, LABS);
 }
 
-/** The files of `dir` ending in `.js`, recursively (www/pkg, the build output, left out). */
+/** The files of `dir` ending in `.js`, recursively (www/pkg and www/bundle, the build output, left
+ * out). */
 async function jsFiles(dir) {
   const out = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'pkg') out.push(...(await jsFiles(path)));
+    if (e.isDirectory() && e.name !== 'pkg' && e.name !== 'bundle') out.push(...(await jsFiles(path)));
     else if (e.isFile() && e.name.endsWith('.js')) out.push(path);
   }
   return out.sort();

@@ -56,7 +56,12 @@ describe('stable cluster colours', () => {
         const b = await tokenPixels(jumped);
         assert.equal(b.step, a.step);
         assert.deepEqual(b.slots, a.slots, 'the same colour slots');
-        const palette = await played.evaluate(async () => (await import('./render/palette.js')).clusterPalette());
+        // The theme's palette as the module defines it (a module imported here is another instance
+        // than the page's bundled one, with no theme forced: the link's theme picks the table).
+        const palette = await played.evaluate(async (dark) => {
+          const p = await import('./render/palette.js');
+          return dark ? p.CLUSTER_DARK : p.CLUSTER_LIGHT;
+        }, theme === 'dark');
         for (let i = 0; i < a.slots.length; i++) {
           if (a.slots[i] === NONE) continue;
           assert.deepEqual(b.px[i], a.px[i], `token ${i}: the same pixel in both pages`);

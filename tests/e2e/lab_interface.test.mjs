@@ -21,12 +21,12 @@ after(async () => {
 const EMBED = { viewport: { width: 640, height: 420 } };
 const WWW = new URL('../../www/', import.meta.url);
 
-/** The page's own modules (www/ but its build output, pkg/). */
+/** The page's own modules (www/ but its build output, pkg/ and bundle/). */
 async function sources(dir = WWW) {
   const out = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     if (e.isDirectory()) {
-      if (e.name !== 'pkg' && e.name !== 'node_modules') out.push(...await sources(new URL(`${e.name}/`, dir)));
+      if (e.name !== 'pkg' && e.name !== 'bundle' && e.name !== 'node_modules') out.push(...await sources(new URL(`${e.name}/`, dir)));
     } else if (/\.(js|mjs|html|css)$/.test(e.name)) {
       out.push(new URL(e.name, dir));
     }

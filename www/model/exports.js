@@ -5,15 +5,16 @@
 // writes them (the shortest decimal that reads back to the same f32). The PNGs of the canvases,
 // with the link inside, and the configuration JSON are the menu's own (export/menu.js).
 
-import * as wasm from '../pkg/attn_web_full.js';
 import { download } from '../export/download.js';
 
 /**
- * The group's buttons for the analysis `page` shows (none before the first).
+ * The group's buttons for the analysis `page` shows (none before the first); `wasm`: the lab's
+ * module, which writes the files.
+ * @param {AttnWasm} wasm
  * @param {{ result: object|null, head: { layer: number, head: number, p: Float32Array, s: Float32Array }|null, canonical: string }} page
  * @param {{ button: Function, group: Function, say: (text: string) => void }} menu
  */
-export function matrixExports(page, menu) {
+export function matrixExports(wasm, page, menu) {
   const r = page.result;
   const hd = page.head;
   if (!r || !hd) return [];

@@ -71,14 +71,14 @@ export function createLab(ctx) {
     subtitle,
     citation,
     buildMarkup: (root) => {
-      buildMarkup(root);
+      buildMarkup(root, ctx.wasm);
       markOnce('attn-model-skeleton'); // the lede and the panels' skeleton, before the model loads
     },
     createPage: (c) => new ModelLabPage(c),
     mounted: (root) => applyModelHints(ctx.wasm, root),
     linkFor: bare,
     stem: 'model',
-    exportGroups: (page, menu) => [...matrixExports(page, menu), ...statisticsExports(page, menu)],
+    exportGroups: (page, menu) => [...matrixExports(ctx.wasm, page, menu), ...statisticsExports(page, menu)],
   });
 }
 

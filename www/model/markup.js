@@ -75,8 +75,8 @@ function chartPanel(key, title, label) {
   );
 }
 
-/** Builds the lab's panels in `root` (its <main>). */
-export function buildMarkup(root) {
+/** Builds the lab's panels in `root` (its <main>); `wasm`: the lab's module (the variants' names). */
+export function buildMarkup(root, wasm) {
   // md-loading: the panels' skeleton (model.css) until the first analysis is drawn (lab.js).
   root.className = 'layout model-layout md-loading';
   root.append(
@@ -92,7 +92,7 @@ export function buildMarkup(root) {
       headDynamicsPanel(),
       residualPanel(),
       layersPanel(),
-      repeatPanel(),
+      repeatPanel(wasm),
       h('div.md-stats-row', {},
         chartPanel('hist', 'Distances of similar pairs', 'Ridge plot: per layer, the histogram of |i - j| over the high-similarity pairs of every head'),
         chartPanel('same', 'Same-sentence pairs', 'Same-sentence share of high-similarity pairs against layer, with the chance level'),

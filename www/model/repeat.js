@@ -9,7 +9,6 @@
 // A non-finite state stops the run: the core's message, naming the repetition and what
 // overflowed, is shown in the panel (the numbers before it are kept).
 
-import { model_variant_choices } from '../pkg/attn_web_full.js';
 import { h } from '../ui/dom.js';
 import { joinPairs, valueOf } from '../lab/pairs.js';
 import { LayersPanel, layersPanel } from './layers.js';
@@ -37,11 +36,10 @@ export const REPEAT = {
     '(grey: a token alone); colour by cluster to watch [CLS] part from the rest. The same numbers as attn encode --repeat.'],
 };
 
-/** Key `variant`'s [name, text] pairs, the unmodified layer first. */
-const variantChoices = () => /** @type {[string, string][]} */ (model_variant_choices());
-
-/** The panel's markup (markup.js places it). */
-export function repeatPanel() {
+/** The panel's markup (markup.js places it); `wasm`: the lab's module, whose table names key
+ * `variant`'s choices ([name, text] pairs, the unmodified layer first). */
+export function repeatPanel(wasm) {
+  const variantChoices = /** @type {[string, string][]} */ (wasm.model_variant_choices());
   const controls = h('div.md-repeat-controls', {},
     h('label', { for: 'md-repeat-layer' }, 'layer '),
     h('select#md-repeat-layer', {}, ...[1, 2, 3, 4, 5, 6].map((l) => h('option', { value: String(l), ...(l === FIRST_LAYER ? { selected: true } : {}) }, String(l)))),
@@ -50,7 +48,7 @@ export function repeatPanel() {
     h('label', { for: 'md-repeat-variant' }, 'variant '),
     // §6.3's variants under the names the link and `attn encode --variant` read (the core's
     // table; the model lab's module is running before its markup is built).
-    h('select#md-repeat-variant', {}, ...variantChoices().map(([v, label]) => h('option', { value: v }, label))),
+    h('select#md-repeat-variant', {}, ...variantChoices.map(([v, label]) => h('option', { value: v }, label))),
     h('button#md-repeat-run', { type: 'button' }, 'Run'),
     h('button#md-repeat-play', { type: 'button', 'aria-pressed': 'false', disabled: true }, 'Play'),
     h('button#md-repeat-step', { type: 'button', disabled: true, title: 'Show the next repetition' }, 'Step'),

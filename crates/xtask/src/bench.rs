@@ -60,6 +60,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     toolchain::ensure_wasm_target()?;
     toolchain::ensure_wasm_bindgen_cli(root)?;
     wasm::build(root)?;
+    crate::bundle::build(root)?;
     if options.open_only {
         return opening(root, options.rounds.max(3));
     }

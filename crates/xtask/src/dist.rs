@@ -32,6 +32,7 @@ pub fn run(out: Option<PathBuf>, with_model: bool) -> Result<()> {
     toolchain::ensure_wasm_target()?;
     toolchain::ensure_wasm_bindgen_cli(&root)?;
     wasm::build(&root)?;
+    crate::bundle::build(&root)?;
 
     let www = root.join("www");
     let out = out.unwrap_or_else(|| root.join("dist"));

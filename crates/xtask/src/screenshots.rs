@@ -31,6 +31,7 @@ pub fn run_command(root: &Path) -> Result<()> {
     toolchain::ensure_chromium()?;
     crate::fetch_model::ensure().context("the model lab's picture needs its default model")?;
     wasm::build(root)?;
+    crate::bundle::build(root)?;
 
     let out = root.join(IMG_DIR);
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;

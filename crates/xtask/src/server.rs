@@ -196,6 +196,9 @@ pub fn serve_command(port: Option<u16>) -> Result<()> {
     toolchain::ensure_wasm_target()?;
     toolchain::ensure_wasm_bindgen_cli(&root)?;
     wasm::build(&root)?;
+    crate::bundle::build(&root)?;
+    // Held until the server stops: a change to www/'s modules rewrites the bundle.
+    let _watcher = crate::bundle::watch(&root)?;
     if let Err(e) = crate::fetch_model::ensure() {
         eprintln!("xtask: warning: the model lab's default model is not served: {e:#}");
     }

@@ -92,6 +92,7 @@ pub fn run(options: Options) -> Result<()> {
 
     if browser {
         wasm::build(&root)?;
+        crate::bundle::build(&root)?;
         if !options.skip_lint {
             typecheck(&root)?;
         }

@@ -1,6 +1,6 @@
 //! Installing what the build and the tests need, only when it is missing or out of date:
 //! the wasm32 target, the wasm-bindgen CLI (same version as the crate in Cargo.lock),
-//! the npm packages of `tests/`, and Debian's Chromium.
+//! the npm packages of `tests/` and of the bundler (`crates/xtask/bundle/`), and Debian's Chromium.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -97,20 +97,21 @@ pub fn ensure_wasm_bindgen_cli(root: &Path) -> Result<()> {
     }
 }
 
-/// Run `npm ci` in `tests_dir` if its node_modules is missing or older than its lock file.
-pub fn ensure_npm_packages(tests_dir: &Path) -> Result<()> {
-    let lock = tests_dir.join("package-lock.json");
+/// Run `npm ci` in `dir` (`tests/`, or the bundler's folder) if its node_modules is missing or
+/// older than its lock file.
+pub fn ensure_npm_packages(dir: &Path) -> Result<()> {
+    let lock = dir.join("package-lock.json");
     // npm writes this hidden lock file on every install; its age tells when node_modules was made.
-    let installed = tests_dir.join("node_modules").join(".package-lock.json");
-    let fresh = match (modified(&installed), modified(&lock), modified(&tests_dir.join("package.json"))) {
+    let installed = dir.join("node_modules").join(".package-lock.json");
+    let fresh = match (modified(&installed), modified(&lock), modified(&dir.join("package.json"))) {
         (Some(inst), Some(lock), Some(pkg)) => inst >= lock && inst >= pkg,
         _ => false,
     };
     if fresh {
         return Ok(());
     }
-    phase("install npm packages (npm ci in tests/)");
-    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(tests_dir), "npm ci")
+    phase(&format!("install npm packages (npm ci in {})", dir.display()));
+    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir), "npm ci")
 }
 
 /// Modification time of a file, if it exists.

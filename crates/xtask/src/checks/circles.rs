@@ -12,7 +12,7 @@ use anyhow::Result;
 pub fn es_import_circles(root: &Path) -> Result<Vec<String>> {
     let www = root.join("www");
     let mut graph: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for file in super::files_under(&www, &["pkg", "node_modules"])? {
+    for file in super::files_under(&www, &["pkg", "bundle", "node_modules"])? {
         let Ok(rel) = file.strip_prefix(&www) else { continue };
         let name = slash(rel);
         if !name.ends_with(".js") {

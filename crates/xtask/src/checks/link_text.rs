@@ -26,7 +26,7 @@ const PATTERNS: [(&str, &str); 9] = [
 /// joins or percent-codes text itself, outside `//` comments.
 pub fn hand_built_links(root: &Path) -> Result<Vec<String>> {
     let mut problems = Vec::new();
-    for file in super::files_under(&root.join("www"), &["pkg", "node_modules"])? {
+    for file in super::files_under(&root.join("www"), &["pkg", "bundle", "node_modules"])? {
         let rel = file.strip_prefix(root).unwrap_or(&file).to_string_lossy().replace('\\', "/");
         if !rel.ends_with(".js") || rel == LINK_MODULE {
             continue;
