@@ -2,8 +2,9 @@
 // `data-labels` on its canvas: the ink boxes of the texts it drew ({ text, x, y, w, h }, CSS px);
 // these tests read them and check that no two texts overlap, that the depth lab's rank-collapse
 // chart labels its log axis below 1 and says where it drew a zero or an overflow, that its
-// legend stays out of the plot area (so it never covers a curve, also 320 px wide), and that a
-// single token (n = 1, a constant series) gets a padded, readable axis.
+// legend stays out of the plot area (so it never covers a curve, also 320 px wide), that its
+// round-off line's label sits where no curve passes (no curve's colour inside its box), and that
+// a single token (n = 1, a constant series) gets a padded, readable axis.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +52,9 @@ async function settled(page, link) {
 
 const ZERO = 'lab=depth&preset=collapse-small&tokens=2&heads=1&d_model=1&d_head=1&layers=1';
 const OVERFLOW = 'lab=depth&preset=bert-init&qk_scale=10&weight_scale=10&layernorm=none&layers=4&heads=2&tokens=16';
+// f32, SAN and SAN+MLP at the round-off floor from layer 3 on, just above its line (12 layers:
+// on a phone, the line's left end lies under the curves' fall).
+const ROUND_OFF = 'version=7&lab=depth&preset=bert-init&variants=san,san-mlp';
 
 /** The rank-collapse chart's texts and layout, checked: texts apart, legend out of the plot. */
 async function residualChart(page, what) {
@@ -130,6 +134,37 @@ describe('chart texts', () => {
           const note = new RegExp(`overflow at layer ${k} \\([^)]*${variant.replace(/\+/g, '\\+')}[^)]*\\)`);
           assert.match(text, note, `the note names ${variant} and its first layer that is not finite: ${text}`);
         }
+        assertNoErrors(page);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  for (const width of [390, 1280]) {
+    test(`depth: the round-off line's label sits where no curve passes (${width} px)`, async () => {
+      const page = await openPage(browser, ROUND_OFF, { viewport: { width, height: 900 } });
+      try {
+        await settled(page, ROUND_OFF);
+        const floors = await page.evaluate(() => window.__attnDepth.results().map((r) => Math.min(...r.residual)));
+        assert.ok(floors.every((v) => v > 2 ** -24 && v < 1e-6), `both curves end just above f32's round-off: ${floors}`);
+        await page.locator('#dp-residual').scrollIntoViewIfNeeded();
+        const { labels } = await residualChart(page, `round-off, ${width} px`);
+        const label = labels.find((l) => /^f32 round-off/.test(l.text));
+        assert.ok(label, `the round-off line is labelled: ${labels.map((l) => l.text).join(' | ')}`);
+        // Inside the label's box only the page's greys (text, grid, the dashed line): a pixel of a
+        // curve's colour (its channels far apart) would be a curve under the text.
+        const snap = await canvasSnapshot(page, '#dp-residual', { pixels: true });
+        const dpr = snap.width / (await page.locator('#dp-residual').boundingBox()).width;
+        let coloured = 0;
+        for (let y = Math.floor(label.y * dpr); y < Math.ceil((label.y + label.h) * dpr); y++) {
+          for (let x = Math.floor(label.x * dpr); x < Math.ceil((label.x + label.w) * dpr); x++) {
+            const i = (y * snap.width + x) * 4;
+            const [r, g, b] = [snap.pixels[i], snap.pixels[i + 1], snap.pixels[i + 2]];
+            if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured += 1;
+          }
+        }
+        assert.equal(coloured, 0, `no curve under the label ${JSON.stringify(label)}: ${coloured} coloured pixels`);
         assertNoErrors(page);
       } finally {
         await page.close();

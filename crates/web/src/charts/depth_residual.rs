@@ -13,6 +13,7 @@
 //! [`Layout`]: layer `start` (0) at `x0`, `end` (the last layer) at `x1`.
 
 use crate::charts::axes::{self, log_ticks, power_label, Axes, Ticked};
+use crate::charts::clear_spot::{first_clear, PixelBox};
 use crate::charts::depth::{colour, legend_text, start, title, Results};
 use crate::charts::layout::{Layout, Panel};
 use crate::charts::legend::{band, draw_band, Entry};
@@ -52,15 +53,17 @@ pub fn last_finite(residual: &[f64]) -> Option<(usize, f64)> {
     Some((l, residual[l]))
 }
 
-/// The dashed line at `log10` of `precision`'s unit round-off, labelled at its left end, when
-/// the log axis reaches it (nothing otherwise).
+/// The dashed line at `log10` of `precision`'s unit round-off, when the log axis reaches it
+/// (nothing otherwise), labelled where no curve passes: above or under the line, at its left
+/// end or its right end, the first of these that `curves` (the chart's points, in its
+/// coordinates) leave clear; above the left end when none is.
 fn round_off_line<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     chart: &mut ChartContext<DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Ticked>>,
     g: &Geometry,
     th: &Theme,
     precision: Precision,
-    x_end: f64,
+    (x_end, curves): (f64, &[Vec<(f64, f64)>]),
 ) -> Result<(), String> {
     let u = precision.unit_round_off();
     let y = u.log10();
@@ -72,16 +75,32 @@ fn round_off_line<DB: DrawingBackend>(
     let gap = (4.0 * g.dpr).round() as i32;
     let style = th.muted.stroke_width(g.line(1.2));
     chart.draw_series(DashedLineSeries::new([(-0.3, y), (x_end, y)], dash, gap, style)).map_err(err)?;
-    // Labelled at the left end, above the line: the curves start near 1 there, so it is clear.
-    let (px, py) = chart.backend_coord(&(-0.3, y));
-    let (ax, ay) = area.get_pixel_range();
-    let text = ("sans-serif", g.small()).into_font().color(&th.muted).pos(Pos::new(HPos::Left, VPos::Bottom));
     let label = match precision {
         Precision::F32 => "f32 round-off 2⁻²⁴ ≈ 6·10⁻⁸",
         Precision::F64 => "f64 round-off 2⁻⁵³ ≈ 1.1·10⁻¹⁶",
     };
-    area.draw_text(label, &text, (px - ax.start + (4.0 * g.dpr) as i32, py - ay.start - (2.0 * g.dpr) as i32))
-        .map_err(err)?;
+    let font = ("sans-serif", g.small()).into_font().color(&th.muted).pos(Pos::new(HPos::Left, VPos::Top));
+    let (w, h) = area.estimate_text_size(label, &font).map_err(err)?;
+    let (w, h) = (w as f64, h as f64);
+    let px = |p: &(f64, f64)| {
+        let (x, y) = chart.backend_coord(p);
+        (x as f64, y as f64)
+    };
+    let ((left, line), (right, _)) = (px(&(-0.3, y)), px(&(x_end, y)));
+    let (inset, lift) = (4.0 * g.dpr, 2.0 * g.dpr);
+    let at = |x0: f64, above: bool| {
+        let y0 = if above { line - lift - h } else { line + lift };
+        PixelBox { x0, y0, x1: x0 + w, y1: y0 + h }
+    };
+    let (l, r) = (left + inset, right - inset - w);
+    let candidates = [at(l, true), at(l, false), at(r, true), at(r, false)];
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let plot = PixelBox { x0: xr.start as f64, y0: yr.start as f64, x1: xr.end as f64, y1: yr.end as f64 };
+    let drawn: Vec<Vec<(f64, f64)>> = curves.iter().map(|c| c.iter().map(px).collect()).collect();
+    let marker = 2.5 * g.dpr + g.line(2.0) as f64;
+    let spot = candidates[first_clear(&candidates, &plot, &drawn, marker).unwrap_or(0)];
+    let (ax, ay) = area.get_pixel_range();
+    area.draw_text(label, &font, (spot.x0 as i32 - ax.start, spot.y0 as i32 - ay.start)).map_err(err)?;
     Ok(())
 }
 
@@ -170,18 +189,20 @@ pub fn residual(
     };
     let radius = (2.5 * g.dpr).round() as i32;
     let ring = (6.0 * g.dpr).round() as i32;
+    // Each curve's finite points on the axis `at` maps values to.
+    let points = |at: &dyn Fn(f64) -> f64| -> Vec<Vec<(f64, f64)>> {
+        results
+            .iter()
+            .map(|r| {
+                r.residual.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(l, &v)| (l as f64, at(v))).collect()
+            })
+            .collect()
+    };
     macro_rules! curves {
         ($chart:expr, $at:expr, $floor:expr) => {{
             let chart = &mut $chart;
-            for r in results {
+            for (r, pts) in results.iter().zip(points(&$at)) {
                 let c = colour(&th, r.label);
-                let pts: Vec<(f64, f64)> = r
-                    .residual
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, v)| v.is_finite())
-                    .map(|(l, &v)| (l as f64, $at(v)))
-                    .collect();
                 chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(g.line(2.0)))).map_err(err)?;
                 chart.draw_series(pts.iter().map(|&p| Circle::new(p, radius, c.filled()))).map_err(err)?;
                 // The last finite point of a curve that overflows: a hollow ring (background
@@ -202,8 +223,9 @@ pub fn residual(
         let y = Ticked::new(lo_e..hi_e, log_ticks(lo_e, hi_e, 7));
         let mut chart = builder.build_cartesian_2d(x_range, y).map_err(err)?;
         axes::mesh(&mut chart, &g, &th, frame(Some(&power_label)))?;
-        round_off_line(&area, &mut chart, &g, &th, precision, x_max + 0.3)?;
-        curves!(chart, |v: f64| if v > 0.0 { v.log10().max(lo_e) } else { lo_e }, lo_e)
+        let at = |v: f64| if v > 0.0 { v.log10().max(lo_e) } else { lo_e };
+        round_off_line(&area, &mut chart, &g, &th, precision, (x_max + 0.3, &points(&at)))?;
+        curves!(chart, at, lo_e)
     } else {
         let top = if hi > 0.0 { hi * 1.08 } else { 1.0 };
         let mut chart = builder.build_cartesian_2d(x_range, 0.0..top).map_err(err)?;

@@ -2,7 +2,8 @@
 //! comes from the core). [`plot`] is what they share (themes, ticks, stacked panels, HiDPI
 //! sizes), [`canvas`] the drawing backend (text measured by the canvas itself, which the page's
 //! Content-Security-Policy allows), [`axes`], [`legend`] and [`plot_marks`] the common parts,
-//! [`quiet`] a panel with nothing to say (one sentence instead of a flat line); [`heatmap`] turns
+//! [`quiet`] a panel with nothing to say (one sentence instead of a flat line), [`clear_spot`]
+//! where a label goes clear of the curves; [`heatmap`] turns
 //! values into viridis pixels, [`pooled`] a matrix pooled once and coloured on any scale. One file
 //! per lab's charts: [`particles`] (the metrics over time),
 //! [`training`] (loss, entropy, `max |Δc|`, snap), [`sweep`] (entropy against `r`), [`depth`]
@@ -13,6 +14,7 @@
 
 pub mod axes;
 pub mod canvas;
+pub mod clear_spot;
 pub mod depth;
 pub mod depth_residual;
 pub mod heatmap;
