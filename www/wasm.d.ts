@@ -449,8 +449,9 @@ interface TypedHeadParticles extends Omit<InstanceType<AttnWasmModule['HeadParti
 }
 
 /** The page's module as the page and the particle, training and depth labs use it. */
-type AttnPageWasm = Omit<AttnPageModule, keyof PageFunctions | 'check_link' | 'DepthLab' | 'ParticleLab' | 'TrainingLab' | 'run_sweep_cell' | 'sweep_plan'> & PageFunctions & {
+type AttnPageWasm = Omit<AttnPageModule, keyof PageFunctions | 'check_link' | 'depth_info' | 'DepthLab' | 'ParticleLab' | 'TrainingLab' | 'run_sweep_cell' | 'sweep_plan'> & PageFunctions & {
   check_link(text: string, lab?: string | null, from_api?: boolean | null, edited?: string | null): LinkCheck;
+  depth_info(config: string): DepthInfo;
   DepthLab: new (config: string) => TypedDepthLab;
   ParticleLab: new (config: string) => TypedParticleLab;
   TrainingLab: new (config: string) => TypedTrainingLab;

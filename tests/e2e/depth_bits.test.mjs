@@ -58,6 +58,7 @@ describe('depth lab: the page and `attn depth` give the same bits', { skip: !ATT
           await m.default();
           const lab = new m.DepthLab(cfg);
           const info = lab.info();
+          const shown = m.depth_info(cfg); // what the page shows, without making the input's tokens
           const variants = [];
           for (const v of info.variants) {
             const r = lab.run_variant(v);
@@ -65,8 +66,9 @@ describe('depth lab: the page and `attn depth` give the same bits', { skip: !ATT
             variants.push({ ...r, paths });
           }
           lab.free();
-          return { info, variants };
+          return { info, shown, variants };
         }, config);
+        assert.deepEqual(mine.shown, mine.info, 'depth_info is DepthLab.info without the tokens');
         assert.equal(mine.info.canonical, cli.config);
         assert.deepEqual(mine.info.path_shares, cli.path_shares);
         assert.ok(Object.is(mine.info.chance_level, cli.chance_level) || (mine.info.chance_level === null && cli.chance_level === null));

@@ -9,7 +9,9 @@
 // - on a phone (390 x 844) each lab's main picture starts at most 844 - 240 px down the page;
 // - the particle, training and depth labs download the page's module (pkg/attn_web_bg.wasm)
 //   alone; the module with the model lab (pkg/attn_web_full_bg.wasm: its encoder, tokenizer and
-//   Unicode tables) is asked for when that lab is first shown.
+//   Unicode tables) is asked for when that lab is first shown;
+// - `/` asks for two scripts before its first frame: the page's modules in one file
+//   (bundle/main.js, crates/xtask/bundle/) and the wasm module's glue.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,15 +76,19 @@ describe('each lab downloads the wasm it needs', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const asked = [];
+    const scripts = [];
     page.on('request', (req) => {
-      const m = /\/pkg\/([^/?#]+)$/.exec(new URL(req.url()).pathname);
+      const path = new URL(req.url()).pathname;
+      const m = /\/pkg\/([^/?#]+)$/.exec(path);
       if (m) asked.push(m[1]);
+      if (req.resourceType() === 'script') scripts.push(path.slice(1));
     });
     const wasmAsked = () => asked.filter((f) => f.endsWith('.wasm'));
     try {
       await page.goto(`${process.env.ATTN_URL}`);
       await page.waitForFunction(() => window.__attnReady === true && window.__attn.step() > 0, null, { timeout: 30_000 });
       assert.deepEqual(wasmAsked(), ['attn_web_bg.wasm'], `/ asked for ${asked.join(', ')}`);
+      assert.deepEqual([...scripts].sort(), ['bundle/main.js', 'pkg/attn_web.js'], `/'s scripts: ${scripts.join(', ')}`);
       await page.click('#tab-training');
       await page.waitForFunction(() => window.__attnTraining?.iteration() > 0, null, { timeout: 30_000 });
       assert.deepEqual(wasmAsked(), ['attn_web_bg.wasm'], `the training lab asked for ${asked.join(', ')}`);

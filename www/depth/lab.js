@@ -3,8 +3,8 @@
 // the view key to the variants' computation (variants.js) and the panels (panels.js). Loaded by
 // main.js (dynamic import) only when the lab is first shown.
 //
-// Data flow: link / fields -> Draft -> check_link (lab/config_page.js) -> DepthLab.info
-// (labels, chance level, path shares; cheap, on the main thread) -> the worker runs the variants
+// Data flow: link / fields -> Draft -> check_link (lab/config_page.js) -> depth_info
+// (labels, chance level, path shares; on the main thread, without the input's tokens) -> the worker runs the variants
 // in order -> each reply (result JSON + similarity tiles) is kept and every chart is redrawn, so
 // the curves appear one by one. The main thread only draws (Rust/plotters charts, ImageData tiles).
 
@@ -278,12 +278,7 @@ export class DepthLabPage {
 
   /** Applies a valid check result (`how`: its history entry; null: the address bar is kept). */
   apply(res, how = 'push') {
-    const lab = new this.wasm.DepthLab(res.canonical);
-    try {
-      this.info = lab.info();
-    } finally {
-      lab.free();
-    }
+    this.info = this.wasm.depth_info(res.canonical); // the workers make the input's tokens
     this.canonical = this.info.canonical;
     if (how) this.linkChanged(how);
     this.config.show(res);

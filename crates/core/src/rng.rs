@@ -1,7 +1,9 @@
 //! Seeded pseudo-random numbers: xoshiro256** seeded from a `u32` through SplitMix64.
 //!
-//! Everything here is integer arithmetic plus `libm` for the normal deviates, so a seed gives
-//! the same numbers natively and in wasm (toolchain.md).
+//! Everything here is integer arithmetic plus `libm` for the normal deviates' logarithm, sine and
+//! cosine, and the IEEE square root (correctly rounded, so the same bits on every platform: one
+//! instruction natively and in wasm, where `libm::sqrt` is software), so a seed gives the same
+//! numbers natively and in wasm (toolchain.md).
 
 /// xoshiro256** generator (Blackman and Vigna), seeded by SplitMix64 from a `u32`.
 #[derive(Clone, Debug)]
@@ -49,16 +51,19 @@ impl Rng {
         a + (b - a) * self.uniform01()
     }
 
-    /// Standard normal deviate (Box-Muller with `libm`, the second value kept for the next call).
+    /// Standard normal deviate (Box-Muller: `r cos θ` now, `r sin θ` kept for the next call, with
+    /// `r = sqrt(-2 ln u1)`, `θ = 2π u2`). `libm::sincos` is `libm::sin` and `libm::cos` with one
+    /// argument reduction (the same kernels, the same bits).
     pub fn normal(&mut self) -> f64 {
         if let Some(z) = self.spare_normal.take() {
             return z;
         }
         let u1 = 1.0 - self.uniform01(); // (0, 1]
         let u2 = self.uniform01();
-        let r = libm::sqrt(-2.0 * libm::log(u1));
+        let r = (-2.0 * libm::log(u1)).sqrt();
         let theta = 2.0 * core::f64::consts::PI * u2;
-        self.spare_normal = Some(r * libm::sin(theta));
-        r * libm::cos(theta)
+        let (sin, cos) = libm::sincos(theta);
+        self.spare_normal = Some(r * sin);
+        r * cos
     }
 }

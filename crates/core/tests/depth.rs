@@ -472,3 +472,25 @@ fn workers_take_the_first_variant_then_the_heaviest() {
     assert!(Variant::SanMlp.work(&c, n) > 2.0 * Variant::San.work(&c, n));
     assert_eq!(Variant::San.work(&c, n), Variant::SanSkip.work(&c, n));
 }
+
+/// `Input::layout` (what the page shows before a variant runs) is the labels, sentences and
+/// separators of the input `Input::from_config` makes, for every source of tokens.
+#[test]
+fn the_input_layout_is_the_inputs_without_its_tokens() {
+    for link in [
+        "lab=depth&preset=bert-init",
+        "lab=depth&preset=bert-init&input=text&text=Hi%20there.%20Bye!",
+        "lab=depth&preset=context-text",
+        "lab=depth&preset=context-text&separators=off&text=One%20two.%20Three%20four%20five&sentences=3,3",
+        "lab=depth&preset=collapse-small&input=gaussian&tokens=9&sentences=4,5&separators=on",
+        "lab=depth&preset=particle-euler",
+    ] {
+        let c = config(link);
+        let (layout, input) = (Input::layout(&c), Input::from_config(&c));
+        assert_eq!(layout.labels, input.labels, "{link}: labels");
+        assert_eq!(layout.sentence, input.sentence, "{link}: sentences");
+        assert_eq!(layout.separator, input.separator, "{link}: separators");
+        assert_eq!(input.tokens.len(), input.n * c.d_model, "{link}: n x d tokens");
+        assert_eq!(input.n, layout.labels.len(), "{link}: n");
+    }
+}

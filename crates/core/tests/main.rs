@@ -50,6 +50,7 @@ mod plateaus;
 mod readme_anchors;
 mod readme_keys;
 mod restore;
+mod rng;
 mod row_folds;
 mod science_doc;
 mod sentences;

@@ -79,7 +79,7 @@ fn layer_norm(row: &mut [f64]) {
     let d = row.len() as f64;
     let mean = row.iter().sum::<f64>() / d;
     let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / d;
-    let inv = 1.0 / libm::sqrt(var + LN_EPS);
+    let inv = 1.0 / (var + LN_EPS).sqrt();
     row.iter_mut().for_each(|v| *v = (*v - mean) * inv);
 }
 

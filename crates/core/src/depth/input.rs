@@ -174,49 +174,46 @@ impl Input {
     /// The input of a validated configuration.
     pub fn from_config(c: &DepthConfig) -> Input {
         let d = c.d_model;
-        match c.input {
+        let TextLayout { labels, sentence, separator } = Self::layout(c);
+        let n = labels.len();
+        let tokens = match c.input {
             InputSource::Text => {
-                let layout = Self::layout_of(c);
-                let n = layout.labels.len();
                 let mut tokens = Vec::with_capacity(n * d);
-                for (p, word) in layout.labels.iter().enumerate() {
+                for (p, word) in labels.iter().enumerate() {
                     let e = word_embedding(word, d);
                     let pe = position_encoding(p, d);
                     tokens.extend(e.iter().zip(&pe).map(|(a, b)| a + b));
                 }
-                Input { n, d, tokens, labels: layout.labels, sentence: layout.sentence, separator: layout.separator }
-            }
-            InputSource::BertEmbeddings if c.uses_text() => {
-                let layout = Self::layout_of(c);
-                let ids: Vec<u64> = layout.labels.iter().map(|w| super::embeddings::text_id(w)).collect();
-                let tokens = super::embeddings::embed(c.seed, &ids, d);
-                Input {
-                    n: ids.len(),
-                    d,
-                    tokens,
-                    labels: layout.labels,
-                    sentence: layout.sentence,
-                    separator: layout.separator,
-                }
+                tokens
             }
             InputSource::BertEmbeddings => {
-                let ids = super::embeddings::random_ids(c.seed, c.tokens);
-                let tokens = super::embeddings::embed(c.seed, &ids, d);
-                Input::plain(c, tokens, c.tokens, d)
+                let ids = if c.uses_text() {
+                    labels.iter().map(|w| super::embeddings::text_id(w)).collect()
+                } else {
+                    super::embeddings::random_ids(c.seed, n)
+                };
+                super::embeddings::embed(c.seed, &ids, d)
             }
             InputSource::Gaussian => {
-                let n = c.tokens;
                 let mut rng = Rng::new(c.seed, STREAM_INPUT);
-                let tokens = (0..n * d).map(|_| rng.normal()).collect();
-                Input::plain(c, tokens, n, d)
+                (0..n * d).map(|_| rng.normal()).collect()
             }
-            InputSource::Particle => {
-                let tokens = match c.particle_config() {
-                    Ok(p) if p.n == c.tokens && p.d == d => crate::particles::init::tokens(&p),
-                    _ => vec![0.0; c.tokens * d],
-                };
-                Input::plain(c, tokens, c.tokens, d)
-            }
+            InputSource::Particle => match c.particle_config() {
+                Ok(p) if p.n == n && p.d == d => crate::particles::init::tokens(&p),
+                _ => vec![0.0; n * d],
+            },
+        };
+        Input { n, d, tokens, labels, sentence, separator }
+    }
+
+    /// The labels, sentences and separators of a validated configuration's input, without the
+    /// tokens themselves (what the page shows before a variant runs): a text's layout, or, for an
+    /// input without text, the positions `0..tokens` with `sentences` and `separators` marked.
+    pub fn layout(c: &DepthConfig) -> TextLayout {
+        if c.uses_text() {
+            Self::layout_of(c)
+        } else {
+            Self::plain_layout(c, c.tokens)
         }
     }
 
@@ -259,10 +256,16 @@ impl Input {
         })
     }
 
-    fn plain(c: &DepthConfig, tokens: Vec<f64>, n: usize, d: usize) -> Input {
+    /// The layout of `n` tokens without text: labels `0..n`, `sentences` when they add up to `n`.
+    fn plain_layout(c: &DepthConfig, n: usize) -> TextLayout {
         let sentences = if c.sentences.iter().sum::<usize>() == n { &c.sentences[..] } else { &[] };
         let (sentence, separator) = plain_marks(n, sentences, c.separators);
-        Input { n, d, tokens, labels: (0..n).map(|i| i.to_string()).collect(), sentence, separator }
+        TextLayout { labels: (0..n).map(|i| i.to_string()).collect(), sentence, separator }
+    }
+
+    fn plain(c: &DepthConfig, tokens: Vec<f64>, n: usize, d: usize) -> Input {
+        let TextLayout { labels, sentence, separator } = Self::plain_layout(c, n);
+        Input { n, d, tokens, labels, sentence, separator }
     }
 
     /// The same-sentence chance level of this input ([`chance_level`]).

@@ -52,6 +52,13 @@ pub fn schedule(c: &DepthConfig, n: usize) -> Vec<Variant> {
     c.variants.first().copied().into_iter().chain(rest).collect()
 }
 
+/// Whether the first variant of `c`'s schedule on `n` tokens pays to run in halves on two workers
+/// ([`DepthRun::halves_pay`]).
+pub fn halves_pay(c: &DepthConfig, n: usize) -> bool {
+    let first = schedule(c, n).first().copied();
+    c.heads >= 2 && c.d_model >= 2 && first.is_some_and(|v| v.work(c, n) >= HALVES_FROM_WORK)
+}
+
 /// What one variant's run reports (science.md §3-4); layer `l = 0` is the input.
 /// Read back from JSON (`null` as NaN) where a page draws what its worker computed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -229,9 +236,7 @@ impl DepthRun {
     /// Whether the first variant to run should run in halves on two workers: two heads at least
     /// and [`HALVES_FROM_WORK`] of work.
     pub fn halves_pay(&self) -> bool {
-        let c = &self.config;
-        let first = self.schedule().first().copied();
-        c.heads >= 2 && c.d_model >= 2 && first.is_some_and(|v| v.work(c, self.input.n) >= HALVES_FROM_WORK)
+        halves_pay(&self.config, self.input.n)
     }
 
     /// Starts half `half` (0 or 1) of variant `v`'s pass; the records of the previous variant

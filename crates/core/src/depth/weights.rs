@@ -73,7 +73,7 @@ fn tables() -> &'static Tables {
         x[1] = ZIG_R;
         x[128] = 0.0;
         for i in 2..128 {
-            x[i] = libm::sqrt(-2.0 * libm::log(ZIG_V / x[i - 1] + f));
+            x[i] = (-2.0 * libm::log(ZIG_V / x[i - 1] + f)).sqrt();
             f = libm::exp(-0.5 * x[i] * x[i]);
         }
         for i in 0..128 {

@@ -76,7 +76,7 @@ pub fn attend(z: &[f64], m: usize, query: usize, support: &[usize], counts: &[f6
     for fi in f[..support.len()].iter() {
         nn += *fi * *fi;
     }
-    libm::sqrt(nn)
+    nn.sqrt()
 }
 
 /// The softmax of `row` over `support`, weighted: `w_i exp(row[l_i] - max) / sum_j w_j

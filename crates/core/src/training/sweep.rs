@@ -216,5 +216,5 @@ pub fn mean_std(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
     let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
-    (mean, libm::sqrt(var))
+    (mean, var.sqrt())
 }

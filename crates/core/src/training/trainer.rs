@@ -81,7 +81,7 @@ impl Trainer {
         let mut y = vec![0.0; m * m];
         let mut z = vec![0.0; m * m];
         if config.weights_init == WeightsInit::Uniform {
-            let a = 1.0 / libm::sqrt(m as f64);
+            let a = 1.0 / (m as f64).sqrt();
             let mut rng = Rng::new(config.seed, STREAM_INIT);
             y.iter_mut().chain(z.iter_mut()).for_each(|x| *x = rng.uniform(-a, a));
         }

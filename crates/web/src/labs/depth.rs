@@ -11,8 +11,10 @@ use crate::charts::heatmap;
 use crate::charts::pooled::Pooled;
 use crate::js::Fields;
 use crate::to_js;
+use attn_core::depth::input::chance_level;
 use attn_core::depth::variants::VariantResult;
-use attn_core::depth::{parse, DepthRun, Variant};
+use attn_core::depth::variants::{halves_pay, schedule};
+use attn_core::depth::{parse, path_shares, DepthConfig, DepthRun, Input, Variant};
 use attn_core::link::quote;
 use attn_core::link::LabPreset;
 use attn_core::link::Named;
@@ -46,6 +48,47 @@ struct Info<'a> {
     precision: &'static str,
     /// Whether the first variant of `schedule` pays to run in halves on two workers.
     halves: bool,
+}
+
+/// An input's labels, sentences and separators.
+type Layout<'a> = (&'a [String], &'a [usize], &'a [bool]);
+
+impl<'a> Info<'a> {
+    /// The answer for configuration `c`, whose input is laid out as `layout` (its `n` tokens'
+    /// labels, sentences and separators).
+    fn of(c: &DepthConfig, layout: Layout<'a>) -> Info<'a> {
+        let (labels, sentence, separator) = layout;
+        let n = labels.len();
+        Info {
+            canonical: c.to_canonical_string(),
+            preset: c.preset.name(),
+            description: c.preset.description(),
+            n,
+            d_model: c.d_model,
+            d_head: c.d_head,
+            layers: c.layers,
+            heads: c.heads,
+            labels,
+            sentence,
+            separator,
+            chance_level: chance_level(sentence),
+            path_shares: path_shares(c.layers, c.heads),
+            variants: c.variants.iter().map(|v| v.name()).collect(),
+            variant_labels: c.variants.iter().map(|v| v.label()).collect(),
+            schedule: schedule(c, n).iter().map(|v| v.name()).collect(),
+            precision: c.precision.name(),
+            halves: halves_pay(c, n),
+        }
+    }
+}
+
+/// [`DepthLab::info`]'s answer for the depth configuration `config` without making its input's
+/// tokens (the page shows it while its workers compute); throws "`key`: what is allowed".
+#[wasm_bindgen]
+pub fn depth_info(config: &str) -> Result<JsValue, JsError> {
+    let c = parse(config).map_err(|e| JsError::new(&e.to_string()))?;
+    let l = Input::layout(&c);
+    to_js(&Info::of(&c, (&l.labels, &l.sentence, &l.separator)))
 }
 
 /// The fields of [`DepthLab::similarity_tiles`]' answer (`DepthTiles` in `www/wasm.d.ts`).
@@ -210,28 +253,8 @@ impl DepthLab {
 impl DepthLab {
     /// [`DepthLab::info`]'s answer.
     fn info_of(&self) -> Info<'_> {
-        let c = self.run.config();
         let input = self.run.input();
-        Info {
-            canonical: c.to_canonical_string(),
-            preset: c.preset.name(),
-            description: c.preset.description(),
-            n: input.n,
-            d_model: c.d_model,
-            d_head: c.d_head,
-            layers: c.layers,
-            heads: c.heads,
-            labels: &input.labels,
-            sentence: &input.sentence,
-            separator: &input.separator,
-            chance_level: self.run.chance_level(),
-            path_shares: self.run.path_shares(),
-            variants: c.variants.iter().map(|v| v.name()).collect(),
-            variant_labels: c.variants.iter().map(|v| v.label()).collect(),
-            schedule: self.run.schedule().iter().map(|v| v.name()).collect(),
-            precision: c.precision.name(),
-            halves: self.run.halves_pay(),
-        }
+        Info::of(self.run.config(), (&input.labels, &input.sentence, &input.separator))
     }
 }
 

@@ -34,7 +34,7 @@ pub fn separation_ratio(x: &[f64], n: usize, d: usize, labels: &[u32], count: us
             let e = a[c] - b[c];
             s += e * e;
         }
-        libm::sqrt(s)
+        s.sqrt()
     };
     let mut radius = 0.0f64;
     for i in 0..n {
